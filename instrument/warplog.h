@@ -1,0 +1,231 @@
+/*
+ * warplog.h - the on-disk and device-to-host contract of the toolkit.
+ *
+ * Data flows one way:
+ *
+ *   kernel --(warp_probe, 16 B, one per warp)--> host expands to warp_record
+ *          --(warplog_writer: gzip stream)--> data/<experiment>_<kernel>_<wpb>.bin
+ *          --(warplog_reader)--> analysis tools
+ *
+ * This header is plain C11 and is also included by CUDA code, so both sides
+ * agree on every size and offset; the sizes are asserted at compile time.
+ *
+ * File layout (the whole file is one gzip stream, so `zcat FILE` works):
+ *
+ *   warplog_header                      (WARPLOG_HEADER_BYTES, little-endian)
+ *   chunk*                              (until the end of the stream)
+ *
+ *   chunk = uint32 magic WARPLOG_CHUNK_MAGIC, uint32 nrec (1..chunk_records),
+ *           then nrec records stored column by column and byte-plane by
+ *           byte-plane (see warplog.c, "chunk encoding"), which is what lets
+ *           deflate squeeze a record into a few bytes.  The decoded records
+ *           are exactly the warp_record structs the writer was given.
+ *
+ * The reader accepts a file only if the magic, version, header and record
+ * sizes match, every chunk is well formed, the gzip stream is complete and
+ * the records add up to header.record_count.
+ */
+#ifndef WARPLOG_H
+#define WARPLOG_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WARPLOG_MAGIC        "WARPLOG"   /* 7 chars + NUL = 8 bytes */
+#define WARPLOG_VERSION      1u
+#define WARPLOG_HEADER_BYTES 1024u
+#define WARPLOG_CHUNK_MAGIC  0x4b4e4843u /* "CHNK" little-endian */
+#define WARPLOG_CHUNK_RECORDS 65536u     /* writer's default records per chunk */
+#define WARPLOG_TOOLKIT_VERSION "0.1.0"
+
+#if defined(__cplusplus)
+#define WARPLOG_STATIC_ASSERT(c, m) static_assert(c, m)
+#else
+#define WARPLOG_STATIC_ASSERT(c, m) _Static_assert(c, m)
+#endif
+
+/*
+ * What the kernel writes: one 16-byte probe per warp, stored by lane 0 with a
+ * single 16-byte store, at index (blockIdx.x * warps_per_block + warp).  It is
+ * kept this small so that the instrumented kernel moves barely more bytes than
+ * its uninstrumented twin (readonly_profile).
+ *
+ *   start_clk    %clock64 of the SM, read just before the timed load
+ *   lat_smid     bits 0..23: end_clk - start_clk in cycles, saturated at
+ *                WARP_PROBE_LAT_MAX; bits 24..31: %smid
+ *   gtimer_lo    low 32 bits of %globaltimer (ns), read just before start_clk
+ */
+typedef struct warp_probe {
+    uint64_t start_clk;
+    uint32_t lat_smid;
+    uint32_t gtimer_lo;
+} warp_probe;
+
+#define WARP_PROBE_LAT_MAX 0x00ffffffu
+#define WARP_PROBE_MAX_SMS 256u
+
+WARPLOG_STATIC_ASSERT(sizeof(warp_probe) == 16, "warp_probe must be 16 bytes");
+
+/*
+ * What the log holds: one record per warp, in launch order (block, warp).
+ * Clock values are SM cycles: compare them only between records with the same
+ * smid.  gtimer_ns is the device-wide %globaltimer, comparable across SMs.
+ */
+typedef struct warp_record {
+    uint64_t start_clk;  /* SM clock before the load, cycles */
+    uint64_t end_clk;    /* SM clock after the first use of the loaded value */
+    uint64_t gtimer_ns;  /* %globaltimer just before start_clk, ns */
+    uint32_t block;      /* blockIdx.x */
+    uint16_t warp;       /* warp index inside the block */
+    uint16_t smid;       /* %smid */
+} warp_record;
+
+WARPLOG_STATIC_ASSERT(sizeof(warp_record) == 32, "warp_record must be 32 bytes");
+WARPLOG_STATIC_ASSERT(offsetof(warp_record, block) == 24, "warp_record layout");
+WARPLOG_STATIC_ASSERT(offsetof(warp_record, smid) == 30, "warp_record layout");
+
+/*
+ * The self-describing header.  Fixed size, natural alignment everywhere, the
+ * tail reserved (zero) for later versions.  Strings are NUL-terminated.
+ * Units are in the field names.
+ */
+typedef struct warplog_header {
+    /* --- format ------------------------------------------------------ 32 B */
+    char     magic[8];              /* WARPLOG_MAGIC */
+    uint32_t version;               /* WARPLOG_VERSION */
+    uint32_t header_bytes;          /* WARPLOG_HEADER_BYTES */
+    uint32_t record_bytes;          /* sizeof(warp_record) */
+    uint32_t chunk_records;         /* most records in one chunk */
+    uint64_t record_count;          /* records in the file */
+
+    /* --- experiment -------------------------------------------------- 136 B */
+    char     experiment[32];        /* "readonly", "latency", ... */
+    char     kernel[32];            /* variant: "baseline", "float4", ... */
+    uint64_t n_elems;               /* N: elements of the array (floats) */
+    uint64_t blocks;                /* grid size */
+    uint64_t seed;                  /* RNG seed (random_access), else 0 */
+    uint32_t elem_bytes;            /* bytes one thread loads in the timed load */
+    uint32_t smem_bytes;            /* dynamic shared memory per block */
+    uint32_t warps_per_block;
+    uint32_t threads_per_block;
+    uint32_t blocks_per_sm;         /* resident blocks per SM (occupancy API) */
+    uint32_t bytes_per_warp_load;   /* bytes a warp requests per timed load */
+    uint32_t stride;                /* elements between neighbouring threads */
+    int32_t  carveout_pct;          /* shared-memory carveout asked for */
+    uint32_t l2_fetch_bytes;        /* cudaLimitMaxL2FetchGranularity, 0 = default */
+    uint32_t reps;                  /* timed repetitions */
+    uint32_t loads_per_warp;        /* timed loads per warp (1 for readonly) */
+    uint32_t reserved0;
+
+    /* --- device ------------------------------------------------------ 168 B */
+    char     device_name[96];
+    int32_t  device_ordinal;
+    int32_t  cc_major;
+    int32_t  cc_minor;
+    int32_t  sm_count;
+    uint32_t l2_bytes;
+    uint32_t bus_width_bits;
+    uint32_t mem_clock_khz;         /* cudaDevAttrMemoryClockRate */
+    uint32_t sm_clock_nominal_khz;  /* cudaDevAttrClockRate (the maximum) */
+    uint32_t max_threads_per_sm;
+    uint32_t max_smem_per_sm;       /* bytes */
+    uint32_t max_smem_optin_per_block; /* bytes */
+    uint32_t reserved_smem_per_block;  /* bytes the runtime keeps per block */
+    int32_t  driver_version;
+    int32_t  runtime_version;
+    double   peak_dram_GBps;        /* 2 * mem_clock * bus_width / 8 */
+    double   sm_clock_measured_MHz; /* SM clock during the run (from records) */
+
+    /* --- timing ------------------------------------------------------ 64 B */
+    double   kernel_ms;             /* instrumented kernel, median of reps */
+    double   kernel_ms_min;
+    double   kernel_ms_max;
+    double   profile_kernel_ms;     /* uninstrumented twin, median; 0 if not run */
+    double   useful_bytes;          /* bytes the kernel asked for (read) */
+    double   bw_GBps;               /* useful_bytes / kernel_ms */
+    uint64_t gtimer_base_ns;        /* %globaltimer read just before the launch */
+    uint64_t unix_time_s;           /* when the run was made */
+
+    /* --- provenance -------------------------------------------------- 64 B */
+    char     date[32];              /* ISO 8601 UTC, e.g. 2026-11-22T21:40:00Z */
+    char     toolkit_version[16];
+    char     host_arch[16];         /* sm_90, ... the code was built for */
+
+    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64];
+} warplog_header;
+
+WARPLOG_STATIC_ASSERT(sizeof(warplog_header) == WARPLOG_HEADER_BYTES,
+                      "warplog_header must be WARPLOG_HEADER_BYTES");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, experiment) == 32, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, device_name) == 168, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, kernel_ms) == 336, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, date) == 400, "header layout");
+
+/* Expand one device probe (see warp_probe) into a record. */
+void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_per_block,
+                          uint64_t gtimer_base_ns, warp_record *out);
+
+/* Fill magic, version, sizes and toolkit version; zero everything else. */
+void warplog_header_init(warplog_header *h);
+
+/* Print the header as "# key<TAB>value" lines (prefix "# "), or as plain
+ * "key<TAB>value" when prefix is "".  Used by `warplog info` and by every
+ * tool that writes a TSV, so their metadata lines agree. */
+void warplog_header_print(FILE *f, const warplog_header *h, const char *prefix);
+
+/* ---------------------------------------------------------------- writer */
+
+typedef struct warplog_writer warplog_writer;
+
+/*
+ * Open PATH for writing.  The log is written to PATH.tmp and renamed onto
+ * PATH by warplog_writer_close() only when every record promised by
+ * h->record_count was written: an interrupted or failed run leaves no
+ * half-written log.  level is the zlib level (1 = fast; 0 means default 1).
+ * Returns NULL and fills err (a sentence) on failure.
+ */
+warplog_writer *warplog_writer_open(const char *path, const warplog_header *h,
+                                    int level, char *err, size_t errlen);
+/* Append n records.  0 on success, -1 on failure (err filled). */
+int warplog_writer_put(warplog_writer *w, const warp_record *r, size_t n,
+                       char *err, size_t errlen);
+/* Finish: 0 and the file exists at its path; -1 and no file (err filled). */
+int warplog_writer_close(warplog_writer *w, char *err, size_t errlen);
+/* Give up: remove the temporary file. */
+void warplog_writer_abort(warplog_writer *w);
+
+/* ---------------------------------------------------------------- reader */
+
+typedef struct warplog_reader warplog_reader;
+
+/*
+ * Open PATH and read its header.  Returns NULL with a sentence in err when
+ * the file is missing, not gzip, has the wrong magic or an unknown version.
+ * Memory use is bounded (one chunk) whatever the file size.
+ */
+warplog_reader *warplog_reader_open(const char *path, char *err, size_t errlen);
+const warplog_header *warplog_reader_header(const warplog_reader *r);
+/*
+ * Read up to max records into out.  Returns the number read (> 0), 0 at the
+ * clean end of the log, or -1 on error (truncated, corrupt, record count that
+ * disagrees with the header; err filled).
+ */
+long warplog_reader_next(warplog_reader *r, warp_record *out, size_t max,
+                         char *err, size_t errlen);
+/*
+ * Borrow the next decoded chunk without copying: *recs points into the
+ * reader's buffer until the next call.  Same return values as _next.
+ */
+long warplog_reader_chunk(warplog_reader *r, const warp_record **recs,
+                          char *err, size_t errlen);
+void warplog_reader_close(warplog_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPLOG_H */

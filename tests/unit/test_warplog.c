@@ -1,0 +1,337 @@
+/*
+ * test_warplog.c - the log library: round trip, every rejection with its
+ * sentence, no partial file on failure, bounded memory on a big log.
+ */
+#define _DEFAULT_SOURCE /* wait4 */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "warplog.h"
+
+static char dir[256];
+
+static void path_of(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* A deterministic record set that looks like a real run. */
+static void make_records(warp_record *r, uint64_t n, uint32_t wpb)
+{
+    uint64_t x = 0x12345;
+    for (uint64_t i = 0; i < n; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        r[i].block = (uint32_t)(i / wpb);
+        r[i].warp = (uint16_t)(i % wpb);
+        r[i].smid = (uint16_t)((i / wpb) % 132);
+        r[i].start_clk = 1000000000000ull + i * 7 + (x >> 54);
+        r[i].end_clk = r[i].start_clk + 400 + (x >> 56);
+        r[i].gtimer_ns = 1700000000000000000ull + i * 3;
+    }
+}
+
+static void make_header(warplog_header *h, uint64_t n, uint32_t wpb)
+{
+    warplog_header_init(h);
+    snprintf(h->experiment, sizeof h->experiment, "readonly");
+    snprintf(h->kernel, sizeof h->kernel, "baseline");
+    snprintf(h->device_name, sizeof h->device_name, "Test GPU");
+    h->record_count = n;
+    h->warps_per_block = wpb;
+    h->blocks = (n + wpb - 1) / wpb;
+    h->sm_count = 132;
+    h->sm_clock_measured_MHz = 1755.5;
+}
+
+static int write_log(const char *path, const warp_record *r, uint64_t n, uint64_t promise,
+                     uint32_t chunk, char *err, size_t errlen)
+{
+    warplog_header h;
+    make_header(&h, promise, 4);
+    if (chunk) h.chunk_records = chunk;
+    warplog_writer *w = warplog_writer_open(path, &h, 1, err, errlen);
+    if (!w) return -1;
+    if (warplog_writer_put(w, r, (size_t)n, err, errlen) != 0) {
+        warplog_writer_abort(w);
+        return -1;
+    }
+    return warplog_writer_close(w, err, errlen);
+}
+
+/* Read a whole log; returns records read or -1 (err filled). */
+static long long read_all(const char *path, warp_record *out, uint64_t cap, char *err, size_t errlen)
+{
+    warplog_reader *r = warplog_reader_open(path, err, errlen);
+    if (!r) return -1;
+    long long total = 0;
+    long k;
+    while ((k = warplog_reader_next(r, out ? out + total : NULL, out ? cap - (uint64_t)total : 0,
+                                    err, errlen)) > 0)
+        total += k;
+    warplog_reader_close(r);
+    return k < 0 ? -1 : total;
+}
+
+static long long count_all(const char *path, char *err, size_t errlen)
+{
+    warplog_reader *r = warplog_reader_open(path, err, errlen);
+    if (!r) return -1;
+    long long total = 0;
+    const warp_record *rec;
+    long k;
+    while ((k = warplog_reader_chunk(r, &rec, err, errlen)) > 0) total += k;
+    warplog_reader_close(r);
+    return k < 0 ? -1 : total;
+}
+
+static long file_size(const char *p)
+{
+    FILE *f = fopen(p, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long s = ftell(f);
+    fclose(f);
+    return s;
+}
+
+static void test_round_trip(void)
+{
+    enum { N = 200003 };
+    warp_record *r = malloc(N * sizeof *r), *back = calloc(N, sizeof *back);
+    char path[512], err[512] = "";
+    make_records(r, N, 4);
+    path_of(path, sizeof path, "rt.bin");
+    CHECK(write_log(path, r, N, N, 0, err, sizeof err) == 0);
+    CHECK(access(path, F_OK) == 0);
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CHECK(access(tmp, F_OK) != 0); /* renamed into place */
+    CHECK_EQ_I(read_all(path, back, N, err, sizeof err), N);
+    CHECK(memcmp(r, back, N * sizeof *r) == 0);
+    /* header survives */
+    warplog_reader *rd = warplog_reader_open(path, err, sizeof err);
+    CHECK(rd != NULL);
+    if (rd) {
+        const warplog_header *h = warplog_reader_header(rd);
+        CHECK_EQ_U(h->record_count, N);
+        CHECK(strcmp(h->kernel, "baseline") == 0);
+        CHECK_NEAR(h->sm_clock_measured_MHz, 1755.5, 0);
+        warplog_reader_close(rd);
+    }
+    /* extreme values survive the delta/zigzag coding */
+    warp_record ex[4] = {
+        {UINT64_MAX, UINT64_MAX, 0, UINT32_MAX, UINT16_MAX, UINT16_MAX},
+        {0, 0, UINT64_MAX, 0, 0, 0},
+        {5, 3, 1, 7, 9, 131},
+        {1ull << 63, (1ull << 63) - 1, 1ull << 62, 1u << 31, 1u << 15, 255},
+    };
+    warp_record exb[4];
+    path_of(path, sizeof path, "extreme.bin");
+    CHECK(write_log(path, ex, 4, 4, 3, err, sizeof err) == 0); /* 2 chunks: 3 + 1 */
+    CHECK_EQ_I(read_all(path, exb, 4, err, sizeof err), 4);
+    CHECK(memcmp(ex, exb, sizeof ex) == 0);
+    free(r);
+    free(back);
+}
+
+static void test_probe_expand(void)
+{
+    warp_probe p = {123456789012ull, 0x05000321u, 0x00000010u};
+    warp_record r;
+    /* base just below a 2^32 boundary: the low 32 bits wrapped after it */
+    uint64_t base = 0x00000007fffffff0ull;
+    warplog_expand_probe(&p, 10, 4, base, &r);
+    CHECK_EQ_U(r.start_clk, 123456789012ull);
+    CHECK_EQ_U(r.end_clk, 123456789012ull + 0x321);
+    CHECK_EQ_U(r.smid, 5);
+    CHECK_EQ_U(r.block, 2);
+    CHECK_EQ_U(r.warp, 2);
+    CHECK_EQ_U(r.gtimer_ns, 0x0000000800000010ull);
+}
+
+static void expect_reject(const char *name, const char *needle)
+{
+    char path[512], err[512] = "";
+    path_of(path, sizeof path, name);
+    long long k = count_all(path, err, sizeof err);
+    CHECK(k == -1);
+    CHECK_STR_HAS(err, needle);
+}
+
+static void write_raw(const char *name, const void *buf, size_t len, int gzip)
+{
+    char path[512];
+    path_of(path, sizeof path, name);
+    if (gzip) {
+        gzFile g = gzopen(path, "wb");
+        gzwrite(g, buf, (unsigned)len);
+        gzclose(g);
+    } else {
+        FILE *f = fopen(path, "wb");
+        fwrite(buf, 1, len, f);
+        fclose(f);
+    }
+}
+
+static void test_rejections(void)
+{
+    char path[512], err[512];
+    enum { N = 100000 };
+    warp_record *r = malloc(N * sizeof *r);
+    make_records(r, N, 4);
+
+    /* missing file */
+    expect_reject("does-not-exist.bin", "cannot open");
+    /* not gzip at all */
+    write_raw("plain.bin", "hello, this is not a log\n", 25, 0);
+    expect_reject("plain.bin", "not a gzip stream");
+    write_raw("empty.bin", "", 0, 0);
+    expect_reject("empty.bin", "empty");
+    /* gzip, wrong magic */
+    char junk[2048];
+    memset(junk, 'x', sizeof junk);
+    write_raw("magic.bin", junk, sizeof junk, 1);
+    expect_reject("magic.bin", "magic");
+    /* unknown version */
+    warplog_header h;
+    make_header(&h, 0, 4);
+    h.version = 99;
+    write_raw("version.bin", &h, sizeof h, 1);
+    expect_reject("version.bin", "version 99");
+    /* header cut short inside the gzip stream */
+    make_header(&h, 0, 4);
+    write_raw("shorthdr.bin", &h, 100, 1);
+    expect_reject("shorthdr.bin", "truncated");
+
+    /* a good log, then damaged copies */
+    path_of(path, sizeof path, "good.bin");
+    CHECK(write_log(path, r, N, N, 0, err, sizeof err) == 0);
+    long size = file_size(path);
+    CHECK(size > 1000);
+    char *bytes = malloc((size_t)size);
+    FILE *f = fopen(path, "rb");
+    CHECK(fread(bytes, 1, (size_t)size, f) == (size_t)size);
+    fclose(f);
+    /* truncated: the gzip stream stops in the middle */
+    write_raw("trunc.bin", bytes, (size_t)size / 2, 0);
+    expect_reject("trunc.bin", "truncated");
+    /* truncated by just the trailer (CRC and length) */
+    write_raw("trunc8.bin", bytes, (size_t)size - 4, 0);
+    expect_reject("trunc8.bin", "truncated");
+    /* corrupt: flip bytes in the deflate data */
+    for (long i = size / 3; i < size / 3 + 16; i++) bytes[i] ^= 0x5a;
+    write_raw("corrupt.bin", bytes, (size_t)size, 0);
+    expect_reject("corrupt.bin", "corrupt");
+    free(bytes);
+
+    /* record count that disagrees with the header: more promised than present */
+    make_header(&h, N + 5, 4);
+    path_of(path, sizeof path, "count.bin");
+    gzFile g = gzopen(path, "wb");
+    gzwrite(g, &h, sizeof h);
+    gzclose(g);
+    expect_reject("count.bin", "holds 0 records but its header says 100005");
+
+    /* the writer refuses to finish a log with missing records, and leaves no file */
+    warplog_header hw;
+    make_header(&hw, 10, 4);
+    path_of(path, sizeof path, "partial.bin");
+    warplog_writer *w = warplog_writer_open(path, &hw, 1, err, sizeof err);
+    CHECK(w != NULL);
+    CHECK(warplog_writer_put(w, r, 5, err, sizeof err) == 0);
+    CHECK(warplog_writer_close(w, err, sizeof err) == -1);
+    CHECK_STR_HAS(err, "promises 10");
+    CHECK(access(path, F_OK) != 0);
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CHECK(access(tmp, F_OK) != 0);
+    /* and refuses more records than promised */
+    w = warplog_writer_open(path, &hw, 1, err, sizeof err);
+    CHECK(warplog_writer_put(w, r, 11, err, sizeof err) == -1);
+    warplog_writer_abort(w);
+    CHECK(access(tmp, F_OK) != 0);
+    /* unwritable destination */
+    CHECK(warplog_writer_open("/nonexistent-dir/x.bin", &hw, 1, err, sizeof err) == NULL);
+    CHECK_STR_HAS(err, "cannot create");
+    free(r);
+}
+
+/* Peak RSS (KiB) of a child that reads the whole log; -1 if it failed. */
+static long child_peak_rss_kb(const char *path)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char err[512];
+        _exit(count_all(path, err, sizeof err) < 0 ? 1 : 0);
+    }
+    int status = 0;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+        return -1;
+    return ru.ru_maxrss;
+}
+
+/* Millions of records stream through in bounded memory: the reader's peak
+ * resident size must not grow with the log. */
+static void test_big_log_bounded(void)
+{
+    const uint64_t n = 3000000;
+    char path[512], err[512];
+    path_of(path, sizeof path, "big.bin");
+    warplog_header h;
+    make_header(&h, n, 4);
+    warplog_writer *w = warplog_writer_open(path, &h, 1, err, sizeof err);
+    CHECK(w != NULL);
+    if (!w) return;
+    enum { B = 10000 };
+    warp_record *r = malloc(B * sizeof *r);
+    for (uint64_t i = 0; i < n; i += B) {
+        make_records(r, B, 4);
+        for (int k = 0; k < B; k++) r[k].block = (uint32_t)((i + (uint64_t)k) / 4);
+        CHECK(warplog_writer_put(w, r, B, err, sizeof err) == 0);
+    }
+    free(r);
+    CHECK(warplog_writer_close(w, err, sizeof err) == 0);
+    long bytes = file_size(path);
+    printf("big log: %llu records, %ld bytes, %.2f bytes/record\n", (unsigned long long)n, bytes,
+           (double)bytes / (double)n);
+    CHECK(bytes < (long)(n * 12)); /* vs 32 raw */
+
+    /* read it in a child process, and a 1-chunk log in another: the peak
+     * resident sizes must not differ by more than a few chunks */
+    char small[512];
+    path_of(small, sizeof small, "small.bin");
+    warp_record one[8];
+    make_records(one, 8, 4);
+    CHECK(write_log(small, one, 8, 8, 0, err, sizeof err) == 0);
+    long rss_big = child_peak_rss_kb(path), rss_small = child_peak_rss_kb(small);
+    printf("reader peak RSS: %ld KiB for %llu records, %ld KiB for 8\n", rss_big,
+           (unsigned long long)n, rss_small);
+    CHECK(rss_big > 0 && rss_small > 0);
+    CHECK(rss_big - rss_small < 12 * 1024); /* the decoded log is 96 MB */
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "%s/test_warplog.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_big_log_bounded(); /* first, while this process is still small */
+    test_probe_expand();
+    test_round_trip();
+    test_rejections();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (!getenv("KEEP") && system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    return check_report("test_warplog");
+}
