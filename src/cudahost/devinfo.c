@@ -1,0 +1,98 @@
+/* devinfo.c - device facts for the log header (see devinfo.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "devinfo.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <cuda_runtime_api.h>
+
+#ifndef WARPLAT_CUDA_ARCH
+#define WARPLAT_CUDA_ARCH "unknown"
+#endif
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+double devinfo_peak_GBps(unsigned mem_clock_khz, unsigned bus_width_bits)
+{
+    /* double data rate: two transfers per memory clock */
+    return 2.0 * (double)mem_clock_khz * 1e3 * (double)bus_width_bits / 8.0 / 1e9;
+}
+
+int devinfo_select(int ordinal, char *err, size_t errlen)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        set_err(err, errlen, "no CUDA device: %s",
+                e == cudaSuccess ? "the driver reports 0 devices"
+                                 : cudaGetErrorString(e));
+        return -1;
+    }
+    if (ordinal < 0 || ordinal >= n) {
+        set_err(err, errlen, "device %d does not exist: this machine has %d CUDA device%s",
+                ordinal, n, n == 1 ? "" : "s");
+        return -1;
+    }
+    e = cudaSetDevice(ordinal);
+    if (e != cudaSuccess) {
+        set_err(err, errlen, "cannot use CUDA device %d: %s", ordinal, cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
+#define ATTR(field, attr) do {                                                     \
+        int v_ = 0;                                                                \
+        cudaError_t e_ = cudaDeviceGetAttribute(&v_, attr, ordinal);               \
+        if (e_ != cudaSuccess) {                                                   \
+            set_err(err, errlen, "cudaDeviceGetAttribute(%s): %s", #attr,          \
+                    cudaGetErrorString(e_));                                       \
+            return -1;                                                             \
+        }                                                                          \
+        h->field = (__typeof__(h->field))v_;                                       \
+    } while (0)
+
+int devinfo_fill(int ordinal, warplog_header *h, char *err, size_t errlen)
+{
+    struct cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, ordinal);
+    if (e != cudaSuccess) {
+        set_err(err, errlen, "cudaGetDeviceProperties: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    snprintf(h->device_name, sizeof h->device_name, "%.95s", p.name);
+    h->device_ordinal = ordinal;
+    ATTR(cc_major, cudaDevAttrComputeCapabilityMajor);
+    ATTR(cc_minor, cudaDevAttrComputeCapabilityMinor);
+    ATTR(sm_count, cudaDevAttrMultiProcessorCount);
+    ATTR(l2_bytes, cudaDevAttrL2CacheSize);
+    ATTR(bus_width_bits, cudaDevAttrGlobalMemoryBusWidth);
+    ATTR(mem_clock_khz, cudaDevAttrMemoryClockRate);
+    ATTR(sm_clock_nominal_khz, cudaDevAttrClockRate);
+    ATTR(max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor);
+    ATTR(max_smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+    ATTR(max_smem_optin_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    h->reserved_smem_per_block = (uint32_t)p.reservedSharedMemPerBlock;
+    h->peak_dram_GBps = devinfo_peak_GBps(h->mem_clock_khz, h->bus_width_bits);
+    int dv = 0, rv = 0;
+    cudaDriverGetVersion(&dv);
+    cudaRuntimeGetVersion(&rv);
+    h->driver_version = dv;
+    h->runtime_version = rv;
+
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(h->date, sizeof h->date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    h->unix_time_s = (uint64_t)now;
+    snprintf(h->host_arch, sizeof h->host_arch, "%s", WARPLAT_CUDA_ARCH);
+    return 0;
+}

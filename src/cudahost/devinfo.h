@@ -1,0 +1,28 @@
+/*
+ * devinfo.h - what the toolkit records about the GPU a run used.
+ */
+#ifndef DEVINFO_H
+#define DEVINFO_H
+#include <stddef.h>
+#include "warplog.h"
+
+/*
+ * Select device `ordinal` after checking one exists.  Returns 0, or -1 with a
+ * sentence in err ("no CUDA device: ..." when the machine has none or no
+ * driver, "device 3 does not exist: this machine has 1 CUDA device").
+ */
+int devinfo_select(int ordinal, char *err, size_t errlen);
+
+/*
+ * Fill the device and provenance fields of h: name, compute capability, SM
+ * count, L2 size, bus width, memory clock, the peak DRAM bandwidth
+ * 2 * mem_clock * bus_width / 8 (CUDA 13 removed cudaDeviceProp::memoryClockRate,
+ * so these come from cudaDeviceGetAttribute), nominal SM clock, shared-memory
+ * limits, driver/runtime versions, date, toolkit version, build arch.
+ * Returns 0, or -1 with err filled.
+ */
+int devinfo_fill(int ordinal, warplog_header *h, char *err, size_t errlen);
+
+/* Peak DRAM bandwidth in GB/s (1e9 B/s) from the memory clock (kHz) and bus width (bits). */
+double devinfo_peak_GBps(unsigned mem_clock_khz, unsigned bus_width_bits);
+#endif
