@@ -1,0 +1,369 @@
+/*
+ * gp.c - gnuplot jobs (contract: gp.h).
+ *
+ * Why gnuplot runs in the output directory with bare file names: the
+ * script then names its data by basename, so it is the same text whatever
+ * directory the tool was run from (which keeps golden files stable), and a
+ * user can move the three files together and redraw them.
+ *
+ * Why fork/exec rather than system(): no shell parses the file names, and
+ * the exit status is gnuplot's own.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "gp.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define GP_MAX_DATA 8
+
+typedef struct gp_file {
+    char *final_path; /* DIR/NAME<suffix> */
+    char *tmp_path;   /* final_path + ".tmp" */
+    char *tmp_name;   /* basename of tmp_path: what gnuplot is given */
+    char *final_name; /* basename of final_path: what the script defaults to */
+    char *var;        /* gnuplot variable holding the name */
+    FILE *f;
+} gp_file;
+
+struct gp_job {
+    char *dir;        /* output directory, "." when OUT has none */
+    char *stem;       /* DIR/NAME */
+    const char *fmt;  /* svg png pdf */
+    int width_px, height_px;
+    gp_file chart, script;
+    gp_file data[GP_MAX_DATA];
+    int ndata;
+    int keep;         /* leave .tmp script and data behind on failure */
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static char *cat3(const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%s%s%s", a, b, c);
+    return s;
+}
+
+static const char *base_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+const char *gp_format_for(const char *path)
+{
+    const char *b = base_of(path);
+    const char *dot = strrchr(b, '.');
+    if (!dot || dot == b) return NULL;
+    if (strcasecmp(dot, ".svg") == 0) return "svg";
+    if (strcasecmp(dot, ".png") == 0) return "png";
+    if (strcasecmp(dot, ".pdf") == 0) return "pdf";
+    return NULL;
+}
+
+int gp_available(void)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path) return 0;
+    char *copy = strdup(path);
+    if (!copy) return 0;
+    int found = 0;
+    for (char *save = NULL, *d = strtok_r(copy, ":", &save); d && !found;
+         d = strtok_r(NULL, ":", &save)) {
+        char *p = cat3(*d ? d : ".", "/", "gnuplot");
+        if (p && access(p, X_OK) == 0) found = 1;
+        free(p);
+    }
+    free(copy);
+    return found;
+}
+
+static void file_free(gp_file *g)
+{
+    if (g->f) fclose(g->f);
+    free(g->final_path);
+    free(g->tmp_path);
+    free(g->tmp_name);
+    free(g->final_name);
+    free(g->var);
+    memset(g, 0, sizeof *g);
+}
+
+static int file_init(gp_file *g, const char *final_path, const char *var)
+{
+    g->final_path = strdup(final_path);
+    g->tmp_path = cat3(final_path, ".tmp", "");
+    g->final_name = strdup(base_of(final_path));
+    g->tmp_name = cat3(base_of(final_path), ".tmp", "");
+    g->var = strdup(var ? var : "");
+    return g->final_path && g->tmp_path && g->final_name && g->tmp_name && g->var ? 0 : -1;
+}
+
+static void job_free(gp_job *job)
+{
+    file_free(&job->chart);
+    file_free(&job->script);
+    for (int i = 0; i < job->ndata; i++) file_free(&job->data[i]);
+    free(job->dir);
+    free(job->stem);
+    free(job);
+}
+
+void gp_job_keep_on_failure(gp_job *job, int keep) { job->keep = keep; }
+
+void gp_job_abort(gp_job *job)
+{
+    if (!job) return;
+    if (job->chart.tmp_path) unlink(job->chart.tmp_path);
+    if (job->script.f) fclose(job->script.f), job->script.f = NULL;
+    if (job->script.tmp_path) {
+        if (job->keep && access(job->script.tmp_path, F_OK) == 0)
+            fprintf(stderr, "kept for debugging: %s\n", job->script.tmp_path);
+        else unlink(job->script.tmp_path);
+    }
+    for (int i = 0; i < job->ndata; i++) {
+        if (job->data[i].f) fclose(job->data[i].f), job->data[i].f = NULL;
+        if (job->keep) fprintf(stderr, "kept for debugging: %s\n", job->data[i].tmp_path);
+        else unlink(job->data[i].tmp_path);
+    }
+    job_free(job);
+}
+
+gp_job *gp_job_new(const char *out, int width_px, int height_px, char *err, size_t errlen)
+{
+    const char *fmt = gp_format_for(out);
+    if (!fmt) {
+        set_err(err, errlen, "%s: the chart must end in .svg, .png or .pdf", out);
+        return NULL;
+    }
+    if (!gp_available()) {
+        set_err(err, errlen, "%s", GP_MISSING_MSG);
+        return NULL;
+    }
+    gp_job *job = calloc(1, sizeof *job);
+    if (!job) goto oom;
+    job->fmt = fmt;
+    job->width_px = width_px;
+    job->height_px = height_px;
+    const char *b = base_of(out);
+    /* "dir/name.svg" -> "dir"; "/name.svg" -> "/"; "name.svg" -> "." */
+    job->dir = b == out ? strdup(".") : b - out == 1 ? strdup("/")
+                                                     : strndup(out, (size_t)(b - out - 1));
+    job->stem = strndup(out, (size_t)(strrchr(b, '.') - out));
+    if (!job->dir || !job->stem) goto oom;
+    struct stat st;
+    if (stat(job->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "cannot write %s: the output directory %s %s", out, job->dir,
+                errno == ENOENT || stat(job->dir, &st) != 0 ? "does not exist"
+                                                            : "is not a directory");
+        job_free(job);
+        return NULL;
+    }
+    char *sp = cat3(job->stem, ".gp", "");
+    if (!sp || file_init(&job->chart, out, "out") != 0 || file_init(&job->script, sp, NULL) != 0) {
+        free(sp);
+        goto oom;
+    }
+    free(sp);
+    return job;
+oom:
+    set_err(err, errlen, "out of memory");
+    if (job) job_free(job);
+    return NULL;
+}
+
+FILE *gp_job_add_data(gp_job *job, const char *suffix, const char *var, const char *mode,
+                      char *err, size_t errlen)
+{
+    if (job->ndata == GP_MAX_DATA || job->script.f) {
+        set_err(err, errlen, "internal error: data file %s added too late or too many", suffix);
+        return NULL;
+    }
+    gp_file *g = &job->data[job->ndata];
+    char *p = cat3(job->stem, suffix, "");
+    if (!p || file_init(g, p, var) != 0) {
+        free(p);
+        file_free(g);
+        set_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    free(p);
+    job->ndata++;
+    g->f = fopen(g->tmp_path, mode);
+    if (!g->f) {
+        set_err(err, errlen, "cannot create %s: %s", g->tmp_path, strerror(errno));
+        return NULL;
+    }
+    return g->f;
+}
+
+void gp_put_str(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'') fputc('\'', f);
+        /* A newline cannot appear in a gnuplot string literal. */
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+    }
+    fputc('\'', f);
+}
+
+FILE *gp_job_script(gp_job *job, char *err, size_t errlen)
+{
+    gp_file *s = &job->script;
+    s->f = fopen(s->tmp_path, "w");
+    if (!s->f) {
+        set_err(err, errlen, "cannot create %s: %s", s->tmp_path, strerror(errno));
+        return NULL;
+    }
+    FILE *f = s->f;
+    fprintf(f, "# %s - written by warplat; edit it, then redraw from this directory with\n"
+               "#   gnuplot -c %s [OUTPUT [DATA...]]\n",
+            s->final_name, s->final_name);
+    /* ARGn overrides the default name: the tool passes the .tmp names. */
+    fprintf(f, "out = ARGC >= 1 ? ARG1 : ");
+    gp_put_str(f, job->chart.final_name);
+    fputc('\n', f);
+    for (int i = 0; i < job->ndata; i++) {
+        fprintf(f, "%s = ARGC >= %d ? ARG%d : ", job->data[i].var, i + 2, i + 2);
+        gp_put_str(f, job->data[i].final_name);
+        fputc('\n', f);
+    }
+    int w = job->width_px, h = job->height_px;
+    if (strcmp(job->fmt, "svg") == 0) {
+        fprintf(f, "set terminal svg size %d,%d dynamic background rgb 'white' "
+                   "font 'Helvetica,12'\n", w, h);
+    } else if (strcmp(job->fmt, "png") == 0) {
+        /* pngcairo anti-aliases; plain png (libgd) is the fallback. */
+        fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+                   "    set terminal pngcairo size %d,%d background rgb 'white' "
+                   "font 'Helvetica,12'\n"
+                   "} else {\n"
+                   "    set terminal png size %d,%d background rgb 'white'\n"
+                   "}\n", w, h, w, h);
+    } else {
+        fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pdfcairo') == 0) {\n"
+                   "    print 'this gnuplot has no pdfcairo terminal: write .svg or .png, "
+                   "or install gnuplot-qt'\n"
+                   "    exit status 1\n"
+                   "}\n"
+                   "set terminal pdfcairo size %.2fin,%.2fin font 'Helvetica,10'\n",
+                w / 100.0, h / 100.0);
+    }
+    fprintf(f, "set termoption noenhanced\n"
+               "set output out\n");
+    return f;
+}
+
+const char *gp_job_chart_name(const gp_job *job) { return job->chart.final_name; }
+const char *gp_job_script_name(const gp_job *job) { return job->script.final_name; }
+
+static int close_file(gp_file *g, char *err, size_t errlen)
+{
+    if (!g->f) return 0;
+    int bad = ferror(g->f);
+    int rc = fclose(g->f);
+    g->f = NULL;
+    if (bad || rc != 0) {
+        set_err(err, errlen, "cannot write %s: %s", g->tmp_path,
+                errno ? strerror(errno) : "write error");
+        return -1;
+    }
+    return 0;
+}
+
+/* Run gnuplot in the job's directory; 0 when it exited 0. */
+static int run_gnuplot(gp_job *job, char *err, size_t errlen)
+{
+    char *argv[GP_MAX_DATA + 6];
+    int a = 0;
+    argv[a++] = "gnuplot";
+    argv[a++] = "-d"; /* ignore the user's ~/.gnuplot: charts must not vary */
+    argv[a++] = "-c";
+    argv[a++] = job->script.tmp_name;
+    argv[a++] = job->chart.tmp_name;
+    for (int i = 0; i < job->ndata; i++) argv[a++] = job->data[i].tmp_name;
+    argv[a] = NULL;
+
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        set_err(err, errlen, "cannot start gnuplot: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        if (chdir(job->dir) != 0) _exit(126);
+        execvp("gnuplot", argv);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            set_err(err, errlen, "cannot wait for gnuplot: %s", strerror(errno));
+            return -1;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        set_err(err, errlen, "%s", GP_MISSING_MSG);
+        return -1;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        set_err(err, errlen, "gnuplot failed (%s %d) drawing %s with %s; its messages are "
+                "above", WIFEXITED(status) ? "exit status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                job->chart.final_path, job->script.final_name);
+        return -1;
+    }
+    struct stat st;
+    if (stat(job->chart.tmp_path, &st) != 0 || st.st_size == 0) {
+        set_err(err, errlen, "gnuplot exited 0 but wrote no chart %s", job->chart.tmp_path);
+        return -1;
+    }
+    return 0;
+}
+
+int gp_job_finish(gp_job *job, char *err, size_t errlen)
+{
+    if (!job->script.tmp_path || close_file(&job->script, err, errlen) != 0) goto fail;
+    for (int i = 0; i < job->ndata; i++)
+        if (close_file(&job->data[i], err, errlen) != 0) goto fail;
+    if (run_gnuplot(job, err, errlen) != 0) goto fail;
+
+    /* Data first and the chart last: a chart on disk implies its sources. */
+    gp_file *order[GP_MAX_DATA + 2];
+    int n = 0;
+    for (int i = 0; i < job->ndata; i++) order[n++] = &job->data[i];
+    order[n++] = &job->script;
+    order[n++] = &job->chart;
+    for (int i = 0; i < n; i++) {
+        if (rename(order[i]->tmp_path, order[i]->final_path) != 0) {
+            set_err(err, errlen, "cannot rename %s to %s: %s", order[i]->tmp_path,
+                    order[i]->final_path, strerror(errno));
+            for (int k = 0; k < i; k++) unlink(order[k]->final_path);
+            goto fail;
+        }
+    }
+    job_free(job);
+    return 0;
+fail:
+    gp_job_abort(job);
+    return -1;
+}

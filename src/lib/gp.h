@@ -1,0 +1,88 @@
+/*
+ * gp.h - write a chart as a gnuplot script plus data files, atomically, and
+ * render it with gnuplot.
+ *
+ * For OUT = DIR/NAME.EXT (EXT: svg, png or pdf) a job writes
+ *
+ *   DIR/NAME.gp            the script; `cd DIR && gnuplot -c NAME.gp` redraws
+ *   DIR/NAME<suffix>       each data file the tool adds (e.g. NAME.dat)
+ *   DIR/NAME.EXT           the chart
+ *
+ * Every file is first written as PATH.tmp; gnuplot is run (in DIR, as
+ * `gnuplot -d -c NAME.gp.tmp NAME.EXT.tmp DATA.tmp...`) and only when it
+ * succeeded and left a non-empty chart are the files renamed onto their
+ * names.  On any failure every .tmp is removed: a failed run leaves nothing.
+ *
+ * The script refers to its outputs and data through the variables `out`
+ * and the names the tool gave each data file (ARG1, ARG2, ... when given,
+ * else the final names), so the same text serves both runs.  It always sets
+ * `termoption noenhanced`: kernel names like random_access must print as
+ * written.
+ *
+ * Usage:
+ *   job = gp_job_new(out, 900, 600, err, errlen);
+ *   FILE *d = gp_job_add_data(job, ".dat", "dat", "wb", err, errlen);
+ *   ... write data to d ...
+ *   FILE *s = gp_job_script(job, err, errlen);   (after every add_data)
+ *   ... write the plot commands to s, using `dat` ...
+ *   rc = gp_job_finish(job, err, errlen);        (frees job)
+ * or gp_job_abort(job) at any point.
+ */
+#ifndef WARPLAT_GP_H
+#define WARPLAT_GP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GP_MISSING_MSG "gnuplot not found: install it with apt-get install gnuplot-nox"
+
+typedef struct gp_job gp_job;
+
+/* "svg", "png" or "pdf" from the extension of path (case-insensitive), or
+ * NULL when it is none of those (a usage error for the tools). */
+const char *gp_format_for(const char *path);
+
+/* 1 when an executable gnuplot is on PATH. */
+int gp_available(void);
+
+/* Start a job for chart path out, width x height in pixels (pdf: /100 in
+ * inches).  Checks the format, that gnuplot is installed, and that the
+ * output directory exists.  NULL with err filled on failure. */
+gp_job *gp_job_new(const char *out, int width_px, int height_px, char *err, size_t errlen);
+
+/* Open a data file NAME<suffix> (written as .tmp); var is the gnuplot
+ * variable that will hold its name in the script.  mode is "w" or "wb".
+ * The job owns the FILE. */
+FILE *gp_job_add_data(gp_job *job, const char *suffix, const char *var, const char *mode,
+                      char *err, size_t errlen);
+
+/* Open the script and write its preamble (terminal, output, data names).
+ * Call once, after the last gp_job_add_data.  The job owns the FILE. */
+FILE *gp_job_script(gp_job *job, char *err, size_t errlen);
+
+/* Close the files, run gnuplot, rename.  0 on success; -1 with err filled
+ * and no file left.  Frees job either way. */
+int gp_job_finish(gp_job *job, char *err, size_t errlen);
+
+/* With keep set, a failed job leaves its .tmp script and data in place
+ * (and names them on stderr) so that the script can be debugged. */
+void gp_job_keep_on_failure(gp_job *job, int keep);
+
+/* Remove the temporary files (unless kept) and free job. */
+void gp_job_abort(gp_job *job);
+
+/* Write s as a gnuplot single-quoted string (literal: only ' is doubled). */
+void gp_put_str(FILE *f, const char *s);
+
+/* The final name (no directory) of the chart, or of the script. */
+const char *gp_job_chart_name(const gp_job *job);
+const char *gp_job_script_name(const gp_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPLAT_GP_H */

@@ -1,0 +1,202 @@
+/*
+ * latency_stats - per-warp latency statistics of one or more logs, as TSV.
+ *
+ *   bin/latency_stats LOG... [--per-sm] [--out FILE]
+ *
+ * Latency is end_clk - start_clk in SM cycles; ns use the log's measured SM
+ * clock (the nominal clock when it was not measured, with a note on
+ * stderr).  Percentiles are exact, numpy's default definition (stats.h).
+ * Every log is read before anything is written, so a bad log produces no
+ * table at all, and --out FILE appears only complete (FILE.tmp + rename).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats.h"
+#include "warplog.h"
+
+static const char usage_text[] =
+    "usage: latency_stats LOG... [--per-sm] [--out FILE]\n"
+    "  Per-warp latency (end_clk - start_clk) statistics of each warp log, as TSV:\n"
+    "  '# key<TAB>value' metadata lines per log, a header row, then one row per log\n"
+    "  (and with --per-sm one more row per SM): count, mean, p5, p50, p95, p99, min,\n"
+    "  max in cycles and in ns.  Percentiles are exact (numpy's default, type 7).\n"
+    "  --per-sm     also a row for every SM of each log\n"
+    "  --out FILE   write FILE (atomically) instead of stdout\n"
+    "  -h, --help   this text\n";
+
+typedef struct row {
+    size_t log;       /* index into the logs */
+    int smid;         /* LAT_STATS_ALL for the whole log */
+    lat_summary s;
+} row;
+
+typedef struct log_info {
+    const char *path;
+    warplog_header h;
+    double clock_MHz;
+} log_info;
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "latency_stats: %s%s\n(latency_stats --help for usage)\n", msg, arg);
+    return 2;
+}
+
+static void put_num(FILE *f, double v)
+{
+    if (isnan(v)) fputs("\tnan", f);
+    else fprintf(f, "\t%.3f", v);
+}
+
+static void put_row(FILE *f, const log_info *L, const row *r)
+{
+    const lat_summary *s = &r->s;
+    fprintf(f, "%s\t%.*s\t%u\t", L->path, (int)strnlen(L->h.kernel, sizeof L->h.kernel),
+            L->h.kernel, L->h.warps_per_block);
+    if (r->smid == LAT_STATS_ALL) fputs("all", f);
+    else fprintf(f, "%d", r->smid);
+    fprintf(f, "\t%llu", (unsigned long long)s->count);
+    double c[7] = {s->mean_cycles, s->p5_cycles, s->p50_cycles, s->p95_cycles, s->p99_cycles,
+                   (double)s->min_cycles, (double)s->max_cycles};
+    if (s->count == 0)
+        for (int i = 0; i < 7; i++) c[i] = NAN;
+    for (int i = 0; i < 7; i++) {
+        if (i >= 5 && s->count) fprintf(f, "\t%llu", (unsigned long long)(i == 5 ? s->min_cycles
+                                                                                 : s->max_cycles));
+        else put_num(f, c[i]);
+    }
+    for (int i = 0; i < 7; i++) put_num(f, lat_cycles_to_ns(c[i], L->clock_MHz));
+    fputc('\n', f);
+}
+
+static void put_table(FILE *f, const log_info *logs, size_t nlogs, const row *rows, size_t nrows)
+{
+    for (size_t i = 0; i < nlogs; i++) {
+        fprintf(f, "# log\t%s\n", logs[i].path);
+        warplog_header_print(f, &logs[i].h, "# ");
+        fprintf(f, "# clock_MHz_for_ns\t%.6g\n", logs[i].clock_MHz);
+    }
+    fputs("log\tkernel\twpb\tsm\tcount"
+          "\tmean_cycles\tp5_cycles\tp50_cycles\tp95_cycles\tp99_cycles\tmin_cycles\tmax_cycles"
+          "\tmean_ns\tp5_ns\tp50_ns\tp95_ns\tp99_ns\tmin_ns\tmax_ns\n", f);
+    for (size_t i = 0; i < nrows; i++) put_row(f, &logs[rows[i].log], &rows[i]);
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL;
+    int per_sm = 0;
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    size_t nlogs = 0;
+    if (!paths) return 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            free(paths);
+            return 0;
+        } else if (strcmp(a, "--per-sm") == 0) {
+            per_sm = 1;
+        } else if (strcmp(a, "--out") == 0) {
+            if (i + 1 >= argc) return usage_error("--out needs a file name", "");
+            out = argv[++i];
+        } else if (strncmp(a, "--out=", 6) == 0) {
+            out = a + 6;
+        } else if (a[0] == '-' && a[1] != 0) {
+            return usage_error("unknown option ", a);
+        } else {
+            paths[nlogs++] = a;
+        }
+    }
+    if (nlogs == 0) return usage_error("no LOG given", "");
+    if (out && !*out) return usage_error("--out needs a file name", "");
+
+    log_info *logs = calloc(nlogs, sizeof *logs);
+    row *rows = NULL;
+    size_t nrows = 0, caprows = 0;
+    char err[1024];
+    int rc = 1;
+    if (!logs) goto oom;
+    for (size_t i = 0; i < nlogs; i++) {
+        logs[i].path = paths[i];
+        lat_stats *s = lat_stats_new();
+        if (!s) goto oom;
+        if (lat_stats_read_log(s, paths[i], &logs[i].h, err, sizeof err) != 0) {
+            fprintf(stderr, "latency_stats: %s\n", err);
+            lat_stats_free(s);
+            goto done;
+        }
+        if (lat_stats_bad(s))
+            fprintf(stderr, "latency_stats: warning: %s: %llu records have end_clk < start_clk "
+                    "and were left out\n", paths[i], (unsigned long long)lat_stats_bad(s));
+        logs[i].clock_MHz = lat_stats_clock_MHz(&logs[i].h, paths[i], stderr);
+        /* The whole log first, then each SM (lat_stats_next_sm ends with -1,
+         * which is also LAT_STATS_ALL: hence the separate first flag). */
+        int first = 1;
+        for (int sm = LAT_STATS_ALL; first || sm >= 0;
+             sm = per_sm ? lat_stats_next_sm(s, sm) : -1, first = 0) {
+            if (nrows == caprows) {
+                caprows = caprows ? 2 * caprows : 64;
+                row *q = realloc(rows, caprows * sizeof *q);
+                if (!q) {
+                    lat_stats_free(s);
+                    goto oom;
+                }
+                rows = q;
+            }
+            rows[nrows].log = i;
+            rows[nrows].smid = sm;
+            if (lat_stats_summary(s, sm, &rows[nrows].s) != 0) {
+                lat_stats_free(s);
+                goto oom;
+            }
+            nrows++;
+        }
+        lat_stats_free(s);
+    }
+
+    if (!out) {
+        put_table(stdout, logs, nlogs, rows, nrows);
+        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        if (rc) fprintf(stderr, "latency_stats: cannot write to stdout: %s\n", strerror(errno));
+        goto done;
+    }
+    size_t tl = strlen(out) + 5;
+    char *tmp = malloc(tl);
+    if (!tmp) goto oom;
+    snprintf(tmp, tl, "%s.tmp", out);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "latency_stats: cannot create %s: %s%s\n", tmp, strerror(errno),
+                errno == ENOENT ? " (does the output directory exist?)" : "");
+        free(tmp);
+        goto done;
+    }
+    put_table(f, logs, nlogs, rows, nrows);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "latency_stats: cannot write %s: %s\n", tmp, strerror(errno));
+        unlink(tmp);
+    } else if (rename(tmp, out) != 0) {
+        fprintf(stderr, "latency_stats: cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
+        unlink(tmp);
+    } else {
+        rc = 0;
+    }
+    free(tmp);
+    goto done;
+oom:
+    fprintf(stderr, "latency_stats: out of memory\n");
+    rc = 1;
+done:
+    free(rows);
+    free(logs);
+    free(paths);
+    return rc;
+}

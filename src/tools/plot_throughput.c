@@ -1,0 +1,268 @@
+/*
+ * plot_throughput - measured bandwidth of an occupancy sweep against the
+ * Little's-law bound, like the original study's plot_throughput.py.
+ *
+ *   bin/plot_throughput DATA [LATENCY] OUT [--keep]
+ *   bin/plot_throughput DATA LATENCY FLAG OUT      (the original's form;
+ *                                                   FLAG is ignored)
+ *
+ * DATA is an occupancy-sweep TSV (sweep.h, docs/postprocessors.md); its
+ * metadata give sm_count, peak_dram_GBps, sm_clock_measured_MHz and
+ * bytes_per_warp_load.  LATENCY (cycles) fixes the bound curve; without it
+ * the lowest lat_p50_cycles of the sweep is used (the lowest lat_mean_cycles
+ * when there is no p50), because the least-loaded point is closest to the
+ * unloaded latency that the original study passed by hand.  The label says
+ * which.
+ *
+ * Drawn: measured bw_GBps vs warps_per_sm with error bars from bw_GBps_min
+ * and _max; the bound min(peak, bytes in flight / latency) over warps per SM
+ * from 1 to the sweep's largest; the bound at each point's own measured mean
+ * latency (open circles: where the measurement sits relative to them shows
+ * whether latency, not occupancy, is what limits it); the DRAM peak.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp.h"
+#include "littles.h"
+#include "sweep.h"
+
+
+static const char usage_text[] =
+    "usage: plot_throughput DATA [LATENCY] OUT [--keep]\n"
+    "       plot_throughput DATA LATENCY FLAG OUT   (as plot_throughput.py; FLAG ignored)\n"
+    "  Measured bandwidth of an occupancy sweep (DATA, TSV) vs warps per SM, with the\n"
+    "  Little's-law bound at LATENCY cycles, the bound at each point's measured mean\n"
+    "  latency, and the DRAM peak.  Without LATENCY the lowest measured p50 latency of\n"
+    "  the sweep is used (else the lowest mean).  OUT ends in .svg, .png or .pdf;\n"
+    "  OUT's stem + .gp and .dat are written beside it.\n"
+    "  --keep        if gnuplot fails, keep the .tmp script and data to debug\n"
+    "  -h, --help    this text\n";
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "plot_throughput: %s%s\n(plot_throughput --help for usage)\n", msg, arg);
+    return 2;
+}
+
+static void put_g(FILE *f, const char *sep, double v)
+{
+    fputs(sep, f);
+    if (isnan(v)) fputs("nan", f);
+    else fprintf(f, "%.6g", v);
+}
+
+int main(int argc, char **argv)
+{
+    const char *pos[4];
+    int npos = 0, keep = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (strcmp(a, "--keep") == 0) {
+            keep = 1;
+        } else if (a[0] == '-' && a[1] != 0 && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
+            /* "-5" is a (bad) LATENCY, reported as such below, not an option */
+            return usage_error("unknown option ", a);
+        } else if (npos < 4) {
+            pos[npos++] = a;
+        } else {
+            return usage_error("too many arguments at ", a);
+        }
+    }
+    if (npos < 2) return usage_error("want DATA [LATENCY] OUT", "");
+    const char *data = pos[0], *out = pos[npos - 1], *lat_arg = npos >= 3 ? pos[1] : NULL;
+    double latency_cycles = NAN;
+    if (lat_arg) {
+        char *end;
+        errno = 0;
+        latency_cycles = strtod(lat_arg, &end);
+        if (end == lat_arg || *end || errno || !isfinite(latency_cycles) || latency_cycles <= 0)
+            return usage_error("LATENCY must be a number of cycles > 0; got ", lat_arg);
+    }
+    if (npos == 4)
+        fprintf(stderr, "plot_throughput: note: ignoring the third argument \"%s\" (kept for "
+                "compatibility with plot_throughput.py)\n", pos[2]);
+    if (!gp_format_for(out)) return usage_error("OUT must end in .svg, .png or .pdf: ", out);
+
+    char err[1024];
+    sweep sw;
+    if (sweep_read(data, &sw, err, sizeof err) != 0) {
+        fprintf(stderr, "plot_throughput: %s\n", err);
+        return 1;
+    }
+    int rc = 1;
+    gp_job *job = NULL;
+    const char *need[] = {"sm_count", "peak_dram_GBps", "bytes_per_warp_load"};
+    for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
+        double v = sweep_meta_num(&sw, need[k]);
+        if (!(v > 0)) {
+            fprintf(stderr, "plot_throughput: %s lacks a positive '# %s<TAB>value' metadata "
+                    "line, which the bound needs\n", data, need[k]);
+            goto done;
+        }
+    }
+    double sm_count = sweep_meta_num(&sw, "sm_count");
+    double peak_GBps = sweep_meta_num(&sw, "peak_dram_GBps");
+    double bytes_per_warp = sweep_meta_num(&sw, "bytes_per_warp_load");
+    double clock_MHz = sweep_meta_num(&sw, "sm_clock_measured_MHz");
+    const char *clock_kind = "measured";
+    if (!(clock_MHz > 0)) {
+        clock_MHz = sweep_meta_num(&sw, "sm_clock_nominal_khz") / 1000.0;
+        clock_kind = "nominal";
+        if (!(clock_MHz > 0)) {
+            fprintf(stderr, "plot_throughput: %s has neither sm_clock_measured_MHz nor "
+                    "sm_clock_nominal_khz metadata\n", data);
+            goto done;
+        }
+        fprintf(stderr, "plot_throughput: note: %s has no measured SM clock; using the nominal "
+                "%.6g MHz\n", data, clock_MHz);
+    }
+    if (!sweep_has_column(&sw, "warps_per_sm") || !sweep_has_column(&sw, "bw_GBps")) {
+        fprintf(stderr, "plot_throughput: %s needs the columns warps_per_sm and bw_GBps\n", data);
+        goto done;
+    }
+    double wmax = 0, lo_p50 = INFINITY, lo_mean = INFINITY;
+    size_t nvalid = 0;
+    for (size_t i = 0; i < sw.npoints; i++) {
+        const sweep_point *p = &sw.points[i];
+        if (!(p->warps_per_sm > 0) || isnan(p->bw_GBps)) continue;
+        nvalid++;
+        wmax = fmax(wmax, p->warps_per_sm);
+        if (p->lat_p50_cycles > 0) lo_p50 = fmin(lo_p50, p->lat_p50_cycles);
+        if (p->lat_mean_cycles > 0) lo_mean = fmin(lo_mean, p->lat_mean_cycles);
+    }
+    if (nvalid == 0) {
+        fprintf(stderr, "plot_throughput: %s has no point with both warps_per_sm and bw_GBps\n",
+                data);
+        goto done;
+    }
+    char lat_label[160];
+    if (lat_arg) {
+        snprintf(lat_label, sizeof lat_label, "%.6g cycles (given)", latency_cycles);
+    } else if (isfinite(lo_p50)) {
+        latency_cycles = lo_p50;
+        snprintf(lat_label, sizeof lat_label, "%.6g cycles (lowest measured p50)", lo_p50);
+    } else if (isfinite(lo_mean)) {
+        latency_cycles = lo_mean;
+        snprintf(lat_label, sizeof lat_label, "%.6g cycles (lowest measured mean)", lo_mean);
+    } else {
+        fprintf(stderr, "plot_throughput: %s has no lat_p50_cycles or lat_mean_cycles to take "
+                "the latency from; give LATENCY\n", data);
+        goto done;
+    }
+
+    job = gp_job_new(out, 900, 600, err, sizeof err);
+    if (!job) {
+        fprintf(stderr, "plot_throughput: %s\n", err);
+        goto done;
+    }
+    gp_job_keep_on_failure(job, keep);
+    FILE *d = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
+    if (!d) goto job_fail;
+
+    fputs("# index 0: measured\n"
+          "# warps_per_sm\toccupancy_pct\tbw_GBps\tbw_GBps_min\tbw_GBps_max\n", d);
+    for (size_t i = 0; i < sw.npoints; i++) {
+        const sweep_point *p = &sw.points[i];
+        if (!(p->warps_per_sm > 0) || isnan(p->bw_GBps)) continue;
+        /* A missing spread draws as a bar of zero length, not a lost point. */
+        double lo = isnan(p->bw_GBps_min) ? p->bw_GBps : p->bw_GBps_min;
+        double hi = isnan(p->bw_GBps_max) ? p->bw_GBps : p->bw_GBps_max;
+        put_g(d, "", p->warps_per_sm);
+        put_g(d, "\t", p->occupancy_pct);
+        put_g(d, "\t", p->bw_GBps);
+        put_g(d, "\t", lo);
+        put_g(d, "\t", hi);
+        fputc('\n', d);
+    }
+    fprintf(d, "\n\n# index 1: bound at %.6g cycles\n# warps_per_sm\tbound_GBps\n",
+            latency_cycles);
+    double knee = littles_warps_per_sm_for(1.0, peak_GBps, sm_count, bytes_per_warp, clock_MHz,
+                                           latency_cycles);
+    /* The bound is linear in warps per SM up to the knee and flat after it,
+     * so whole warps plus the exact knee draw it exactly. */
+    double wtop = fmax(wmax, 1.0);
+    int knee_done = !(knee > 1.0 && knee < wtop);
+    for (double w = 1.0;; w = fmin(w + 1.0, wtop)) {
+        if (!knee_done && knee <= w) {
+            if (knee < w) {
+                put_g(d, "", knee);
+                put_g(d, "\t", peak_GBps);
+                fputc('\n', d);
+            }
+            knee_done = 1;
+        }
+        put_g(d, "", w);
+        put_g(d, "\t", littles_bound_GBps(peak_GBps, sm_count, w, bytes_per_warp, clock_MHz,
+                                          latency_cycles));
+        fputc('\n', d);
+        if (w >= wtop) break;
+    }
+    fputs("\n\n# index 2: bound at each point's own mean latency\n"
+          "# warps_per_sm\tlat_mean_cycles\tbound_GBps\n", d);
+    int nown = 0;
+    for (size_t i = 0; i < sw.npoints; i++) {
+        const sweep_point *p = &sw.points[i];
+        if (!(p->warps_per_sm > 0) || !(p->lat_mean_cycles > 0)) continue;
+        put_g(d, "", p->warps_per_sm);
+        put_g(d, "\t", p->lat_mean_cycles);
+        put_g(d, "\t", littles_bound_GBps(peak_GBps, sm_count, p->warps_per_sm, bytes_per_warp,
+                                          clock_MHz, p->lat_mean_cycles));
+        fputc('\n', d);
+        nown++;
+    }
+    if (!nown) fputs("nan\tnan\tnan\n", d); /* keeps index 2 present */
+
+    FILE *s = gp_job_script(job, err, sizeof err);
+    if (!s) goto job_fail;
+    const char *kernel = sweep_meta_get(&sw, "kernel");
+    const char *device = sweep_meta_get(&sw, "device_name");
+    char t1[300], t2[300], tb[200], tp[120];
+    snprintf(t1, sizeof t1, "%s: throughput vs occupancy, %.6g B per warp in flight",
+             kernel ? kernel : "(kernel?)", bytes_per_warp);
+    snprintf(t2, sizeof t2, "%s, %.6g SMs, SM clock %.6g MHz (%s)",
+             device ? device : "(device?)", sm_count, clock_MHz, clock_kind);
+    snprintf(tb, sizeof tb, "Little's law bound at %s", lat_label);
+    snprintf(tp, sizeof tp, "DRAM peak %.6g GB/s", peak_GBps);
+    fputs("set title ", s);
+    gp_put_str(s, t1);
+    fputs(".\"\\n\".", s);
+    gp_put_str(s, t2);
+    fprintf(s, "\npeak_GBps = %.17g\n", peak_GBps);
+    fputs("set xlabel 'warps per SM'\n"
+          "set ylabel 'bandwidth (GB/s)'\n"
+          "set yrange [0:peak_GBps * 1.1]\n", s);
+    fprintf(s, "set xrange [0:%.6g]\n", wtop + 1);
+    fputs("set grid\n"
+          "set key bottom right\n"
+          "plot dat index 1 using 1:2 with lines lw 2 lc rgb '#1f77b4' title ", s);
+    gp_put_str(s, tb);
+    fputs(", \\\n     dat index 2 using 1:3 with points pt 6 ps 1.5 lc rgb '#2ca02c' title ", s);
+    gp_put_str(s, "bound at each point's measured mean latency");
+    fputs(", \\\n     dat index 0 using 1:3:4:5 with yerrorbars pt 7 lc rgb '#d62728' title ", s);
+    gp_put_str(s, "measured (median, min..max)");
+    fputs(", \\\n     dat index 0 using 1:3 with lines lc rgb '#d62728' notitle"
+          ", \\\n     peak_GBps with lines dt 2 lw 2 lc rgb 'black' title ", s);
+    gp_put_str(s, tp);
+    fputc('\n', s);
+
+    if (gp_job_finish(job, err, sizeof err) != 0) {
+        fprintf(stderr, "plot_throughput: %s\n", err);
+        goto done;
+    }
+    rc = 0;
+    goto done;
+job_fail:
+    fprintf(stderr, "plot_throughput: %s\n", err);
+    gp_job_abort(job);
+done:
+    sweep_free(&sw);
+    return rc;
+}

@@ -1,0 +1,265 @@
+/*
+ * test_stats - exact latency statistics (src/lib/stats.c).
+ *
+ * Expected values are worked by hand from numpy's type-7 definition,
+ * h = (n-1)p, P = x[floor h] + frac(h) (x[floor h + 1] - x[floor h]),
+ * and then cross-checked against a sort of random data.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "stats.h"
+#include "warplog.h"
+
+static warp_record rec(uint64_t start, uint64_t lat, uint16_t sm)
+{
+    warp_record r = {start, start + lat, 0, 0, 0, sm};
+    return r;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Reference: type 7 on a sorted array. */
+static double ref_type7(const uint64_t *x, size_t n, double p)
+{
+    double h = (double)(n - 1) * p;
+    size_t k = (size_t)floor(h);
+    if (k + 1 >= n) return (double)x[n - 1];
+    return (double)x[k] + (h - floor(h)) * ((double)x[k + 1] - (double)x[k]);
+}
+
+typedef struct seen { uint64_t lat[8], n[8]; int k; } seen;
+static int collect(uint64_t lat, uint64_t n, void *ctx)
+{
+    seen *s = ctx;
+    if (s->k < 8) { s->lat[s->k] = lat; s->n[s->k] = n; }
+    s->k++;
+    return 0;
+}
+
+static void test_hand_computed(void)
+{
+    lat_stats *s = lat_stats_new();
+    warp_record r[32];
+    size_t n = 0;
+    /* SM 0: latencies 1..10, starts on a clock far from zero. */
+    for (int i = 1; i <= 10; i++) r[n++] = rec(1000000000000ull + 7u * i, (uint64_t)i, 0);
+    /* SM 5: values around the histogram edge and beyond it (overflow). */
+    uint64_t big[] = {30000, 100, 16384, 16383, 20000};
+    for (int i = 0; i < 5; i++) r[n++] = rec(50, big[i], 5);
+    /* A record whose end precedes its start is not a latency. */
+    r[n] = rec(100, 0, 0);
+    r[n].end_clk = 99;
+    n++;
+    CHECK_EQ_I(lat_stats_add(s, r, n), 0);
+    CHECK_EQ_U(lat_stats_bad(s), 1);
+
+    CHECK_EQ_I(lat_stats_next_sm(s, -1), 0);
+    CHECK_EQ_I(lat_stats_next_sm(s, 0), 5);
+    CHECK_EQ_I(lat_stats_next_sm(s, 5), -1);
+
+    lat_summary m;
+    CHECK_EQ_I(lat_stats_summary(s, 0, &m), 0);
+    CHECK_EQ_U(m.count, 10);
+    CHECK_NEAR(m.mean_cycles, 5.5, 1e-12);
+    CHECK_NEAR(m.p5_cycles, 1.45, 1e-12);  /* h = 0.45 */
+    CHECK_NEAR(m.p50_cycles, 5.5, 1e-12);  /* h = 4.5: mean of 5 and 6 */
+    CHECK_NEAR(m.p95_cycles, 9.55, 1e-12); /* h = 8.55 */
+    CHECK_NEAR(m.p99_cycles, 9.91, 1e-12); /* h = 8.91 */
+    CHECK_EQ_U(m.min_cycles, 1);
+    CHECK_EQ_U(m.max_cycles, 10);
+
+    /* sorted: 100 16383 16384 20000 30000 */
+    CHECK_EQ_I(lat_stats_summary(s, 5, &m), 0);
+    CHECK_EQ_U(m.count, 5);
+    CHECK_NEAR(m.mean_cycles, 16573.4, 1e-9);
+    CHECK_NEAR(m.p5_cycles, 3356.6, 1e-9);   /* h = 0.2: 100 + 0.2 * 16283 */
+    CHECK_NEAR(m.p50_cycles, 16384, 0);      /* h = 2 */
+    CHECK_NEAR(m.p95_cycles, 28000, 1e-9);   /* h = 3.8 */
+    CHECK_NEAR(m.p99_cycles, 29600, 1e-9);   /* h = 3.96 */
+    CHECK_EQ_U(m.min_cycles, 100);
+    CHECK_EQ_U(m.max_cycles, 30000);
+
+    /* all 15: 1..10 100 16383 16384 20000 30000 */
+    CHECK_EQ_I(lat_stats_summary(s, LAT_STATS_ALL, &m), 0);
+    CHECK_EQ_U(m.count, 15);
+    CHECK_NEAR(m.mean_cycles, 82922.0 / 15.0, 1e-9);
+    CHECK_NEAR(m.p5_cycles, 1.7, 1e-12);    /* h = 0.7 */
+    CHECK_NEAR(m.p50_cycles, 8, 0);         /* h = 7 */
+    CHECK_NEAR(m.p95_cycles, 23000, 1e-9);  /* h = 13.3 */
+    CHECK_NEAR(m.p99_cycles, 28600, 1e-9);  /* h = 13.86 */
+    CHECK_EQ_U(m.min_cycles, 1);
+    CHECK_EQ_U(m.max_cycles, 30000);
+    CHECK_NEAR(lat_stats_percentile(s, LAT_STATS_ALL, 0.0), 1, 0);
+    CHECK_NEAR(lat_stats_percentile(s, LAT_STATS_ALL, 1.0), 30000, 0);
+    CHECK(isnan(lat_stats_percentile(s, LAT_STATS_ALL, 1.5)));
+
+    /* An SM without records, and adding after a summary re-finalises. */
+    CHECK_EQ_I(lat_stats_summary(s, 3, &m), 0);
+    CHECK_EQ_U(m.count, 0);
+    CHECK(isnan(lat_stats_percentile(s, 3, 0.5)));
+    warp_record more[2] = {rec(0, 30000, 5), rec(0, 2, 0)};
+    CHECK_EQ_I(lat_stats_add(s, more, 2), 0);
+    CHECK_EQ_I(lat_stats_summary(s, LAT_STATS_ALL, &m), 0);
+    CHECK_EQ_U(m.count, 17);
+    CHECK_NEAR(m.p50_cycles, 8, 0); /* 1 2 2 3 ... : x[8] = 8 */
+
+    seen sn = {0};
+    CHECK_EQ_I(lat_stats_each(s, 5, collect, &sn), 0);
+    CHECK_EQ_I(sn.k, 5); /* 30000 appears twice: one step */
+    CHECK_EQ_U(sn.lat[0], 100);
+    CHECK_EQ_U(sn.lat[4], 30000);
+    CHECK_EQ_U(sn.n[4], 2);
+    lat_stats_free(s);
+}
+
+static void test_single_and_empty(void)
+{
+    lat_stats *s = lat_stats_new();
+    lat_summary m;
+    CHECK_EQ_I(lat_stats_summary(s, LAT_STATS_ALL, &m), 0);
+    CHECK_EQ_U(m.count, 0);
+    warp_record r = rec(5, 622, 131);
+    CHECK_EQ_I(lat_stats_add(s, &r, 1), 0);
+    CHECK_EQ_I(lat_stats_summary(s, 131, &m), 0);
+    CHECK_EQ_U(m.count, 1);
+    CHECK_NEAR(m.p5_cycles, 622, 0);
+    CHECK_NEAR(m.p99_cycles, 622, 0);
+    CHECK_NEAR(m.mean_cycles, 622, 0);
+    lat_stats_free(s);
+}
+
+/* Random latencies on several SMs, some overflowing, against qsort. */
+static void test_against_sort(void)
+{
+    enum { N = 200003, NSM = 7 };
+    uint64_t *all = malloc(N * sizeof *all);
+    uint64_t *one = malloc(N * sizeof *one);
+    warp_record *r = malloc(N * sizeof *r);
+    uint64_t state = 12345;
+    for (size_t i = 0; i < N; i++) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t x = state >> 33;
+        uint64_t lat = x % 97 == 0 ? 16000 + x % 9000 : 300 + x % 1500;
+        r[i] = rec(x, lat, (uint16_t)(x % NSM * 3));
+        all[i] = lat;
+    }
+    lat_stats *s = lat_stats_new();
+    /* in uneven pieces, like chunks */
+    for (size_t i = 0; i < N;) {
+        size_t k = N - i < 65536 ? N - i : 65536 - 17;
+        CHECK_EQ_I(lat_stats_add(s, r + i, k), 0);
+        i += k;
+    }
+    qsort(all, N, sizeof *all, cmp_u64);
+    const double ps[] = {0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999, 1};
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++)
+        CHECK_NEAR(lat_stats_percentile(s, LAT_STATS_ALL, ps[k]), ref_type7(all, N, ps[k]), 1e-9);
+    /* one SM */
+    size_t m = 0;
+    long double sum = 0;
+    for (size_t i = 0; i < N; i++)
+        if (r[i].smid == 6) {
+            one[m++] = r[i].end_clk - r[i].start_clk;
+            sum += one[m - 1];
+        }
+    qsort(one, m, sizeof *one, cmp_u64);
+    lat_summary sm;
+    CHECK_EQ_I(lat_stats_summary(s, 6, &sm), 0);
+    CHECK_EQ_U(sm.count, m);
+    CHECK_NEAR(sm.mean_cycles, (double)(sum / m), 1e-9);
+    CHECK_NEAR(sm.p5_cycles, ref_type7(one, m, 0.05), 1e-9);
+    CHECK_NEAR(sm.p50_cycles, ref_type7(one, m, 0.5), 1e-9);
+    CHECK_NEAR(sm.p95_cycles, ref_type7(one, m, 0.95), 1e-9);
+    CHECK_NEAR(sm.p99_cycles, ref_type7(one, m, 0.99), 1e-9);
+    CHECK_EQ_U(sm.min_cycles, one[0]);
+    CHECK_EQ_U(sm.max_cycles, one[m - 1]);
+    lat_stats_free(s);
+    free(all);
+    free(one);
+    free(r);
+}
+
+static void test_clock(void)
+{
+    CHECK_NEAR(lat_cycles_to_ns(1755, 1755), 1000, 1e-9);
+    CHECK_NEAR(lat_cycles_to_ns(622, 1555), 400, 1e-9);
+    CHECK(isnan(lat_cycles_to_ns(1, 0)));
+    warplog_header h;
+    warplog_header_init(&h);
+    h.sm_clock_measured_MHz = 1755;
+    h.sm_clock_nominal_khz = 1980000;
+    CHECK_NEAR(lat_stats_clock_MHz(&h, "x.bin", NULL), 1755, 0);
+    h.sm_clock_measured_MHz = 0;
+    FILE *w = tmpfile();
+    CHECK_NEAR(lat_stats_clock_MHz(&h, "x.bin", w), 1980, 0);
+    char buf[256] = "";
+    rewind(w);
+    size_t got = fread(buf, 1, sizeof buf - 1, w);
+    buf[got] = 0;
+    CHECK_STR_HAS(buf, "x.bin has no measured SM clock");
+    CHECK_STR_HAS(buf, "1980 MHz");
+    fclose(w);
+    h.sm_clock_nominal_khz = 0;
+    CHECK_NEAR(lat_stats_clock_MHz(&h, "x.bin", NULL), 0, 0);
+}
+
+/* Through a real log: several chunks, read back with the streaming reader. */
+static void test_read_log(void)
+{
+    char path[] = "/tmp/test_stats_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    warplog_header h;
+    warplog_header_init(&h);
+    h.record_count = 1000;
+    h.chunk_records = 64;
+    snprintf(h.kernel, sizeof h.kernel, "float4");
+    char err[256];
+    warplog_writer *w = warplog_writer_open(path, &h, 1, err, sizeof err);
+    CHECK(w != NULL);
+    warp_record rs[1000];
+    for (uint64_t i = 0; i < 1000; i++)
+        rs[i] = rec(1000 + i, 500 + i % 100, (uint16_t)(i % 4)); /* 500..599, 10 each */
+    if (w) CHECK_EQ_I(warplog_writer_put(w, rs, 1000, err, sizeof err), 0);
+    if (w) CHECK_EQ_I(warplog_writer_close(w, err, sizeof err), 0);
+    lat_stats *s = lat_stats_new();
+    warplog_header got;
+    CHECK_EQ_I(lat_stats_read_log(s, path, &got, err, sizeof err), 0);
+    CHECK_STR_HAS(got.kernel, "float4");
+    lat_summary m;
+    lat_stats_summary(s, LAT_STATS_ALL, &m);
+    CHECK_EQ_U(m.count, 1000);
+    CHECK_NEAR(m.mean_cycles, 549.5, 1e-12);
+    CHECK_NEAR(m.p50_cycles, 549.5, 1e-12); /* h = 499.5: x[499]=549, x[500]=550 */
+    CHECK_NEAR(m.p5_cycles, 504.95, 1e-9);  /* h = 49.95: x[49]=504, x[50]=505 */
+    CHECK_EQ_U(m.min_cycles, 500);
+    CHECK_EQ_U(m.max_cycles, 599);
+    lat_stats_free(s);
+    unlink(path);
+
+    s = lat_stats_new();
+    CHECK_EQ_I(lat_stats_read_log(s, "/nonexistent/x.bin", NULL, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "cannot open /nonexistent/x.bin");
+    lat_stats_free(s);
+}
+
+int main(void)
+{
+    test_hand_computed();
+    test_single_and_empty();
+    test_against_sort();
+    test_clock();
+    test_read_log();
+    return check_report("test_stats");
+}
