@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# tests/golden/sector_model.sh - bin/sector_model's tables and
+# bin/sector_compare's verdicts diffed against tests/golden/sectors/, plus the
+# exit statuses and messages of sector_model, sector_compare and ncu_extract.
+# Regenerate a golden file only after checking the new output by eye:
+#   UPDATE_GOLDEN=1 bash tests/golden/sector_model.sh
+source "$(dirname "$0")/../lib.sh"
+for b in bin/sector_model bin/sector_compare bin/ncu_extract; do
+    [ -x "$b" ] || skip "$b was not built (make tools)"
+done
+G=tests/golden/sectors
+F=tests/fixtures/ncu
+
+golden() { # NAME CMD...: stdout of CMD must equal $G/NAME
+    local name=$1; shift
+    if ! "$@" >"$TMP/$name" 2>"$TMP/$name.err"; then
+        fail "'$*' failed: $(cat "$TMP/$name.err")"; return
+    fi
+    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then cp "$TMP/$name" "$G/$name"; return; fi
+    [ -f "$G/$name" ] || { fail "missing golden file $G/$name"; return; }
+    diff -u "$G/$name" "$TMP/$name" >"$TMP/$name.diff" ||
+        fail "'$*' differs from $G/$name:
+$(head -n 40 "$TMP/$name.diff")"
+}
+
+# The model's tables: N = 1e8 (the H100 runs), N = 1e7 (the original study's
+# tables), a single misaligned warp, the Markdown form, the reuse bounds.
+golden default.tsv bin/sector_model
+golden n1e7_g32.tsv bin/sector_model --n 1e7 --dram-granularity 32
+golden n1e7.md bin/sector_model --n 1e7 --markdown
+golden single_e4_s1_o4.tsv bin/sector_model --n 1e6 --elem 4 --stride 1 --offset 4
+golden single_e16_s2.md bin/sector_model --n 1e6 --elem 16 --stride 2 --markdown
+golden n1e7_all.tsv bin/sector_model --n 1e7 --reuse all
+golden n1e7_none.tsv bin/sector_model --n 1e7 --reuse none
+# Predicted vs the real H100 capture at N = 1e7 (tests/fixtures/ncu/)
+golden compare_h100_1e7.tsv bin/sector_compare $F/measured_h100_1e7.tsv
+golden compare_h100_1e7.md bin/sector_compare $F/measured_h100_1e7.tsv --markdown
+golden ncu_extract_raw.tsv bin/ncu_extract $F/h100_real_raw.csv \
+    --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__sectors_read.sum,gpu__time_duration.sum
+
+# Spot checks that do not depend on the golden files.
+grep -q "^strided	4	8	3125000	100000000	" "$TMP/default.tsv" ||
+    fail "4 B stride 8 at N = 1e8 should be 100,000,000 L1 sectors"
+grep -q "^strided	4	1	312500	1250000	" "$TMP/n1e7_g32.tsv" ||
+    fail "4 B stride 1 at N = 1e7 should be the original's 1,250,000 sectors"
+
+# Exit statuses and messages.
+expect_exit 0 bin/sector_model --help;   expect_says "usage: sector_model"
+expect_exit 2 bin/sector_model --bogus;  expect_says "unknown option"
+expect_exit 2 bin/sector_model --dram-granularity 48; expect_says "32, 64 or 128"
+expect_exit 2 bin/sector_model --elem 16 --offset 4;  expect_says "multiple of --elem"
+expect_exit 2 bin/sector_model --n;      expect_says "needs a value"
+expect_exit 0 bin/sector_compare -h;     expect_says "usage: sector_compare"
+expect_exit 2 bin/sector_compare;        expect_says "no MEASURED.tsv"
+expect_exit 1 bin/sector_compare "$TMP/nope.tsv"; expect_says "cannot open"
+expect_exit 1 bin/sector_compare $F/measured_h100_1e7.tsv --strict
+expect_says "2 of 3 rows disagree"
+expect_exit 0 bin/sector_compare $F/measured_h100_1e7.tsv
+printf 'pattern\tstride\n' >"$TMP/bad.tsv"
+expect_exit 1 bin/sector_compare "$TMP/bad.tsv"; expect_says "header lacks"
+
+M=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,dram__sectors_read.sum
+expect_exit 0 bin/ncu_extract --help;    expect_says "usage: ncu_extract"
+expect_exit 2 bin/ncu_extract $F/h100_real_default.csv; expect_says "need a CSV file and --metrics"
+expect_exit 1 bin/ncu_extract $F/perm_denied.csv --metrics $M
+expect_says "ncu has no permission to read the GPU counters (ERR_NVGPUCTRPERM): run as root or enable access for all users, see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
+expect_exit 1 bin/ncu_extract "$TMP/missing.csv" --metrics $M; expect_says "cannot open"
+expect_exit 1 bin/ncu_extract $F/h100_real_default.csv --metrics $M,no__such_metric.sum
+expect_says "metric no__such_metric.sum is not in the file"
+expect_exit 1 bin/ncu_extract $F/no_kernels.csv --metrics $M; expect_says "no Nsight Compute CSV table"
+expect_exit 0 bin/ncu_extract $F/long_v2025.csv --metrics $M,gpu__time_duration.sum --kernel 'random_access$'
+expect_says "readonly_random_access	2	112499897	189297020	21490000"
+case $OUTTXT in *readonly_fill*) fail "--kernel did not filter out readonly_fill";; esac
+expect_exit 1 bin/ncu_extract $F/long_v2025.csv --metrics $M --kernel nothing_matches
+expect_says "no kernel launch matches"
+
+# The chart: an SVG through gnuplot, its .gp and .dat beside it, no .tmp left.
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_exit 0 bin/sector_compare $F/measured_h100_1e7.tsv --chart "$TMP/c.svg"
+    [ -s "$TMP/c.svg" ] && grep -q "<svg" "$TMP/c.svg" || fail "no SVG written by --chart"
+    [ -f "$TMP/c.gp" ] && [ -f "$TMP/c.dat" ] || fail "--chart did not keep c.gp and c.dat"
+    [ ! -e "$TMP/c.svg.tmp" ] || fail "--chart left c.svg.tmp behind"
+fi
+done_testing

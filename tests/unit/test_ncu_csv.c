@@ -1,0 +1,235 @@
+/*
+ * test_ncu_csv - the Nsight Compute CSV reader against the fixtures in
+ * tests/fixtures/ncu/ (two real H100 captures and synthetic files for the
+ * layouts and failures no device run has produced yet; see the README
+ * there) and against small strings.  Run from the repository root
+ * (tests/run.sh does).
+ */
+#include "check.h"
+#include "ncu_csv.h"
+
+#define FIX "tests/fixtures/ncu/"
+
+static const char *L1 = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+static const char *REQ = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+static const char *L2 = "lts__t_sectors_srcunit_tex_op_read.sum";
+static const char *DRAM = "dram__sectors_read.sum";
+static const char *TIME = "gpu__time_duration.sum";
+
+static double val(const ncu_table *t, size_t launch, const char *metric)
+{
+    const ncu_value *v = ncu_table_find(t, launch, metric);
+    return v && v->has_value ? v->value : -1;
+}
+
+static void test_numbers(void)
+{
+    double v = 0;
+    CHECK_EQ_I(ncu_parse_number("1,250,000", &v), 0);
+    CHECK_NEAR(v, 1250000, 0);
+    CHECK_EQ_I(ncu_parse_number("805,561,855,670.10", &v), 0);
+    CHECK_NEAR(v, 805561855670.10, 1e-3);
+    CHECK_EQ_I(ncu_parse_number(" 42.00 ", &v), 0);
+    CHECK_NEAR(v, 42, 0);
+    CHECK_EQ_I(ncu_parse_number("-3.5e+03", &v), 0);
+    CHECK_NEAR(v, -3500, 0);
+    CHECK_EQ_I(ncu_parse_number("0", &v), 0);
+    CHECK_NEAR(v, 0, 0);
+    CHECK_EQ_I(ncu_parse_number("n/a", &v), -1);
+    CHECK_EQ_I(ncu_parse_number("", &v), -1);
+    CHECK_EQ_I(ncu_parse_number("1,25", &v), -1);     /* not a thousands group */
+    CHECK_EQ_I(ncu_parse_number("1,2345", &v), -1);
+    CHECK_EQ_I(ncu_parse_number(",123", &v), -1);
+    CHECK_EQ_I(ncu_parse_number("(256, 1, 1)", &v), -1);
+    CHECK_EQ_I(ncu_parse_number("12 ms", &v), -1);
+}
+
+static void test_split_and_units(void)
+{
+    char line[] = "\"a,b\",\"say \"\"hi\"\"\",,plain,\"\"";
+    char *f[8];
+    int n = ncu_csv_split(line, f, 8);
+    CHECK_EQ_I(n, 5);
+    if (n == 5) {
+        CHECK(strcmp(f[0], "a,b") == 0);
+        CHECK(strcmp(f[1], "say \"hi\"") == 0);
+        CHECK(strcmp(f[2], "") == 0);
+        CHECK(strcmp(f[3], "plain") == 0);
+        CHECK(strcmp(f[4], "") == 0);
+    }
+    char bad[] = "\"open,field";
+    CHECK_EQ_I(ncu_csv_split(bad, f, 8), -1);
+
+    CHECK_NEAR(ncu_unit_factor("nsecond"), 1, 0);
+    CHECK_NEAR(ncu_unit_factor("ns"), 1, 0);
+    CHECK_NEAR(ncu_unit_factor("usecond"), 1e3, 0);
+    CHECK_NEAR(ncu_unit_factor("msecond"), 1e6, 0);
+    CHECK_NEAR(ncu_unit_factor("second"), 1e9, 0);
+    CHECK_NEAR(ncu_unit_factor("sector"), 1, 0);
+    CHECK_NEAR(ncu_unit_factor("Msector"), 1e6, 0);
+    CHECK_NEAR(ncu_unit_factor("Kbyte"), 1e3, 0);
+    CHECK_NEAR(ncu_unit_factor("%"), 1, 0);
+    CHECK_NEAR(ncu_unit_factor(""), 1, 0);
+}
+
+/* A real capture, default (long) layout, ncu 2025: unit "ns", requests
+ * without a unit, thousands separators, a ==WARNING== line first. */
+static void test_real_default(void)
+{
+    ncu_table t;
+    char err[512] = "";
+    int rc = ncu_table_read(FIX "h100_real_default.csv", &t, err, sizeof err);
+    CHECK_EQ_I(rc, NCU_OK);
+    if (rc != NCU_OK) {
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    CHECK_EQ_I(t.wide, 0);
+    CHECK_EQ_U(t.nlaunches, 2);
+    CHECK(strcmp(t.launches[0].kernel, "readonly_baseline") == 0);
+    CHECK(strcmp(t.launches[1].kernel, "readonly_strided") == 0);
+    CHECK_EQ_I(t.launches[1].id, 1);
+    CHECK_NEAR(val(&t, 0, REQ), 312500, 0);
+    CHECK_NEAR(val(&t, 0, L1), 1250000, 0);
+    CHECK_NEAR(val(&t, 0, DRAM), 1250232, 0);
+    CHECK_NEAR(val(&t, 1, L1), 5000000, 0);
+    CHECK_NEAR(val(&t, 1, L2), 5000000, 0);
+    CHECK_NEAR(val(&t, 1, DRAM), 4035696, 0);
+    CHECK_NEAR(val(&t, 1, TIME), 52032, 0);
+    const ncu_value *v = ncu_table_find(&t, 0, TIME);
+    CHECK(v && strcmp(v->unit, "ns") == 0);
+    v = ncu_table_find(&t, 0, REQ);
+    CHECK(v && strcmp(v->unit, "") == 0);
+    v = ncu_table_find(&t, 1, "dram__bytes_read.sum.per_second");
+    CHECK(v && v->has_value && v->value > 2.4e12);
+    CHECK(ncu_table_find(&t, 0, "no_such_metric") == NULL);
+    CHECK_EQ_I(ncu_table_has_metric(&t, DRAM), 1);
+    ncu_table_free(&t);
+}
+
+/* A real capture with --page raw: one row per launch, a units row, many
+ * device__attribute_* columns. */
+static void test_real_raw(void)
+{
+    ncu_table t;
+    char err[512] = "";
+    int rc = ncu_table_read(FIX "h100_real_raw.csv", &t, err, sizeof err);
+    CHECK_EQ_I(rc, NCU_OK);
+    if (rc != NCU_OK) {
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    CHECK_EQ_I(t.wide, 1);
+    CHECK_EQ_U(t.nlaunches, 2);
+    CHECK(strcmp(t.launches[1].kernel, "readonly_random_access") == 0);
+    CHECK_NEAR(val(&t, 0, L1), 1250000, 0);
+    CHECK_NEAR(val(&t, 1, L1), 11249874, 0);
+    CHECK_NEAR(val(&t, 1, L2), 11243760, 0);
+    CHECK_NEAR(val(&t, 1, DRAM), 9992840, 0);
+    CHECK_NEAR(val(&t, 1, REQ), 625000, 0);
+    CHECK_NEAR(val(&t, 1, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.avg"), 85226.32, 1e-6);
+    const ncu_value *v = ncu_table_find(&t, 1, TIME);
+    CHECK(v && strcmp(v->unit, "ns") == 0);
+    v = ncu_table_find(&t, 1, DRAM);
+    CHECK(v && strcmp(v->unit, "sector") == 0);
+    /* identity columns are not metrics */
+    CHECK(ncu_table_find(&t, 0, "Block Size") == NULL);
+    CHECK(ncu_table_find(&t, 0, "Kernel Name") == NULL);
+    ncu_table_free(&t);
+}
+
+static void test_synthetic(void)
+{
+    ncu_table t;
+    char err[512] = "";
+    /* older header with "Kernel Time", a signature in the kernel name */
+    CHECK_EQ_I(ncu_table_read(FIX "long_v2023.csv", &t, err, sizeof err), NCU_OK);
+    CHECK_EQ_U(t.nlaunches, 1);
+    CHECK_STR_HAS(t.nlaunches ? t.launches[0].kernel : "", "readonly_strided(const float *");
+    CHECK_NEAR(val(&t, 0, TIME), 412.58, 1e-9);
+    const ncu_value *v = ncu_table_find(&t, 0, TIME);
+    CHECK(v && strcmp(v->unit, "usecond") == 0);
+    CHECK_NEAR(val(&t, 0, L2), 50000184, 0);
+    ncu_table_free(&t);
+
+    /* a helper kernel, two launches of one kernel, mixed time units, a
+     * blank line among the ==PROF== lines */
+    CHECK_EQ_I(ncu_table_read(FIX "long_v2025.csv", &t, err, sizeof err), NCU_OK);
+    CHECK_EQ_U(t.nlaunches, 3);
+    CHECK_EQ_I(t.nlaunches == 3 ? t.launches[2].id : -1, 2);
+    CHECK_NEAR(val(&t, 1, DRAM), 189312554, 0);
+    CHECK_NEAR(val(&t, 2, TIME), 21.49, 1e-9);
+    ncu_table_free(&t);
+
+    /* synthetic --page raw with a units row */
+    CHECK_EQ_I(ncu_table_read(FIX "raw_page.csv", &t, err, sizeof err), NCU_OK);
+    CHECK_EQ_I(t.wide, 1);
+    CHECK_EQ_U(t.nlaunches, 2);
+    CHECK_NEAR(val(&t, 1, DRAM), 49998884, 0);
+    CHECK_NEAR(val(&t, 0, REQ), 781250, 0);
+    ncu_table_free(&t);
+
+    /* quoting: commas and doubled quotes in fields, a value that is text */
+    CHECK_EQ_I(ncu_table_read(FIX "quoting.csv", &t, err, sizeof err), NCU_OK);
+    CHECK_EQ_U(t.nlaunches, 1);
+    CHECK(t.nlaunches && strcmp(t.launches[0].kernel,
+                                "void gather<float, 4>(const float *, const int *, float *, int)") == 0);
+    v = ncu_table_find(&t, 0, "launch__device_name");
+    CHECK(v && !v->has_value && strcmp(v->text, "NVIDIA \"H100\" 80GB HBM3") == 0);
+    v = ncu_table_find(&t, 0, "dram__bytes_read.sum");
+    CHECK(v && !v->has_value && strcmp(v->text, "n/a") == 0);
+    CHECK_NEAR(val(&t, 0, L1), 1.5, 0);
+    ncu_table_free(&t);
+}
+
+static void test_failures(void)
+{
+    ncu_table t;
+    char err[512] = "";
+    CHECK_EQ_I(ncu_table_read(FIX "perm_denied.csv", &t, err, sizeof err), NCU_ERR_PERM);
+    CHECK_STR_HAS(err, "ERR_NVGPUCTRPERM");
+    CHECK_STR_HAS(err, "https://developer.nvidia.com/ERR_NVGPUCTRPERM");
+    CHECK_EQ_U(t.nlaunches, 0);
+
+    CHECK_EQ_I(ncu_table_read(FIX "no_kernels.csv", &t, err, sizeof err), NCU_ERR_FORMAT);
+    CHECK_STR_HAS(err, "no Nsight Compute CSV table");
+
+    CHECK_EQ_I(ncu_table_read(FIX "does_not_exist.csv", &t, err, sizeof err), NCU_ERR_IO);
+    CHECK_STR_HAS(err, "does_not_exist.csv");
+
+    /* rows after a permission error are not trusted */
+    const char *mixed =
+        "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission\n"
+        "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+        "\"0\",\"k\",\"m\",\"\",\"1\"\n";
+    CHECK_EQ_I(ncu_table_parse(mixed, strlen(mixed), &t, err, sizeof err), NCU_ERR_PERM);
+
+    /* a ragged row */
+    const char *ragged =
+        "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\r\n"
+        "\"0\",\"k\",\"m\",\"1\"\r\n";
+    CHECK_EQ_I(ncu_table_parse(ragged, strlen(ragged), &t, err, sizeof err), NCU_ERR_FORMAT);
+    CHECK_STR_HAS(err, "line 2 has 4 fields");
+
+    /* not an ncu table */
+    const char *other = "a,b,c\n1,2,3\n";
+    CHECK_EQ_I(ncu_table_parse(other, strlen(other), &t, err, sizeof err), NCU_ERR_FORMAT);
+    CHECK_STR_HAS(err, "not an Nsight Compute CSV header");
+
+    /* header only: fine, no launches; CRLF line ends */
+    const char *empty = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\r\n";
+    CHECK_EQ_I(ncu_table_parse(empty, strlen(empty), &t, err, sizeof err), NCU_OK);
+    CHECK_EQ_U(t.nlaunches, 0);
+    ncu_table_free(&t);
+}
+
+int main(void)
+{
+    test_numbers();
+    test_split_and_units();
+    test_real_default();
+    test_real_raw();
+    test_synthetic();
+    test_failures();
+    return check_report("test_ncu_csv");
+}
