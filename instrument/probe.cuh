@@ -52,26 +52,24 @@ static __device__ __forceinline__ float probe_use_f32(float v)
     return r;
 }
 
-/* Same for a 32-bit integer (pointer chases): r = v + 0 in PTX. */
-static __device__ __forceinline__ uint32_t probe_use_u32(uint32_t v)
+/* Same for a 32-bit integer.  Caution: ptxas folds an add of the literal 0,
+ * so pass a value the compiler cannot know (a kernel argument that is 0 at run
+ * time) as `zero`; the latency chase does. */
+static __device__ __forceinline__ uint32_t probe_use_u32(uint32_t v, uint32_t zero)
 {
     uint32_t r;
-    asm volatile("add.u32 %0, %1, 0;" : "=r"(r) : "r"(v));
+    asm volatile("add.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(zero));
     return r;
 }
 
 /* Pack one warp's probe; lane 0 of the warp stores it with one 16-byte store. */
 static __device__ __forceinline__ void probe_store(warp_probe *dst, uint64_t t0, uint64_t t1,
-                                                   uint64_t gt0, uint32_t smid)
+                                                   uint64_t gt0, uint32_t smid, float checksum)
 {
-    uint64_t lat = t1 - t0;
-    uint32_t lat24 = lat > WARP_PROBE_LAT_MAX ? WARP_PROBE_LAT_MAX : (uint32_t)lat;
-    uint4 v;
-    v.x = (uint32_t)t0;
-    v.y = (uint32_t)(t0 >> 32);
-    v.z = lat24 | (smid << 24);
-    v.w = (uint32_t)gt0;
-    *reinterpret_cast<uint4 *>(dst) = v;
+    const uint64_t lat = t1 - t0;
+    const uint32_t lat24 = lat > WARP_PROBE_LAT_MAX ? WARP_PROBE_LAT_MAX : (uint32_t)lat;
+    *reinterpret_cast<uint4 *>(dst) =
+        make_uint4((uint32_t)t0, lat24 | (smid << 24), (uint32_t)gt0, __float_as_uint(checksum));
 }
 
 #endif /* PROBE_CUH */

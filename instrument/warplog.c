@@ -60,18 +60,23 @@ void warplog_header_init(warplog_header *h)
 }
 
 void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_per_block,
-                          uint64_t gtimer_base_ns, warp_record *out)
+                          uint64_t gtimer_base_ns, uint32_t *sm_ref_lo, uint8_t *sm_seen,
+                          warp_record *out)
 {
-    uint32_t lat = p->lat_smid & WARP_PROBE_LAT_MAX;
-    out->start_clk = p->start_clk;
-    out->end_clk = p->start_clk + lat;
-    /* The kernel keeps only the low 32 bits of the global timer; the run is
-     * far shorter than 2^32 ns (4.3 s), so the full value is the base plus the
-     * wrapped difference. */
+    const uint32_t lat = p->lat_smid & WARP_PROBE_LAT_MAX;
+    const unsigned sm = p->lat_smid >> 24;
+    if (!sm_seen[sm]) {
+        sm_seen[sm] = 1;
+        sm_ref_lo[sm] = p->start_lo;
+    }
+    out->start_clk = (1ull << 32) + sm_ref_lo[sm] + (uint64_t)(int64_t)(int32_t)(p->start_lo - sm_ref_lo[sm]);
+    out->end_clk = out->start_clk + lat;
+    /* The run is far shorter than 2^32 ns (4.3 s), so the full timer is the
+     * base plus the wrapped difference. */
     out->gtimer_ns = gtimer_base_ns + (uint32_t)(p->gtimer_lo - (uint32_t)gtimer_base_ns);
     out->block = (uint32_t)(index / warps_per_block);
     out->warp = (uint16_t)(index % warps_per_block);
-    out->smid = (uint16_t)(p->lat_smid >> 24);
+    out->smid = (uint16_t)sm;
 }
 
 /* Keep strings printable even if a file was written by something else. */

@@ -52,18 +52,23 @@ extern "C" {
 /*
  * What the kernel writes: one 16-byte probe per warp, stored by lane 0 with a
  * single 16-byte store, at index (blockIdx.x * warps_per_block + warp).  It is
- * kept this small so that the instrumented kernel moves barely more bytes than
- * its uninstrumented twin (readonly_profile).
+ * kept this small because every byte a warp writes costs DRAM write
+ * bandwidth: on the H100 a 32-byte record per warp slowed the baseline kernel
+ * by 20%, this one by 4-9% (docs/overhead.md).  The warp's checksum travels in
+ * the probe, so the instrumented kernel does one store per warp, as its
+ * uninstrumented twin does.
  *
- *   start_clk    %clock64 of the SM, read just before the timed load
- *   lat_smid     bits 0..23: end_clk - start_clk in cycles, saturated at
+ *   start_lo     low 32 bits of %clock64, read just before the timed load
+ *   lat_smid     bits 0..23: end - start in cycles, saturated at
  *                WARP_PROBE_LAT_MAX; bits 24..31: %smid
- *   gtimer_lo    low 32 bits of %globaltimer (ns), read just before start_clk
+ *   gtimer_lo    low 32 bits of %globaltimer (ns), read just before start
+ *   checksum     the warp's sum of the values it loaded (validation)
  */
 typedef struct warp_probe {
-    uint64_t start_clk;
+    uint32_t start_lo;
     uint32_t lat_smid;
     uint32_t gtimer_lo;
+    float    checksum;
 } warp_probe;
 
 #define WARP_PROBE_LAT_MAX 0x00ffffffu
@@ -166,9 +171,17 @@ WARPLOG_STATIC_ASSERT(offsetof(warplog_header, device_name) == 168, "header layo
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, kernel_ms) == 336, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, date) == 400, "header layout");
 
-/* Expand one device probe (see warp_probe) into a record. */
+/*
+ * Expand one device probe into a record.  The kernel keeps the low 32 bits of
+ * the SM clock; start_clk is rebuilt as 2^32 + ref + (int32)(lo - ref) where
+ * ref is the low word of the first probe of the same SM (sm_ref_lo[smid], set
+ * from this probe when sm_seen[smid] is 0).  Differences between records of
+ * one SM are exact as long as they are under 2^31 cycles (about a second);
+ * the absolute value means nothing, as clocks of different SMs never did.
+ */
 void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_per_block,
-                          uint64_t gtimer_base_ns, warp_record *out);
+                          uint64_t gtimer_base_ns, uint32_t *sm_ref_lo, uint8_t *sm_seen,
+                          warp_record *out);
 
 /* Fill magic, version, sizes and toolkit version; zero everything else. */
 void warplog_header_init(warplog_header *h);

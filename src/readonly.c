@@ -282,19 +282,22 @@ static lat_summary summarize_latency(const warp_probe *p, size_t n)
 static double measured_clock_MHz(const warp_probe *p, size_t n, uint64_t gt_base)
 {
     uint64_t gmin[WARP_PROBE_MAX_SMS], gmax[WARP_PROBE_MAX_SMS];
-    uint64_t cmin[WARP_PROBE_MAX_SMS], cmax[WARP_PROBE_MAX_SMS];
+    uint32_t cmin[WARP_PROBE_MAX_SMS], cmax[WARP_PROBE_MAX_SMS];
     for (unsigned s = 0; s < WARP_PROBE_MAX_SMS; s++) gmin[s] = UINT64_MAX, gmax[s] = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned sm = p[i].lat_smid >> 24;
         uint64_t gt = gt_base + (uint32_t)(p[i].gtimer_lo - (uint32_t)gt_base);
-        if (gt < gmin[sm]) gmin[sm] = gt, cmin[sm] = p[i].start_clk;
-        if (gt > gmax[sm]) gmax[sm] = gt, cmax[sm] = p[i].start_clk;
+        if (gt < gmin[sm]) gmin[sm] = gt, cmin[sm] = p[i].start_lo;
+        if (gt > gmax[sm]) gmax[sm] = gt, cmax[sm] = p[i].start_lo;
     }
     double f[WARP_PROBE_MAX_SMS];
     int nf = 0;
     for (unsigned s = 0; s < WARP_PROBE_MAX_SMS; s++) {
-        if (gmin[s] == UINT64_MAX || gmax[s] - gmin[s] < 20000 || cmax[s] <= cmin[s]) continue;
-        f[nf++] = (double)(cmax[s] - cmin[s]) / (double)(gmax[s] - gmin[s]) * 1e3;
+        if (gmin[s] == UINT64_MAX || gmax[s] - gmin[s] < 20000) continue;
+        /* the span of one kernel is far below 2^32 cycles: the wrapped
+         * difference of the low words is exact */
+        uint32_t dclk = cmax[s] - cmin[s];
+        f[nf++] = (double)dclk / (double)(gmax[s] - gmin[s]) * 1e3;
     }
     if (nf == 0) return 0;
     qsort(f, (size_t)nf, sizeof *f, cmp_double);
@@ -399,6 +402,8 @@ static void *write_log(void *arg)
     warp_record *buf = malloc(BATCH * sizeof *buf);
     warplog_writer *w = buf ? warplog_writer_open(j->path, &j->h, j->level, j->err, sizeof j->err)
                             : NULL;
+    uint32_t sm_ref[WARP_PROBE_MAX_SMS];
+    uint8_t sm_seen[WARP_PROBE_MAX_SMS] = {0};
     if (!buf && !j->err[0]) snprintf(j->err, sizeof j->err, "out of memory writing %s", j->path);
     if (w) {
         int rc = 0;
@@ -406,7 +411,7 @@ static void *write_log(void *arg)
             uint64_t k = j->h.record_count - i < BATCH ? j->h.record_count - i : BATCH;
             for (uint64_t r = 0; r < k; r++)
                 warplog_expand_probe(&j->probes[i + r], i + r, j->h.warps_per_block,
-                                     j->h.gtimer_base_ns, &buf[r]);
+                                     j->h.gtimer_base_ns, sm_ref, sm_seen, &buf[r]);
             rc = warplog_writer_put(w, buf, k, j->err, sizeof j->err);
         }
         if (rc == 0) j->ok = warplog_writer_close(w, j->err, sizeof j->err) == 0;
@@ -548,8 +553,9 @@ int main(int argc, char **argv)
     warp_probe *d_probes = NULL;
     CUDA_CHECK(cudaMalloc((void **)&d_a, o.n * sizeof(float)));
     if (need_c) CUDA_CHECK(cudaMalloc((void **)&d_c, o.n * sizeof(uint32_t)));
-    CUDA_CHECK(cudaMalloc((void **)&d_sum, max_warps * sizeof(float)));
+    /* the instrumented kernels return each warp's checksum inside its probe */
     if (WARP_INSTRUMENT) CUDA_CHECK(cudaMalloc((void **)&d_probes, max_warps * sizeof(warp_probe)));
+    else CUDA_CHECK(cudaMalloc((void **)&d_sum, max_warps * sizeof(float)));
     float *h_sum = malloc(max_warps * sizeof(float));
     if (!h_sum) { fprintf(stderr, "%s: out of host memory\n", PROG); return 1; }
     CUDA_CHECK(ro_init_a(d_a, o.n, 0));
@@ -614,7 +620,9 @@ int main(int argc, char **argv)
                     vin->name, (unsigned long long)blocks, tpb, bps, o.warmup, o.reps);
         for (uint32_t r = 0; r < o.warmup; r++)
             CUDA_CHECK(ro_launch(v, blocks, tpb, o.smem, &args, 0));
-        CUDA_CHECK(cudaMemset(d_sum, 0xff, warps * sizeof(float))); /* poison: NaN */
+        /* poison: NaN checksums, so a warp that wrote nothing fails validation */
+        if (WARP_INSTRUMENT) CUDA_CHECK(cudaMemset(d_probes, 0xff, warps * sizeof(warp_probe)));
+        else CUDA_CHECK(cudaMemset(d_sum, 0xff, warps * sizeof(float)));
         uint64_t gt_base = 0;
         if (WARP_INSTRUMENT) CUDA_CHECK(ro_globaltimer(&gt_base));
         for (uint32_t r = 0; r < o.reps; r++) {
@@ -631,7 +639,16 @@ int main(int argc, char **argv)
         const double useful = (double)items * vin->elem_bytes + (vin->gather ? 4.0 * (double)items : 0);
         const double bw = useful / (ms * 1e-3) / 1e9;
 
-        CUDA_CHECK(cudaMemcpy(h_sum, d_sum, warps * sizeof(float), cudaMemcpyDeviceToHost));
+        warp_probe *h_probes = NULL;
+        if (WARP_INSTRUMENT) {
+            h_probes = malloc(warps * sizeof *h_probes);
+            if (!h_probes) { fprintf(stderr, "%s: out of host memory\n", PROG); return 1; }
+            CUDA_CHECK(cudaMemcpy(h_probes, d_probes, warps * sizeof *h_probes,
+                                  cudaMemcpyDeviceToHost));
+            for (uint64_t w = 0; w < warps; w++) h_sum[w] = h_probes[w].checksum;
+        } else {
+            CUDA_CHECK(cudaMemcpy(h_sum, d_sum, warps * sizeof(float), cudaMemcpyDeviceToHost));
+        }
         uint64_t first_bad;
         uint64_t bad = validate(v, h_sum, warps, items, o.n, o.stride, o.seed, &first_bad);
         if (bad) {
@@ -646,10 +663,6 @@ int main(int argc, char **argv)
         double clk = 0;
         const char *logname = "-";
         if (WARP_INSTRUMENT) {
-            warp_probe *h_probes = malloc(warps * sizeof *h_probes);
-            if (!h_probes) { fprintf(stderr, "%s: out of host memory\n", PROG); return 1; }
-            CUDA_CHECK(cudaMemcpy(h_probes, d_probes, warps * sizeof *h_probes,
-                                  cudaMemcpyDeviceToHost));
             ls = summarize_latency(h_probes, warps);
             clk = measured_clock_MHz(h_probes, warps, gt_base);
             log_job *j = &jobs[v];

@@ -52,16 +52,15 @@ static __device__ __forceinline__ uint64_t chase_load(uint64_t addr)
 /*
  * Consume the chased pointer: the first instruction that reads the loaded
  * register, so the warp stalls there until the load has returned.
- * probe_use_u32 alone is `add.u32 r, v, 0`, an identity that ptxas folds away
- * (seen with nvcc 13.0 for sm_90: the end clock was then read before the
- * last load arrived, and the add merged into the checksum after it).  The XOR
- * with `zero`, a kernel argument the host always passes as 0, is a value
- * ptxas cannot know, so a real instruction (LOP3) reading the loaded register
- * stays in front of the clock read.
+ * An add of the literal 0 is an identity that ptxas folds away (seen with
+ * nvcc 13.0 for sm_90: the end clock was then read before the last load
+ * arrived), so probe_use_u32 adds `zero`, a kernel argument the host always
+ * passes as 0: a value ptxas cannot know, so a real instruction reading the
+ * loaded register stays in front of the clock read.
  */
 static __device__ __forceinline__ uint32_t chase_use(uint64_t p, uint32_t zero)
 {
-    return probe_use_u32((uint32_t)p ^ zero);
+    return probe_use_u32((uint32_t)p, zero);
 }
 
 template <int KIND>

@@ -43,31 +43,10 @@ static __device__ __forceinline__ const T *ro_pin(const T *p)
     return p;
 }
 
-/* What each warp reads besides the clock (measured choices, docs/sass.md):
- * PROBE_GT 1: %globaltimer in every warp; 2: in warp 0 of each block only
- * (others store 0); 0: never. */
-#ifndef PROBE_GT
-#define PROBE_GT 1
-#endif
-#if PROBE_GT == 1
-#define PROBE_GT_READ() probe_globaltimer()
-#elif PROBE_GT == 2
-#define PROBE_GT_READ() (threadIdx.x < 32 ? probe_globaltimer() : 0)
-#else
-#define PROBE_GT_READ() 0
-#endif
-
-#ifndef PROBE_SMID
-#define PROBE_SMID 1
-#endif
-#ifndef PROBE_STORE
-#define PROBE_STORE 1
-#endif
-
 #if WARP_INSTRUMENT
 #define TIMED_BEGIN()                          \
-    const uint64_t gt0_ = PROBE_GT_READ();     \
-    const uint32_t sm_ = PROBE_SMID ? probe_smid() : 0; \
+    const uint64_t gt0_ = probe_globaltimer(); \
+    const uint32_t sm_ = probe_smid();         \
     const uint64_t t0_ = probe_clock64()
 #define TIMED_END() const uint64_t t1_ = probe_clock64()
 #define TIMED_ARGS t0_, t1_, gt0_, sm_
@@ -85,11 +64,10 @@ static __device__ __forceinline__ void ro_finish(float v, const ro_args &A, uint
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     const uint64_t gw = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
     if ((threadIdx.x & 31) == 0) {
-        A.warp_sum[gw] = v;
 #if WARP_INSTRUMENT
-        if (PROBE_STORE || t1 - t0 == 0xffffffffffffull) /* PROBE_STORE 0: measure without the store */
-            probe_store(&A.probes[gw], t0, t1, gt0, sm);
+        probe_store(&A.probes[gw], t0, t1, gt0, sm, v); /* the checksum rides in the probe */
 #else
+        A.warp_sum[gw] = v;
         (void)t0; (void)t1; (void)gt0; (void)sm;
 #endif
     }

@@ -144,17 +144,33 @@ static void test_round_trip(void)
 
 static void test_probe_expand(void)
 {
-    warp_probe p = {123456789012ull, 0x05000321u, 0x00000010u};
+    uint32_t ref[WARP_PROBE_MAX_SMS];
+    uint8_t seen[WARP_PROBE_MAX_SMS] = {0};
+    /* first probe of SM 5 sets its reference; the low word wraps after it */
+    warp_probe p = {0xfffffff0u, 0x05000321u, 0x00000010u, 42.0f};
     warp_record r;
-    /* base just below a 2^32 boundary: the low 32 bits wrapped after it */
     uint64_t base = 0x00000007fffffff0ull;
-    warplog_expand_probe(&p, 10, 4, base, &r);
-    CHECK_EQ_U(r.start_clk, 123456789012ull);
-    CHECK_EQ_U(r.end_clk, 123456789012ull + 0x321);
+    warplog_expand_probe(&p, 10, 4, base, ref, seen, &r);
+    CHECK_EQ_U(r.start_clk, (1ull << 32) + 0xfffffff0u);
+    CHECK_EQ_U(r.end_clk - r.start_clk, 0x321);
     CHECK_EQ_U(r.smid, 5);
     CHECK_EQ_U(r.block, 2);
     CHECK_EQ_U(r.warp, 2);
     CHECK_EQ_U(r.gtimer_ns, 0x0000000800000010ull);
+    /* a later probe of the same SM whose low word wrapped past 2^32: 0x20 cycles later */
+    warp_probe q = {0x00000010u, 0x05000010u, 0x00000020u, 0};
+    warp_record r2;
+    warplog_expand_probe(&q, 11, 4, base, ref, seen, &r2);
+    CHECK_EQ_U(r2.start_clk - r.start_clk, 0x20);
+    /* and one that started earlier than the reference */
+    warp_probe e = {0xffffff00u, 0x05000001u, 0, 0};
+    warplog_expand_probe(&e, 12, 4, base, ref, seen, &r2);
+    CHECK_EQ_I((int64_t)(r2.start_clk - r.start_clk), -0xf0);
+    /* the latency saturates at 24 bits; the SM id is the top byte */
+    warp_probe s = {7, 0xffffffffu, 0, 0};
+    warplog_expand_probe(&s, 0, 1, 0, ref, seen, &r2);
+    CHECK_EQ_U(r2.end_clk - r2.start_clk, WARP_PROBE_LAT_MAX);
+    CHECK_EQ_U(r2.smid, 255);
 }
 
 static void expect_reject(const char *name, const char *needle)
