@@ -427,11 +427,10 @@ static void *write_log(void *arg)
 
 static int check_smem(const options *o, const warplog_header *h)
 {
-    if (o->smem > h->max_smem_optin_per_block) {
-        fprintf(stderr, "%s: SMEM %u bytes is more than %s allows a block "
-                "(%u bytes with opt-in; %u per SM, of which the runtime reserves %u per block)\n",
-                PROG, o->smem, h->device_name, h->max_smem_optin_per_block, h->max_smem_per_sm,
-                h->reserved_smem_per_block);
+    char err[512];
+    if (cli_check_smem(o->smem, h->max_smem_optin_per_block, h->max_smem_per_sm,
+                       h->reserved_smem_per_block, h->device_name, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
         return 2;
     }
     return 0;

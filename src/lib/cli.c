@@ -87,3 +87,13 @@ int cli_parse_range(const char *name, const char *s, uint64_t lo, uint64_t hi, u
     *out = v;
     return 0;
 }
+
+int cli_check_smem(uint32_t smem_bytes, uint32_t optin_bytes, uint32_t per_sm_bytes,
+                   uint32_t reserved_bytes, const char *device, char *err, size_t errlen)
+{
+    if (smem_bytes <= optin_bytes) return 0;
+    return fail(err, errlen,
+                "SMEM %u bytes is more than %s allows a block (%u bytes with opt-in; %u per SM, "
+                "of which the runtime reserves %u per block)",
+                smem_bytes, device, optin_bytes, per_sm_bytes, reserved_bytes);
+}
