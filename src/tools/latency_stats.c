@@ -1,13 +1,21 @@
 /*
  * latency_stats - per-warp latency statistics of one or more logs, as TSV.
  *
- *   bin/latency_stats LOG... [--per-sm] [--out FILE]
+ *   bin/latency_stats LOG... [--per-sm] [--ladder TSV] [--out FILE]
  *
  * Latency is end_clk - start_clk in SM cycles; ns use the log's measured SM
  * clock (the nominal clock when it was not measured, with a note on
  * stderr).  Percentiles are exact, numpy's default definition (stats.h).
  * Every log is read before anything is written, so a bad log produces no
  * table at all, and --out FILE appears only complete (FILE.tmp + rename).
+ *
+ * --ladder TSV names a latency ladder (a ./latency table).  Its DRAM plateau
+ * is the unloaded latency of a load that misses every cache, so the two
+ * extra columns p50_x_dram and mean_x_dram (the row's p50 and mean divided
+ * by it, in cycles) say how much queueing the loads of that log suffered:
+ * 1 is none, 3 is three times the unloaded latency.  Without --ladder the
+ * table is exactly what it was before the option existed (no extra columns),
+ * so scripts and golden files that read it do not change.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -17,18 +25,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plateau.h"
 #include "stats.h"
 #include "warplog.h"
 
 static const char usage_text[] =
-    "usage: latency_stats LOG... [--per-sm] [--out FILE]\n"
+    "usage: latency_stats LOG... [--per-sm] [--ladder TSV] [--out FILE]\n"
     "  Per-warp latency (end_clk - start_clk) statistics of each warp log, as TSV:\n"
     "  '# key<TAB>value' metadata lines per log, a header row, then one row per log\n"
     "  (and with --per-sm one more row per SM): count, mean, p5, p50, p95, p99, min,\n"
     "  max in cycles and in ns.  Percentiles are exact (numpy's default, type 7).\n"
-    "  --per-sm     also a row for every SM of each log\n"
-    "  --out FILE   write FILE (atomically) instead of stdout\n"
-    "  -h, --help   this text\n";
+    "  --per-sm       also a row for every SM of each log\n"
+    "  --ladder TSV   a ./latency table: adds the columns p50_x_dram and mean_x_dram,\n"
+    "                 p50 and mean as multiples of its DRAM plateau latency (cycles)\n"
+    "  --out FILE     write FILE (atomically) instead of stdout\n"
+    "  -h, --help     this text\n";
 
 typedef struct row {
     size_t log;       /* index into the logs */
@@ -42,6 +53,12 @@ typedef struct log_info {
     double clock_MHz;
 } log_info;
 
+/* The reference latency of --ladder; path NULL when none was given. */
+typedef struct dram_ref {
+    const char *path;
+    double cycles, ns;   /* DRAM plateau; ns 0 when the ladder has no ns column */
+} dram_ref;
+
 static int usage_error(const char *msg, const char *arg)
 {
     fprintf(stderr, "latency_stats: %s%s\n(latency_stats --help for usage)\n", msg, arg);
@@ -54,7 +71,13 @@ static void put_num(FILE *f, double v)
     else fprintf(f, "\t%.3f", v);
 }
 
-static void put_row(FILE *f, const log_info *L, const row *r)
+/* x / dram_cycles; nan when either is missing (an empty row, no ladder). */
+static double x_dram(double cycles, const dram_ref *d)
+{
+    return d->path && d->cycles > 0 && !isnan(cycles) ? cycles / d->cycles : NAN;
+}
+
+static void put_row(FILE *f, const log_info *L, const row *r, const dram_ref *d)
 {
     const lat_summary *s = &r->s;
     fprintf(f, "%s\t%.*s\t%u\t", L->path, (int)strnlen(L->h.kernel, sizeof L->h.kernel),
@@ -72,26 +95,38 @@ static void put_row(FILE *f, const log_info *L, const row *r)
         else put_num(f, c[i]);
     }
     for (int i = 0; i < 7; i++) put_num(f, lat_cycles_to_ns(c[i], L->clock_MHz));
+    if (d->path) {
+        put_num(f, x_dram(c[2], d));   /* p50 */
+        put_num(f, x_dram(c[0], d));   /* mean */
+    }
     fputc('\n', f);
 }
 
-static void put_table(FILE *f, const log_info *logs, size_t nlogs, const row *rows, size_t nrows)
+static void put_table(FILE *f, const log_info *logs, size_t nlogs, const row *rows, size_t nrows,
+                      const dram_ref *d)
 {
     for (size_t i = 0; i < nlogs; i++) {
         fprintf(f, "# log\t%s\n", logs[i].path);
         warplog_header_print(f, &logs[i].h, "# ");
         fprintf(f, "# clock_MHz_for_ns\t%.6g\n", logs[i].clock_MHz);
     }
+    if (d->path) {
+        fprintf(f, "# ladder\t%s\n", d->path);
+        fprintf(f, "# dram_latency_cycles\t%.6g\n", d->cycles);
+        fprintf(f, "# dram_latency_ns\t%.6g\n", d->ns);
+    }
     fputs("log\tkernel\twpb\tsm\tcount"
           "\tmean_cycles\tp5_cycles\tp50_cycles\tp95_cycles\tp99_cycles\tmin_cycles\tmax_cycles"
-          "\tmean_ns\tp5_ns\tp50_ns\tp95_ns\tp99_ns\tmin_ns\tmax_ns\n", f);
-    for (size_t i = 0; i < nrows; i++) put_row(f, &logs[rows[i].log], &rows[i]);
+          "\tmean_ns\tp5_ns\tp50_ns\tp95_ns\tp99_ns\tmin_ns\tmax_ns", f);
+    fputs(d->path ? "\tp50_x_dram\tmean_x_dram\n" : "\n", f);
+    for (size_t i = 0; i < nrows; i++) put_row(f, &logs[rows[i].log], &rows[i], d);
 }
 
 int main(int argc, char **argv)
 {
     const char *out = NULL;
     int per_sm = 0;
+    dram_ref dram = {NULL, NAN, 0};
     const char **paths = calloc((size_t)argc, sizeof *paths);
     size_t nlogs = 0;
     if (!paths) return 1;
@@ -108,6 +143,11 @@ int main(int argc, char **argv)
             out = argv[++i];
         } else if (strncmp(a, "--out=", 6) == 0) {
             out = a + 6;
+        } else if (strcmp(a, "--ladder") == 0) {
+            if (i + 1 >= argc) return usage_error("--ladder needs a latency-ladder TSV", "");
+            dram.path = argv[++i];
+        } else if (strncmp(a, "--ladder=", 9) == 0) {
+            dram.path = a + 9;
         } else if (a[0] == '-' && a[1] != 0) {
             return usage_error("unknown option ", a);
         } else {
@@ -116,6 +156,7 @@ int main(int argc, char **argv)
     }
     if (nlogs == 0) return usage_error("no LOG given", "");
     if (out && !*out) return usage_error("--out needs a file name", "");
+    if (dram.path && !*dram.path) return usage_error("--ladder needs a latency-ladder TSV", "");
 
     log_info *logs = calloc(nlogs, sizeof *logs);
     row *rows = NULL;
@@ -123,6 +164,11 @@ int main(int argc, char **argv)
     char err[1024];
     int rc = 1;
     if (!logs) goto oom;
+    if (dram.path &&
+        plateau_dram_latency_from_tsv(dram.path, &dram.cycles, &dram.ns, err, sizeof err) != 0) {
+        fprintf(stderr, "latency_stats: latency ladder: %s\n", err);
+        goto done;
+    }
     for (size_t i = 0; i < nlogs; i++) {
         logs[i].path = paths[i];
         lat_stats *s = lat_stats_new();
@@ -136,6 +182,14 @@ int main(int argc, char **argv)
             fprintf(stderr, "latency_stats: warning: %s: %llu records have end_clk < start_clk "
                     "and were left out\n", paths[i], (unsigned long long)lat_stats_bad(s));
         logs[i].clock_MHz = lat_stats_clock_MHz(&logs[i].h, paths[i], stderr);
+        /* The ratio is taken in cycles, as asked; DRAM time is closer to
+         * constant in ns, so warn when the SM clocks differ much. */
+        double ladder_MHz = dram.path && dram.ns > 0 ? dram.cycles * 1000.0 / dram.ns : 0;
+        if (ladder_MHz > 0 && logs[i].clock_MHz > 0 &&
+            fabs(ladder_MHz / logs[i].clock_MHz - 1.0) > 0.05)
+            fprintf(stderr, "latency_stats: note: the ladder %s ran at about %.0f MHz, %s at "
+                    "%.6g MHz: *_x_dram compare cycles of different clocks\n", dram.path,
+                    ladder_MHz, paths[i], logs[i].clock_MHz);
         /* The whole log first, then each SM (lat_stats_next_sm ends with -1,
          * which is also LAT_STATS_ALL: hence the separate first flag). */
         int first = 1;
@@ -162,7 +216,7 @@ int main(int argc, char **argv)
     }
 
     if (!out) {
-        put_table(stdout, logs, nlogs, rows, nrows);
+        put_table(stdout, logs, nlogs, rows, nrows, &dram);
         rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
         if (rc) fprintf(stderr, "latency_stats: cannot write to stdout: %s\n", strerror(errno));
         goto done;
@@ -178,7 +232,7 @@ int main(int argc, char **argv)
         free(tmp);
         goto done;
     }
-    put_table(f, logs, nlogs, rows, nrows);
+    put_table(f, logs, nlogs, rows, nrows, &dram);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         fprintf(stderr, "latency_stats: cannot write %s: %s\n", tmp, strerror(errno));

@@ -2,17 +2,25 @@
  * plot_throughput - measured bandwidth of an occupancy sweep against the
  * Little's-law bound, like the original study's plot_throughput.py.
  *
- *   bin/plot_throughput DATA [LATENCY] OUT [--keep]
+ *   bin/plot_throughput DATA [LATENCY] OUT [--ladder TSV] [--keep]
  *   bin/plot_throughput DATA LATENCY FLAG OUT      (the original's form;
  *                                                   FLAG is ignored)
  *
  * DATA is an occupancy-sweep TSV (sweep.h, docs/postprocessors.md); its
  * metadata give sm_count, peak_dram_GBps, sm_clock_measured_MHz and
- * bytes_per_warp_load.  LATENCY (cycles) fixes the bound curve; without it
- * the lowest lat_p50_cycles of the sweep is used (the lowest lat_mean_cycles
- * when there is no p50), because the least-loaded point is closest to the
- * unloaded latency that the original study passed by hand.  The label says
- * which.
+ * bytes_per_warp_load.  LATENCY (cycles) fixes the bound curve.  Without it
+ * the latency comes from, in this order:
+ *   1. the DRAM plateau of a latency ladder (a ./latency TSV) named by
+ *      --ladder TSV or, failing that, by the environment variable
+ *      WARPLAT_LADDER: the unloaded latency measured directly, which is what
+ *      the original study passed by hand;
+ *   2. the lowest lat_p50_cycles of the sweep (the lowest lat_mean_cycles
+ *      when there is no p50): the least-loaded point is the closest the sweep
+ *      itself gets to the unloaded latency, but it already queues a little.
+ * An explicit LATENCY wins over both, and the ladder is then not read.  The
+ * label says which was used.  A ladder that cannot be read, or in which no
+ * DRAM level is found, is an error (exit 1) rather than a silent fallback to
+ * 2: the user asked for the ladder.
  *
  * Drawn: measured bw_GBps vs warps_per_sm with error bars from bw_GBps_min
  * and _max; the bound min(peak, bytes in flight / latency) over warps per SM
@@ -29,17 +37,21 @@
 
 #include "gp.h"
 #include "littles.h"
+#include "plateau.h"
 #include "sweep.h"
 
 
 static const char usage_text[] =
-    "usage: plot_throughput DATA [LATENCY] OUT [--keep]\n"
+    "usage: plot_throughput DATA [LATENCY] OUT [--ladder TSV] [--keep]\n"
     "       plot_throughput DATA LATENCY FLAG OUT   (as plot_throughput.py; FLAG ignored)\n"
     "  Measured bandwidth of an occupancy sweep (DATA, TSV) vs warps per SM, with the\n"
     "  Little's-law bound at LATENCY cycles, the bound at each point's measured mean\n"
-    "  latency, and the DRAM peak.  Without LATENCY the lowest measured p50 latency of\n"
-    "  the sweep is used (else the lowest mean).  OUT ends in .svg, .png or .pdf;\n"
+    "  latency, and the DRAM peak.  Without LATENCY: the DRAM plateau of the latency\n"
+    "  ladder given by --ladder or $WARPLAT_LADDER, else the lowest measured p50\n"
+    "  latency of the sweep (else the lowest mean).  OUT ends in .svg, .png or .pdf;\n"
     "  OUT's stem + .gp and .dat are written beside it.\n"
+    "  --ladder TSV  a ./latency table; its DRAM plateau (cycles) is the unloaded\n"
+    "                latency when LATENCY is not given\n"
     "  --keep        if gnuplot fails, keep the .tmp script and data to debug\n"
     "  -h, --help    this text\n";
 
@@ -59,6 +71,7 @@ static void put_g(FILE *f, const char *sep, double v)
 int main(int argc, char **argv)
 {
     const char *pos[4];
+    const char *ladder_opt = NULL;
     int npos = 0, keep = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -67,6 +80,11 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--keep") == 0) {
             keep = 1;
+        } else if (strcmp(a, "--ladder") == 0 || strncmp(a, "--ladder=", 9) == 0) {
+            if (a[8] == '=') ladder_opt = a + 9;
+            else if (i + 1 < argc) ladder_opt = argv[++i];
+            else ladder_opt = "";
+            if (!*ladder_opt) return usage_error("--ladder needs a latency-ladder TSV", "");
         } else if (a[0] == '-' && a[1] != 0 && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
             /* "-5" is a (bad) LATENCY, reported as such below, not an option */
             return usage_error("unknown option ", a);
@@ -90,8 +108,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "plot_throughput: note: ignoring the third argument \"%s\" (kept for "
                 "compatibility with plot_throughput.py)\n", pos[2]);
     if (!gp_format_for(out)) return usage_error("OUT must end in .svg, .png or .pdf: ", out);
+    /* The ladder: --ladder, else $WARPLAT_LADDER (empty counts as unset). */
+    const char *ladder = ladder_opt, *ladder_from = "--ladder";
+    if (!ladder) {
+        const char *env = getenv("WARPLAT_LADDER");
+        if (env && *env) ladder = env, ladder_from = "WARPLAT_LADDER";
+    }
+    if (lat_arg && ladder_opt)
+        fprintf(stderr, "plot_throughput: note: LATENCY %s is given, so the ladder %s is not "
+                "used\n", lat_arg, ladder_opt);
 
     char err[1024];
+    /* Read the ladder before anything is written: a bad one leaves no file. */
+    double ladder_cycles = NAN, ladder_ns = 0;
+    if (!lat_arg && ladder &&
+        plateau_dram_latency_from_tsv(ladder, &ladder_cycles, &ladder_ns, err, sizeof err) != 0) {
+        fprintf(stderr, "plot_throughput: latency ladder (from %s): %s\n", ladder_from, err);
+        return 1;
+    }
     sweep sw;
     if (sweep_read(data, &sw, err, sizeof err) != 0) {
         fprintf(stderr, "plot_throughput: %s\n", err);
@@ -146,6 +180,19 @@ int main(int argc, char **argv)
     char lat_label[160];
     if (lat_arg) {
         snprintf(lat_label, sizeof lat_label, "%.6g cycles (given)", latency_cycles);
+    } else if (isfinite(ladder_cycles)) {
+        latency_cycles = ladder_cycles;
+        snprintf(lat_label, sizeof lat_label, "%.6g cycles: DRAM plateau of the latency ladder",
+                 ladder_cycles);
+        /* The plateau is in cycles of the clock the ladder ran at; DRAM time
+         * is closer to constant in ns, so at a very different SM clock the
+         * same cycles mean a different latency.  Say so rather than guess. */
+        double ladder_MHz = ladder_ns > 0 ? ladder_cycles * 1000.0 / ladder_ns : 0;
+        if (ladder_MHz > 0 && fabs(ladder_MHz / clock_MHz - 1.0) > 0.05)
+            fprintf(stderr, "plot_throughput: note: the ladder %s ran at about %.0f MHz, the "
+                    "sweep at %.6g MHz: its DRAM latency of %.6g cycles (%.6g ns) is used in "
+                    "cycles as it is\n", ladder, ladder_MHz, clock_MHz, ladder_cycles,
+                    ladder_ns);
     } else if (isfinite(lo_p50)) {
         latency_cycles = lo_p50;
         snprintf(lat_label, sizeof lat_label, "%.6g cycles (lowest measured p50)", lo_p50);
