@@ -52,14 +52,21 @@ static __device__ __forceinline__ float probe_use_f32(float v)
     return r;
 }
 
-/* Same for a 32-bit integer.  Caution: ptxas folds an add of the literal 0,
- * so pass a value the compiler cannot know (a kernel argument that is 0 at run
- * time) as `zero`; the latency chase does. */
-static __device__ __forceinline__ uint32_t probe_use_u32(uint32_t v, uint32_t zero)
+/*
+ * The first use of a loaded value as a memory instruction: a volatile store to
+ * shared memory.  ptxas schedules ALU instructions across clock reads (seen
+ * with nvcc 13.0: an add of the chased pointer landed after the end clock), but
+ * keeps memory instructions in place relative to them, as every LDG between
+ * two CS2R reads in this toolkit shows; so this use stays inside the region.
+ * tests/gpu/sass.sh checks it in the SASS of every timed kernel.
+ */
+static __device__ __forceinline__ void probe_consume_shared(uint32_t v)
 {
-    uint32_t r;
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(zero));
-    return r;
+    __shared__ uint32_t probe_sink;
+    asm volatile("st.volatile.shared.u32 [%0], %1;"
+                 :
+                 : "r"((uint32_t)__cvta_generic_to_shared(&probe_sink)), "r"(v)
+                 : "memory");
 }
 
 /* Pack one warp's probe; lane 0 of the warp stores it with one 16-byte store. */

@@ -51,18 +51,10 @@ static __device__ __forceinline__ uint64_t chase_load(uint64_t addr)
 
 /*
  * Consume the chased pointer: the first instruction that reads the loaded
- * register, so the warp stalls there until the load has returned.
- * An add of the literal 0 is an identity that ptxas folds away (seen with
- * nvcc 13.0 for sm_90: the end clock was then read before the last load
- * arrived), so probe_use_u32 adds `zero`, a kernel argument the host always
- * passes as 0: a value ptxas cannot know, so a real instruction reading the
- * loaded register stays in front of the clock read.
+ * register, so the warp stalls there until the load has returned.  It is a
+ * store to shared memory (probe_consume_shared) because ptxas moves an
+ * arithmetic use across the end clock read but not a memory instruction.
  */
-static __device__ __forceinline__ uint32_t chase_use(uint64_t p, uint32_t zero)
-{
-    return probe_use_u32((uint32_t)p, zero);
-}
-
 template <int KIND>
 static __device__ __forceinline__ void chase_body(const void *chain, uint64_t start_line,
                                                   uint32_t spacing_bytes, uint64_t warmup_loads,
@@ -85,7 +77,8 @@ static __device__ __forceinline__ void chase_body(const void *chain, uint64_t st
         p = chase_load<KIND>(p);
     /* Wait for the warm-up's last load here, not inside the first timed
      * repetition. */
-    uint32_t sink = chase_use(p, zero);
+    probe_consume_shared((uint32_t)p);
+    uint32_t sink = (uint32_t)p ^ zero;
 
     const uint64_t gt_begin = probe_globaltimer();
     const uint64_t clk_begin = probe_clock64();
@@ -106,10 +99,10 @@ static __device__ __forceinline__ void chase_body(const void *chain, uint64_t st
         }
         /* Consume the last loaded value before the end clock: the warp stalls
          * here until it has arrived. */
-        const uint32_t used = chase_use(p, zero);
+        probe_consume_shared((uint32_t)p);
         const uint64_t t1 = probe_clock64();
         out->cycles[r] = t1 - t0;
-        sink += used;
+        sink += (uint32_t)p ^ zero;
     }
     const uint64_t clk_end = probe_clock64();
     const uint64_t gt_end = probe_globaltimer();
