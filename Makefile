@@ -144,4 +144,7 @@ report: all deps
 clean:
 	rm -rf $(B) bin $(CUDA_EXPERIMENTS) readonly_profile
 
+# objects are kept (not deleted as intermediates), so a second make is a no-op
+.SECONDARY:
+
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
