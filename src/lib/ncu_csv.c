@@ -88,19 +88,18 @@ double ncu_unit_factor(const char *u)
     if (!u || !*u)
         return 1.0;
     size_t n = strlen(u);
-    if (n >= 6 && strcmp(u + n - 6, "second") == 0) {
+    /* a time: second, msecond, usecond, nsecond, psecond (to ns); a rate
+     * such as "Gbyte/second" is not a time and falls through to the prefix */
+    if (n >= 6 && n <= 7 && strcmp(u + n - 6, "second") == 0) {
         if (n == 6)
             return 1e9;
-        if (n == 7) {
-            switch (u[0]) {
-            case 'n': return 1.0;
-            case 'u': return 1e3;
-            case 'm': return 1e6;
-            case 'p': return 1e-3;
-            default: return 1.0;
-            }
+        switch (u[0]) {
+        case 'n': return 1.0;
+        case 'u': return 1e3;
+        case 'm': return 1e6;
+        case 'p': return 1e-3;
+        default: return 1.0;
         }
-        return 1.0;
     }
     /* K/M/G/T in front of a lowercase unit word: byte, sector, request, ... */
     if (n >= 2 && islower((unsigned char)u[1])) {

@@ -65,6 +65,11 @@ static void test_split_and_units(void)
     CHECK_NEAR(ncu_unit_factor("usecond"), 1e3, 0);
     CHECK_NEAR(ncu_unit_factor("msecond"), 1e6, 0);
     CHECK_NEAR(ncu_unit_factor("second"), 1e9, 0);
+    /* rates are not times: the prefix scales the quantity (bytes per second) */
+    CHECK_NEAR(ncu_unit_factor("Gbyte/second"), 1e9, 0);
+    CHECK_NEAR(ncu_unit_factor("Mbyte/second"), 1e6, 0);
+    CHECK_NEAR(ncu_unit_factor("byte/second"), 1, 0);
+    CHECK_NEAR(ncu_unit_factor("Gbyte/s"), 1e9, 0);
     CHECK_NEAR(ncu_unit_factor("sector"), 1, 0);
     CHECK_NEAR(ncu_unit_factor("Msector"), 1e6, 0);
     CHECK_NEAR(ncu_unit_factor("Kbyte"), 1e3, 0);
