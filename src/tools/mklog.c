@@ -34,6 +34,8 @@ static const char usage_text[] =
     "  --clock-mhz F      measured SM clock, MHz [1755]; 0 = not measured\n"
     "  --nominal-khz K    nominal SM clock, kHz  [1980000]\n"
     "  --peak-gbps P      DRAM peak, GB/s        [3352.3]\n"
+    "  --max-threads-per-sm T                    [0: not recorded]\n"
+    "  --smem-bytes B     dynamic shared memory per block [0]\n"
     "  --device NAME      [NVIDIA H100 80GB HBM3]\n"
     "  --date D           [2026-01-01T00:00:00Z]\n"
     "  --chunk-records C  records per chunk [65536] (small values test chunking)\n"
@@ -63,6 +65,7 @@ int main(int argc, char **argv)
     double wpb = 4, n_elems = -1, blocks = -1, elem_bytes = 4, bytes_per_warp = -1;
     double sm_count = 132, blocks_per_sm = 0, clock_mhz = 1755, nominal_khz = 1980000;
     double peak = 3352.3, chunk = WARPLOG_CHUNK_RECORDS;
+    double max_threads_per_sm = 0, smem_bytes = 0;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -93,6 +96,8 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--nominal-khz") == 0) dst = &nominal_khz;
         else if (strcmp(a, "--peak-gbps") == 0) dst = &peak;
         else if (strcmp(a, "--chunk-records") == 0) dst = &chunk;
+        else if (strcmp(a, "--max-threads-per-sm") == 0) dst = &max_threads_per_sm;
+        else if (strcmp(a, "--smem-bytes") == 0) dst = &smem_bytes;
         else return usage_error("unknown option %s", a);
         if (dst && (num(v, dst) != 0 || *dst < 0))
             return usage_error("bad value for an option: %s", v);
@@ -163,6 +168,8 @@ int main(int argc, char **argv)
     h.sm_clock_measured_MHz = clock_mhz;
     h.sm_clock_nominal_khz = (uint32_t)nominal_khz;
     h.peak_dram_GBps = peak;
+    h.max_threads_per_sm = (uint32_t)max_threads_per_sm;
+    h.smem_bytes = (uint32_t)smem_bytes;
     h.cc_major = 9;
     h.unix_time_s = 1767225600; /* the default --date: fixed, so logs are reproducible */
 
