@@ -21,7 +21,9 @@ grep -q '^# kernel	chase_ca$' "$TMP/ca.tsv" || fail "metadata: kernel"
 mhz=$(awk -F'\t' '$1 == "# sm_clock_measured_MHz" { print $2 }' "$TMP/ca.tsv")
 num_ge "${mhz:-0}" 300 && num_ge 4000 "${mhz:-0}" || fail "measured SM clock '$mhz' MHz is not plausible"
 
-expect_exit 0 "$ROOT/bin/plot_ladder" "$TMP/ca.tsv" "$TMP/ca.svg" --levels-out "$TMP/ca.levels"
+# draw the chart where gnuplot exists; elsewhere (the GPU machines) write only its script
+DRAW=(); command -v gnuplot >/dev/null 2>&1 || DRAW=(--script-only)
+expect_exit 0 "$ROOT/bin/plot_ladder" "$TMP/ca.tsv" "$TMP/ca.svg" --levels-out "$TMP/ca.levels" ${DRAW[@]+"${DRAW[@]}"}
 cat "$TMP/ca.levels"
 names=$(awk -F'\t' 'NR > 1 { printf "%s ", $1 }' "$TMP/ca.levels")
 case "$names" in
