@@ -23,11 +23,17 @@
  *   granule touched again in the same sweep was touched by the previous
  *   request or so and hits.
  *
- * - random_access cannot be walked (the permutation is the device's), and
- *   need not be: its counts are expected values over random permutations,
- *   in closed form (see predict_random).
+ * - The gathers are enumerated warp by warp too: c[i] is a deterministic
+ *   function of i, n and the seed (patterns.h, the very code the device's
+ *   init kernel runs), so random_access's sectors are exact, not expected
+ *   values (see predict_gather).
+ *
+ * - The LRU footprint is counted in 128 B lines, the unit the L2 allocates,
+ *   while DRAM traffic is counted in granules: a 64 B fill takes a whole
+ *   line's slot (docs/sectors.md, "H100 results").
  */
 #include "sector_model.h"
+#include "patterns.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -197,10 +203,11 @@ void sm_config_default(sm_config *c)
     c->stride = 1;
     c->offset_bytes = 0;
     c->granule_bytes = SM_GRANULE_DEFAULT;
-    c->l2_bytes = SM_L2_BYTES_H100;
+    c->l2_bytes = SM_L2_EFFECTIVE_BYTES_H100;
     c->reuse = SM_REUSE_LRU;
     c->index_bytes = 4;
     c->threads_per_block = 128;
+    c->seed = SM_SEED_DEFAULT;
 }
 
 /* Threads the kernel launches for `items` work items: whole blocks. */
@@ -220,13 +227,15 @@ typedef struct stream_acc {
 /* The granule bookkeeping of one walk (see the comment at the top). */
 typedef struct reuse_state {
     const sm_config *cfg;
-    uint32_t *last;      /* last[x]: sweep (1-based) that last touched x; 0 never */
+    uint32_t *last;      /* last[x]: sweep (1-based) that last touched granule x; 0 never */
+    uint32_t *lline;     /* lline[y]: sweep that last touched 128 B line y; 0 never */
+    unsigned  lshift;    /* log2(128 / granule): granule -> line */
     double   *pre;       /* pre[b]: sum of the footprints of sweeps 1..b-1 */
     size_t    pre_cap;
     uint32_t  sweep;
-    double    fp_cur;    /* distinct granules of the current sweep */
-    double    seen;      /* distinct granules touched so far */
-    double    cap;       /* L2 capacity in granules */
+    double    fp_cur;    /* distinct 128 B lines of the current sweep */
+    double    seen;      /* distinct 128 B lines touched so far */
+    double    cap;       /* L2 capacity in 128 B lines */
     double    fetched;   /* granules fetched from DRAM */
 } reuse_state;
 
@@ -247,14 +256,23 @@ static int new_sweep(reuse_state *r)
     return 0;
 }
 
+/* The footprint is counted in 128 B lines, the unit the L2 allocates (one
+ * tag per line, its sectors filled as they are fetched): a sparse pattern
+ * that fetches one 64 B granule per line still takes a whole line. */
 static inline void touch(reuse_state *r, uint64_t x)
 {
     uint32_t L = r->last[x];
     if (L == r->sweep)
         return; /* touched earlier in this sweep, a request or so ago: hit */
+    uint64_t y = x >> r->lshift;
+    if (r->lline[y] != r->sweep) {
+        if (r->lline[y] == 0)
+            r->seen += 1;
+        r->lline[y] = r->sweep;
+        r->fp_cur += 1;
+    }
     if (L == 0) {
         r->fetched += 1; /* compulsory */
-        r->seen += 1;
     } else if (r->cfg->reuse != SM_REUSE_ALL) {
         double dist = r->pre[r->sweep] - r->pre[L];
         if (dist > r->seen)
@@ -263,7 +281,6 @@ static inline void touch(reuse_state *r, uint64_t x)
             r->fetched += 1;
     }
     r->last[x] = r->sweep;
-    r->fp_cur += 1;
 }
 
 /* Per-request counts of a full warp whose lanes are d bytes apart, keyed by
@@ -327,13 +344,16 @@ static int walk_strided(uint64_t n, uint64_t threads, uint64_t stride, unsigned 
     reuse_state rs = { 0 };
     rs.cfg = cfg;
     rs.sweep = 1;
-    rs.cap = (double)(cfg->l2_bytes / G);
+    rs.cap = (double)(cfg->l2_bytes / SM_LINE_BYTES);
+    rs.lshift = log2u(SM_LINE_BYTES / G);
     if (cfg->reuse != SM_REUSE_NONE) {
         rs.last = calloc(ngran, sizeof *rs.last);
+        rs.lline = calloc((ngran >> rs.lshift) + 1, sizeof *rs.lline);
         rs.pre_cap = 1024;
         rs.pre = malloc(rs.pre_cap * sizeof *rs.pre);
-        if (!rs.last || !rs.pre) {
+        if (!rs.last || !rs.lline || !rs.pre) {
             free(rs.last);
+            free(rs.lline);
             free(rs.pre);
             set_err(err, errlen, "out of memory for %llu granules", (unsigned long long)ngran);
             return -1;
@@ -431,10 +451,12 @@ static int walk_strided(uint64_t n, uint64_t threads, uint64_t stride, unsigned 
         acc->unique_bytes += (double)(threads < period ? threads : period) * elem;
     }
     free(rs.last);
+    free(rs.lline);
     free(rs.pre);
     return 0;
 oom:
     free(rs.last);
+    free(rs.lline);
     free(rs.pre);
     set_err(err, errlen, "out of memory for the sweep table");
     return -1;
@@ -513,91 +535,102 @@ int sm_predict_strided(uint64_t n_elems, unsigned elem_bytes, const sm_config *c
     return 0;
 }
 
-/* P(a given group of `per` elements gets none of `lanes` distinct elements
- * drawn without replacement from n): prod_{j<lanes} (n-per-j)/(n-j). */
-static double p_untouched(double n, double per, unsigned lanes)
-{
-    double p = 1;
-    for (unsigned j = 0; j < lanes; j++) {
-        double num = n - per - j;
-        if (num <= 0)
-            return 0;
-        p *= num / (n - j);
-    }
-    return p;
-}
-
-/* Expected distinct groups of `per` elements touched per request, summed
- * over the warps of a random permutation read by n threads. */
-static double random_groups(double n, double per, uint64_t threads)
-{
-    double groups = ceil(n / per);
-    uint64_t full = threads / SM_WARP_LANES;
-    unsigned rest = (unsigned)(threads % SM_WARP_LANES);
-    double sum = (double)full * groups * (1 - p_untouched(n, per, SM_WARP_LANES));
-    if (rest)
-        sum += groups * (1 - p_untouched(n, per, rest));
-    return sum;
-}
-
 /*
- * random_access reads c (coalesced, one pass) then a[c[i]].  For a, every
- * element is read once, by a random warp:
- *   - a request's 32 lanes hit 32 distinct elements; the expected distinct
- *     sectors (lines, granules) per request follow from drawing 32 of n
- *     without replacement;
- *   - every granule of a is read, so its compulsory fetches are all of a's
- *     granules (Ga); the other R - Ga granule touches (R = per-request
- *     granules over the kernel) are re-touches at random times;
- *   - under LRU, with the k touches of a granule at uniformly random times,
- *     a re-touch hits with probability min(1, Ca / Ga), Ca being the part of
- *     L2 that holds a's granules (c's stream takes its share of the LRU
- *     stack, in proportion to the bytes each fetches): the gap between
- *     consecutive touches of a granule is the spacing of k uniform points
- *     and the distinct granules touched in a gap x is about
- *     Ga (1 - (1 - x)^k), which gives exactly Ca / Ga (docs/sectors.md).
+ * The a[c[i]] part of both gathers, enumerated exactly: c[i] is what the
+ * device's init kernel stores (ro_perm(i, n, ro_perm_half_bits(n), seed) for
+ * random_access, i for nondiverging; src/lib/patterns.h), so every warp's 32
+ * addresses are known.  Per request: the distinct sectors, lines and
+ * granules of its lanes (sorted once, then counted by adjacent comparison).
+ *
+ * DRAM under SM_REUSE_LRU: a granule's first touch is compulsory; a re-touch
+ * hits when the LRU stack distance since its last touch, in 128 B lines,
+ * is below the capacity in lines.  The distance is the c lines read in the
+ * gap (one new line per warp: c is a coalesced stream read once) plus the
+ * distinct lines of a among the T a-line touches of the gap, taken as
+ * La (1 - (1 - 1/La)^T) with La the lines of a (touches of a random
+ * permutation's lines are close to independent and uniform).  The gaps
+ * themselves (T and the warps) are exact.
  */
-static void predict_random(const sm_config *cfg, uint64_t n, uint64_t threads, stream_acc *acc)
+static int predict_gather(const sm_config *cfg, uint64_t n, uint64_t threads, int random,
+                          stream_acc *acc, char *err, size_t errlen)
 {
-    const double G = cfg->granule_bytes, E = 4;
-    double dn = (double)n;
-    /* Warps wholly past n (clamped: every lane reads a[c[n-1]]) are one
-     * request of one sector each, data just read: an L2 hit.  A warp that
-     * straddles n is counted as a random warp of its n % 32 live lanes
-     * (its clamped lanes add at most one sector: ignored). */
-    uint64_t live = n, whole_warps = (n + SM_WARP_LANES - 1) / SM_WARP_LANES;
-    uint64_t all_warps = (threads + SM_WARP_LANES - 1) / SM_WARP_LANES;
-    double extra = (double)(all_warps - whole_warps);
-    acc->requests += (double)all_warps;
-    acc->sectors += random_groups(dn, SM_SECTOR_BYTES / E, live) + extra;
-    acc->lines += random_groups(dn, SM_LINE_BYTES / E, live) + extra;
-    acc->bytes_used += (double)live * E + extra * E;
-    acc->unique_bytes += (double)n * E; /* a permutation reads every element */
-    double R = random_groups(dn, G / E, live);
-    double Ga = ceil(dn * E / G);
-    double dram;
-    if (cfg->reuse == SM_REUSE_NONE) {
-        dram = R;
-    } else if (cfg->reuse == SM_REUSE_ALL) {
-        dram = Ga;
-    } else {
-        double cap = (double)cfg->l2_bytes / G;
-        double c_granules = ceil(dn * cfg->index_bytes / G);
-        dram = R;
-        for (int it = 0; it < 100; it++) {
-            double share = dram / (dram + c_granules);
-            double h = cap * share / Ga;
-            if (h > 1)
-                h = 1;
-            double next = Ga + (R - Ga) * (1 - h);
-            if (fabs(next - dram) < 1e-9 * dram) {
-                dram = next;
-                break;
-            }
-            dram = next;
+    const unsigned G = cfg->granule_bytes, gshift = log2u(G);
+    const uint64_t off = cfg->offset_bytes;
+    const uint32_t half = ro_perm_half_bits(n);
+    const uint64_t ngran = (off + n * 4 + G - 1) / G + 1;
+    const double La = ceil((double)(off % SM_LINE_BYTES + n * 4) / SM_LINE_BYTES);
+    const double cap = (double)(cfg->l2_bytes / SM_LINE_BYTES);
+    const double log_keep = log1p(-1 / La); /* ln(1 - 1/La) */
+    /* Per granule: the warp (+1, 0 = never) and the a-line touch count of
+     * its last touch, side by side so that a touch costs one cache miss. */
+    typedef struct { uint32_t warp, t; } last_touch;
+    last_touch *last = NULL;
+    if (cfg->reuse == SM_REUSE_LRU || cfg->reuse == SM_REUSE_ALL) {
+        last = calloc(ngran, sizeof *last);
+        if (!last) {
+            set_err(err, errlen, "out of memory for %llu granules", (unsigned long long)ngran);
+            return -1;
         }
     }
-    acc->dram_granules += dram;
+    const uint64_t jlast = random ? ro_perm(n - 1, n, half, cfg->seed) : n - 1;
+    uint64_t t_lines = 0; /* a-line touches so far (per request, distinct) */
+    double fetched = 0;
+    uint64_t b[SM_WARP_LANES];
+    uint64_t w = 0;
+    for (uint64_t base = 0; base < threads; base += SM_WARP_LANES, w++) {
+        unsigned lanes = threads - base < SM_WARP_LANES ? (unsigned)(threads - base)
+                                                        : SM_WARP_LANES;
+        for (unsigned l = 0; l < lanes; l++) {
+            uint64_t i = base + l;
+            uint64_t j = i >= n ? jlast : random ? ro_perm(i, n, half, cfg->seed) : i;
+            b[l] = off + 4 * j;
+        }
+        count_distinct(b, lanes); /* sorts: sectors, lines, granules are now monotone */
+        if (last) /* the 32 granules are scattered over ngran: fetch them early */
+            for (unsigned l = 0; l < lanes; l++)
+                __builtin_prefetch(&last[b[l] >> gshift], 1);
+        unsigned ns = 1, nl = 1, ng = 1, nu = 1;
+        for (unsigned l = 1; l < lanes; l++) {
+            nu += b[l] != b[l - 1];
+            ns += (b[l] >> 5) != (b[l - 1] >> 5);
+            nl += (b[l] >> 7) != (b[l - 1] >> 7);
+            ng += (b[l] >> gshift) != (b[l - 1] >> gshift);
+        }
+        acc->requests += 1;
+        acc->sectors += ns;
+        acc->lines += nl;
+        acc->bytes_used += 4.0 * nu;
+        if (!last) {
+            fetched += ng;
+            continue;
+        }
+        /* A granule touched again in the same request was deduplicated
+         * above; one touched by this warp's earlier lanes cannot be. */
+        for (unsigned l = 0; l < lanes; l++) {
+            uint64_t x = b[l] >> gshift;
+            if (l > 0 && x == (b[l - 1] >> gshift))
+                continue;
+            last_touch *lt = &last[x];
+            if (lt->warp == 0) {
+                fetched += 1;
+            } else if (cfg->reuse == SM_REUSE_LRU) {
+                /* The gap's c lines (one per warp) come first: when they
+                 * alone exceed the capacity, no need for the exp. */
+                double dist = (double)(w + 1 - lt->warp);
+                if (dist <= cap)
+                    dist += La * -expm1((double)(t_lines - lt->t) * log_keep);
+                if (dist > cap)
+                    fetched += 1;
+            }
+            lt->warp = (uint32_t)(w + 1);
+            lt->t = (uint32_t)t_lines;
+        }
+        t_lines += nl;
+    }
+    acc->dram_granules += fetched;
+    acc->unique_bytes += (double)n * 4; /* both read every element of a once */
+    free(last);
+    return 0;
 }
 
 int sm_predict(sm_kernel k, const sm_config *cfg, sm_prediction *out, char *err, size_t errlen)
@@ -635,17 +668,13 @@ int sm_predict(sm_kernel k, const sm_config *cfg, sm_prediction *out, char *err,
         out->stride = 1;
         out->threads = launched(&c, N);
         out->warps = (out->threads + SM_WARP_LANES - 1) / SM_WARP_LANES;
-        out->exact = k == SM_NONDIVERGING;
+        out->exact = 1;
         stream_acc acc = { 0 };
         /* c[i]: coalesced, its own allocation (aligned, no offset). */
         if (walk_strided(N, out->threads, 1, c.index_bytes, 0, &c, &acc, err, errlen))
             return -1;
-        if (k == SM_NONDIVERGING) {
-            if (walk_strided(N, out->threads, 1, 4, c.offset_bytes, &c, &acc, err, errlen))
-                return -1;
-        } else {
-            predict_random(&c, N, out->threads, &acc);
-        }
+        if (predict_gather(&c, N, out->threads, k == SM_RANDOM_ACCESS, &acc, err, errlen))
+            return -1;
         finish(out, &acc, c.granule_bytes);
         return 0;
     }

@@ -19,8 +19,11 @@
  *   - the caches start cold: ncu flushes them before every profiled pass
  *     (--cache-control all, its default).
  *
- * Counts are doubles: exact integers up to 2^53 for every deterministic
- * pattern, expected values for random_access (sm_prediction.exact == 0).
+ * Counts are doubles, exact integers up to 2^53.  Every pattern is
+ * enumerated address by address, random_access too (its permutation is a
+ * deterministic function of n and the seed, src/lib/patterns.h), so the L1
+ * and L2 columns are exact; the DRAM column is exact given the reuse
+ * assumption.
  * All sizes are in bytes unless a name says otherwise.
  */
 #ifndef SECTOR_MODEL_H
@@ -38,6 +41,13 @@ extern "C" {
 #define SM_WARP_LANES   32u
 /* H100 (SXM and PCIe): cudaDevAttrL2CacheSize reports 50 MiB. */
 #define SM_L2_BYTES_H100 (50ull * 1024 * 1024)
+/* What the LRU reuse model uses by default: one of the two L2 partitions,
+ * 25 MiB.  Data that SMs on both sides of the chip read is held in both
+ * partitions, so that is the capacity all SMs share; the H100 sweeps
+ * (data/reference/h100/sectors.tsv) and docs/sectors.md say why. */
+#define SM_L2_EFFECTIVE_BYTES_H100 (25ull * 1024 * 1024)
+/* The seed readonly_profile gives ro_perm for random_access's c[]. */
+#define SM_SEED_DEFAULT 12345ull
 /* The L2 fetch granularity an H100 uses by default (background note 000:
  * an isolated 32 B miss fetches 64 B).  ncu_profile.sh measures it. */
 #define SM_GRANULE_DEFAULT 64u
@@ -94,10 +104,11 @@ unsigned sm_kernel_elem_bytes(sm_kernel k);           /* 4 or 16 */
 
 /*
  * When a granule already fetched is touched again by a later request:
- *   SM_REUSE_LRU   it hits if fewer than l2_bytes / granule_bytes distinct
- *                  granules were fetched in between (a fully associative LRU
- *                  L2 of l2_bytes; see docs/sectors.md for how the distance
- *                  is computed per kernel).  The default.
+ *   SM_REUSE_LRU   it hits if fewer than l2_bytes / 128 distinct 128 B
+ *                  lines were touched in between (a fully associative LRU
+ *                  L2 of l2_bytes that allocates whole 128 B lines; see
+ *                  docs/sectors.md for how the distance is computed per
+ *                  kernel).  The default.
  *   SM_REUSE_ALL   it always hits (L2 as large as the array): DRAM sectors
  *                  are the distinct granules of the whole kernel, the lower
  *                  bound.
@@ -121,10 +132,13 @@ typedef struct sm_config {
                                    address again (ro_clamp); 0 = exactly one
                                    thread per item.  readonly_profile N 0 WPB
                                    uses 32 * WPB. */
+    uint64_t seed;          /* random_access: c[i] = ro_perm(i, n,
+                               ro_perm_half_bits(n), seed) (patterns.h) */
 } sm_config;
 
-/* N = 1e8, stride 1, offset 0, granule SM_GRANULE_DEFAULT, 50 MiB, LRU,
- * index 4 B, 128 threads per block (WPB 4, as scripts/ncu_profile.sh runs). */
+/* N = 1e8, stride 1, offset 0, granule SM_GRANULE_DEFAULT, L2
+ * SM_L2_EFFECTIVE_BYTES_H100 (25 MiB), LRU, index 4 B, 128 threads per block
+ * (WPB 4, as scripts/ncu_profile.sh runs), seed SM_SEED_DEFAULT. */
 void sm_config_default(sm_config *c);
 
 typedef struct sm_prediction {
@@ -144,14 +158,16 @@ typedef struct sm_prediction {
     double    sectors_per_request;
     double    sector_util;      /* bytes_used / (l1_sectors * 32) */
     double    dram_util;        /* unique_bytes / (dram_sectors * 32) */
-    int       exact;            /* 1: exact counts; 0: expected values */
+    int       exact;            /* 1: exact counts (all kernels now); 0 was
+                                   random_access's old expected values */
 } sm_prediction;
 
 /*
  * Predict kernel k with configuration cfg (cfg->stride is used by the two
  * strided kernels only).  Returns 0, or -1 with a sentence in err (bad
  * argument, out of memory).  Cost: one pass over the threads for the
- * strided kernels (about a second at N = 1e8), O(1) for random_access.
+ * strided kernels (about a second at N = 1e8); for random_access one
+ * ro_perm per thread (a few seconds at N = 1e8).
  */
 int sm_predict(sm_kernel k, const sm_config *cfg, sm_prediction *out,
                char *err, size_t errlen);

@@ -29,8 +29,10 @@ static void usage(FILE *f)
         "  Predicted L1 requests, L1/L2/DRAM sectors of the readonly kernels.\n"
         "  --n N                    floats in the array (default 1e8; 1e8 and 100000000 both work)\n"
         "  --dram-granularity B     L2->DRAM fetch granularity, 32, 64 or 128 (default %u)\n"
-        "  --l2-bytes B             L2 capacity for the LRU reuse model (default %llu)\n"
+        "  --l2-bytes B             effective L2 capacity for the LRU reuse model\n"
+        "                           (default %llu: one of the H100's two partitions)\n"
         "  --reuse lru|all|none     when a granule fetched earlier is still in L2 (default lru)\n"
+        "  --seed S                 random_access's permutation seed (default %llu)\n"
         "  --markdown               Markdown tables instead of TSV\n"
         "  single pattern (any of these selects it):\n"
         "  --elem E                 element size in bytes: 4, 8 or 16 (default 4)\n"
@@ -38,7 +40,8 @@ static void usage(FILE *f)
         "  --offset B               misalignment of the array start in bytes (default 0)\n"
         "  --lanes L                active lanes of the single warp (default 32)\n"
         "  -h, --help               this text\n",
-        SM_GRANULE_DEFAULT, (unsigned long long)SM_L2_BYTES_H100);
+        SM_GRANULE_DEFAULT, (unsigned long long)SM_L2_EFFECTIVE_BYTES_H100,
+        (unsigned long long)SM_SEED_DEFAULT);
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -62,6 +65,7 @@ static void print_meta(const sm_config *c)
     printf("# l2_bytes\t%llu\n", (unsigned long long)c->l2_bytes);
     printf("# reuse\t%s\n", sm_reuse_name(c->reuse));
     printf("# offset_bytes\t%llu\n", (unsigned long long)c->offset_bytes);
+    printf("# seed\t%llu\n", (unsigned long long)c->seed);
 }
 
 static const char *cols =
@@ -213,7 +217,7 @@ int main(int argc, char **argv)
         }
         static const char *const known[] = { "--reuse", "--n", "--dram-granularity",
                                              "--l2-bytes", "--elem", "--stride",
-                                             "--offset", "--lanes" };
+                                             "--offset", "--lanes", "--seed" };
         int ok = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             ok |= !strcmp(a, known[k]);
@@ -245,6 +249,8 @@ int main(int argc, char **argv)
             cfg.granule_bytes = (unsigned)x;
         else if (!strcmp(a, "--l2-bytes"))
             cfg.l2_bytes = x;
+        else if (!strcmp(a, "--seed"))
+            cfg.seed = x;
         else if (!strcmp(a, "--elem"))
             elem = x, one = 1;
         else if (!strcmp(a, "--stride"))

@@ -32,9 +32,15 @@ golden single_e4_s1_o4.tsv bin/sector_model --n 1e6 --elem 4 --stride 1 --offset
 golden single_e16_s2.md bin/sector_model --n 1e6 --elem 16 --stride 2 --markdown
 golden n1e7_all.tsv bin/sector_model --n 1e7 --reuse all
 golden n1e7_none.tsv bin/sector_model --n 1e7 --reuse none
-# Predicted vs the real H100 capture at N = 1e7 (tests/fixtures/ncu/)
+# Predicted vs the real H100 captures at N = 1e7 and N = 1e8 (tests/fixtures/ncu/):
+# the 1e8 one is the "H100 results" table of docs/sectors.md (2 rows disagree).
 golden compare_h100_1e7.tsv bin/sector_compare $F/measured_h100_1e7.tsv
 golden compare_h100_1e7.md bin/sector_compare $F/measured_h100_1e7.tsv --markdown
+golden compare_h100_1e8.md bin/sector_compare $F/h100_sectors_1e8.tsv --markdown
+grep -q "^| random_access | 4 B | 1 | 112499888 | 112499888 |" "$TMP/compare_h100_1e8.md" ||
+    fail "random_access at N = 1e8 should predict exactly the measured 112,499,888 L1 sectors"
+grep -q "^| DRAM bytes, measured | 800027904 | 6531987712 | 8.16x |" "$TMP/compare_h100_1e8.md" ||
+    fail "the gather table should show 8.16x the DRAM bytes"
 golden ncu_extract_raw.tsv bin/ncu_extract $F/h100_real_raw.csv \
     --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__sectors_read.sum,gpu__time_duration.sum
 

@@ -7,7 +7,9 @@
  */
 #include "check.h"
 #include "sector_model.h"
+#include "patterns.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static sm_warp W(unsigned elem, uint64_t stride, uint64_t off, unsigned lanes, unsigned g)
@@ -210,53 +212,166 @@ static void test_dram(void)
      * each) -> 100 M granules = 200 M sectors; with 32 B granules 100 M. */
     CHECK_NEAR(P(SM_STRIDED, N, 16, 64, 128, SM_REUSE_LRU).dram_sectors, 200e6, 0);
     CHECK_NEAR(P(SM_STRIDED, N, 16, 32, 128, SM_REUSE_LRU).dram_sectors, 100e6, 0);
-    /* 4 B stride 128: each of the 128 sweeps touches 781250 granules; at
-     * 64 B that is 50 MB <= 50 MiB: fetched once (1.5625 M sectors); at
-     * 128 B (100 MB) every sweep misses: 128 x 781250 x 4. */
-    CHECK_NEAR(P(SM_STRIDED, N, 128, 64, 128, SM_REUSE_LRU).dram_sectors, 1562500, 0);
+    /* 4 B stride 128: each of the 128 sweeps touches 781250 granules in
+     * 781250 distinct 128 B lines: the L2 footprint is 100 MB of lines
+     * (whatever the granule) > 25 MiB: every sweep re-fetched, 128 x
+     * 781250 x 2 at 64 B (the H100 measured 200,010,416), x 4 at 128 B;
+     * with ALL each granule once. */
+    CHECK_NEAR(P(SM_STRIDED, N, 128, 64, 128, SM_REUSE_LRU).dram_sectors, 200e6, 0);
+    CHECK_NEAR(P(SM_STRIDED, N, 128, 64, 128, SM_REUSE_ALL).dram_sectors, 1562500, 0);
     CHECK_NEAR(P(SM_STRIDED, N, 128, 128, 128, SM_REUSE_LRU).dram_sectors, 400e6, 0);
     /* NONE: every request its own granules: 3.125 M warps x 32 x 2 */
     CHECK_NEAR(P(SM_STRIDED, N, 128, 64, 128, SM_REUSE_NONE).dram_sectors, 200e6, 0);
     /* float4 stride 128: n = 25 M, gcd(128, 25 M) = 64: two interleaved
-     * sweeps of 195312.5 elements 2 KiB apart, 390625 granules in all. */
-    CHECK_NEAR(P(SM_STRIDED_FLOAT4, N, 128, 64, 128, SM_REUSE_LRU).dram_sectors, 781250, 0);
+     * sweeps of 195312.5 elements 2 KiB apart, 390625 granules (and lines)
+     * in all: an element comes back after 390625 lines (50 MB) > 25 MiB,
+     * so LRU re-fetches every sweep (50 M); ALL fetches each once. */
+    CHECK_NEAR(P(SM_STRIDED_FLOAT4, N, 128, 64, 128, SM_REUSE_LRU).dram_sectors, 50e6, 0);
+    CHECK_NEAR(P(SM_STRIDED_FLOAT4, N, 128, 64, 128, SM_REUSE_ALL).dram_sectors, 781250, 0);
     /* the DRAM utilisation: distinct bytes / DRAM bytes */
     sm_prediction p = P(SM_STRIDED, N, 2, 64, 128, SM_REUSE_LRU);
     CHECK_NEAR(p.unique_bytes, 200e6, 0);
     CHECK_NEAR(p.dram_util, 200e6 / 800e6, 1e-12);
 }
 
+/* Brute-force recount of a gather over n elements, warp by warp, from
+ * ro_perm itself and sm_warp_from_addrs (independent of the library's
+ * sorted-run counting): c's sectors plus a's. */
+static void brute_gather(uint64_t n, unsigned tpb, int random, uint64_t seed)
+{
+    uint64_t threads = tpb ? (n + tpb - 1) / tpb * tpb : n;
+    uint32_t half = ro_perm_half_bits(n);
+    double req = 0, sec = 0, none = 0;
+    for (uint64_t base = 0; base < threads; base += 32) {
+        uint64_t ca[32], aa[32];
+        unsigned lanes = 0;
+        for (uint64_t i = base; i < base + 32 && i < threads; i++) {
+            uint64_t k = i < n ? i : n - 1;
+            ca[lanes] = 4 * k;
+            aa[lanes++] = 4 * (random ? ro_perm(k, n, half, seed) : k);
+        }
+        sm_warp wc, wa;
+        CHECK_EQ_I(sm_warp_from_addrs(ca, lanes, 4, 64, &wc), 0);
+        CHECK_EQ_I(sm_warp_from_addrs(aa, lanes, 4, 64, &wa), 0);
+        req += wc.l1_requests + wa.l1_requests;
+        sec += wc.sectors + wa.sectors;
+        none += wc.dram_sectors + wa.dram_sectors;
+    }
+    sm_config c;
+    sm_config_default(&c);
+    c.n_floats = n;
+    c.threads_per_block = tpb;
+    c.seed = seed;
+    c.reuse = SM_REUSE_NONE;
+    sm_prediction p;
+    CHECK_EQ_I(sm_predict(random ? SM_RANDOM_ACCESS : SM_NONDIVERGING, &c, &p, NULL, 0), 0);
+    CHECK_EQ_I(p.exact, 1);
+    CHECK_NEAR(p.l1_requests, req, 0);
+    CHECK_NEAR(p.l1_sectors, sec, 0);
+    CHECK_NEAR(p.dram_sectors, none, 0);
+}
+
 static void test_gathers(void)
 {
-    const uint64_t N = 100000000;
-    /* nondiverging: c and a both coalesced: 2 requests and 8 sectors/warp */
-    sm_prediction p = P(SM_NONDIVERGING, N, 1, 64, 128, SM_REUSE_LRU);
-    CHECK_NEAR(p.l1_requests, 6250000, 0);
-    CHECK_NEAR(p.l1_sectors, 25e6, 0);
-    CHECK_NEAR(p.dram_sectors, 25e6, 0);
-    CHECK_EQ_I(p.exact, 1);
-    /* random_access: c 12.5 M sectors + a: 32 distinct sectors per warp
-     * but for a few collisions: 100 M x P(sector hit twice) ~ 109 fewer */
-    p = P(SM_RANDOM_ACCESS, N, 1, 64, 128, SM_REUSE_LRU);
-    CHECK_EQ_I(p.exact, 0);
-    CHECK_NEAR(p.l1_requests, 6250000, 0);
-    CHECK(p.l1_sectors < 112.5e6 && p.l1_sectors > 112.5e6 - 200);
-    CHECK_NEAR(p.l1_sectors, 112499891, 1);
-    /* DRAM between the bounds: ALL = c + a once = 25 M; NONE = c + every
-     * request's granules (~100 M x 2) */
-    double lru = p.dram_sectors;
-    double all = P(SM_RANDOM_ACCESS, N, 1, 64, 128, SM_REUSE_ALL).dram_sectors;
-    double none = P(SM_RANDOM_ACCESS, N, 1, 64, 128, SM_REUSE_NONE).dram_sectors;
-    CHECK_NEAR(all, 25e6, 0);
-    CHECK(none > 212e6 && none < 212.5e6);
-    CHECK(lru > all && lru < none);
-    /* hand value: a has Ga = 6.25 M granules of 64 B, touched k = 16 times
-     * each; L2 holds 819200 of them minus c's share; ~189.5 M sectors */
-    CHECK_NEAR(lru, 189544321, 2);
-    /* 32 B granules, N = 1e7, L2 50 MiB (the real H100 capture measured
-     * 11,249,874 L1 sectors) */
-    p = P(SM_RANDOM_ACCESS, 10000000, 1, 64, 128, SM_REUSE_LRU);
-    CHECK_NEAR(p.l1_sectors, 11249874, 40);
+    /* ro_perm is a bijection of [0, n): every value once (n = 1000: a
+     * Feistel domain of 1024, cycle walking for 1000..1023) */
+    {
+        const uint64_t n = 1000;
+        char seen[1000] = { 0 };
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t j = ro_perm(i, n, ro_perm_half_bits(n), SM_SEED_DEFAULT);
+            CHECK(j < n);
+            if (j < n)
+                seen[j]++;
+        }
+        int all_once = 1;
+        for (uint64_t i = 0; i < n; i++)
+            all_once &= seen[i] == 1;
+        CHECK(all_once);
+    }
+    /* Hand-checkable: n = 64, nondiverging, 2 warps: c and a each one
+     * request of 4 sectors (128 B) per warp: 4 requests, 16 sectors; DRAM
+     * 64 B granules: 256 B of c + 256 B of a = 16 sectors, nothing re-read */
+    sm_config c;
+    sm_config_default(&c);
+    c.n_floats = 64;
+    c.threads_per_block = 0;
+    sm_prediction p;
+    CHECK_EQ_I(sm_predict(SM_NONDIVERGING, &c, &p, NULL, 0), 0);
+    CHECK_NEAR(p.l1_requests, 4, 0);
+    CHECK_NEAR(p.l1_sectors, 16, 0);
+    CHECK_NEAR(p.dram_sectors, 16, 0);
+    /* n = 64, random: the permutation's 64 values spread over the 8 sectors
+     * of a; the exact count is what a brute-force recount gives, and it can
+     * be neither less than 8 (c) + 8 (a covers all 8 sectors over both
+     * warps) nor more than 8 + 2 x 8 */
+    c.seed = SM_SEED_DEFAULT;
+    CHECK_EQ_I(sm_predict(SM_RANDOM_ACCESS, &c, &p, NULL, 0), 0);
+    CHECK(p.l1_sectors >= 16 && p.l1_sectors <= 24);
+    /* with a whole-array L2 (ALL) DRAM is c + a once: 16 + 16 sectors of
+     * 32 B over 64 B granules: 512 B / 32 = 16 */
+    c.reuse = SM_REUSE_ALL;
+    CHECK_EQ_I(sm_predict(SM_RANDOM_ACCESS, &c, &p, NULL, 0), 0);
+    CHECK_NEAR(p.dram_sectors, 16, 0);
+    /* brute-force recounts: partial warps, clamped tails, other seeds */
+    brute_gather(64, 0, 1, SM_SEED_DEFAULT);
+    brute_gather(1000, 128, 1, SM_SEED_DEFAULT);
+    brute_gather(1000, 128, 1, 7);
+    brute_gather(4099, 96, 1, SM_SEED_DEFAULT);
+    brute_gather(4099, 96, 0, SM_SEED_DEFAULT);
+    /* The seed matters: another permutation, other sectors */
+    sm_config_default(&c);
+    c.n_floats = 100000;
+    sm_prediction p1, p2;
+    CHECK_EQ_I(sm_predict(SM_RANDOM_ACCESS, &c, &p1, NULL, 0), 0);
+    c.seed = 1;
+    CHECK_EQ_I(sm_predict(SM_RANDOM_ACCESS, &c, &p2, NULL, 0), 0);
+    CHECK(p1.l1_sectors != p2.l1_sectors);
+    /* The real H100 captures, seed 12345: N = 1e7 measured 11,249,874 L1
+     * sectors (tests/fixtures/ncu/measured_h100_1e7.tsv): exactly */
+    sm_config_default(&c);
+    c.n_floats = 10000000;
+    CHECK_EQ_I(sm_predict(SM_RANDOM_ACCESS, &c, &p, NULL, 0), 0);
+    CHECK_NEAR(p.l1_requests, 625000, 0);
+    CHECK_NEAR(p.l1_sectors, 11249874, 0);
+    CHECK_EQ_I(sm_predict(SM_NONDIVERGING, &c, &p, NULL, 0), 0);
+    CHECK_NEAR(p.l1_sectors, 2500000, 0);
+}
+
+/* The DRAM model against rows of the real N = 1e8 H100 capture
+ * (tests/fixtures/ncu/h100_sectors_1e8.tsv, G = 64, WPB 4) with the
+ * default effective L2 of 25 MiB: within 5 % where docs/sectors.md says it
+ * should be, and the known miss (float4 stride 64) where it says it is not. */
+static double dram_pred(sm_kernel k, uint64_t stride)
+{
+    sm_config c;
+    sm_config_default(&c);
+    c.stride = stride;
+    sm_prediction p;
+    CHECK_EQ_I(sm_predict(k, &c, &p, NULL, 0), 0);
+    return p.dram_sectors;
+}
+
+static void test_dram_h100(void)
+{
+    /* 4 B stride 128: a sweep is 781,250 lines (100 MB) > 25 MiB: every
+     * sweep re-fetched: 128 x 781,250 x 2 = 200 M; measured 200,010,416 */
+    double d = dram_pred(SM_STRIDED, 128);
+    CHECK_NEAR(d, 200e6, 0);
+    CHECK(fabs(200010416 / d - 1) < 0.05);
+    /* float4 stride 32: 781,250 lines a sweep: 50 M; measured 50,002,936 */
+    d = dram_pred(SM_STRIDED_FLOAT4, 32);
+    CHECK_NEAR(d, 50e6, 0);
+    CHECK(fabs(50002936 / d - 1) < 0.05);
+    /* 4 B stride 2: two sweeps of 400 MB: 25 M; measured 25,001,720 */
+    d = dram_pred(SM_STRIDED, 2);
+    CHECK_NEAR(d, 25e6, 0);
+    /* float4 stride 64: 390,625 lines (50 MB) a sweep: the model re-fetches
+     * every sweep (50 M), the H100 kept a third: 34,101,184.  Flagged in
+     * docs/sectors.md; this pins the model's value so a change shows. */
+    d = dram_pred(SM_STRIDED_FLOAT4, 64);
+    CHECK_NEAR(d, 50e6, 0);
+    CHECK(34101184 / d - 1 < -0.30);
 }
 
 /* Recount a small strided kernel by brute force and compare. */
@@ -357,6 +472,7 @@ int main(void)
     test_stride_tables();
     test_dram();
     test_gathers();
+    test_dram_h100();
     test_brute_force();
     test_names_and_errors();
     return check_report("test_sector_model");
