@@ -5,7 +5,7 @@ set -u
 O=${OUT:-/tmp/out}; mkdir -p $O
 exec > >(tee $O/log.txt) 2>&1
 T0=$SECONDS
-D=data/reference/h100; rm -rf $D; mkdir -p $D/logs_1e6 $D/ncu
+D=${REF_DIR:-data/reference/h100}; rm -rf $D; mkdir -p $D/logs_1e6 $D/ncu
 make -j16 2>&1 | grep -E 'error|Error|skipped'
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,ecc.mode.current --format=csv > $D/nvidia_smi.csv; cat $D/nvidia_smi.csv
 for w in 4 2 8 16; do
@@ -30,4 +30,4 @@ echo "== ladder"; timeout 120 ./latency --out $D/latency_ca.tsv 2>&1 | tail -1; 
 echo "== ncu ($((SECONDS-T0)) s so far)"; timeout 330 scripts/ncu_profile.sh --n 1e8 --out /tmp/ncu 2>&1 | tail -5
 cp /tmp/ncu/sectors_*.tsv $D/sectors.tsv; cp /tmp/ncu/l2_fetch_*.tsv $D/l2_fetch.tsv; cp -r /tmp/ncu/ncu_*/* $D/ncu/ 2>/dev/null
 echo "total $((SECONDS-T0)) s"
-tar czf $O/ref.tgz data/reference
+tar czf $O/ref.tgz $D

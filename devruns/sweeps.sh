@@ -21,7 +21,7 @@ MODE=${1:-all}
 exec > >(tee "$O/sweeps_log_$MODE.txt") 2>&1
 T0=$SECONDS
 BUDGET=${SWEEP_BUDGET_S:-480}
-D=data/reference/h100
+D=${REF_DIR:-data/reference/h100}
 mkdir -p "$D"
 
 make -j16 readonly readonly_profile tools 2>&1 | grep -E 'error|Error|skipped'
