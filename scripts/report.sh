@@ -830,7 +830,7 @@ body { font-family: Helvetica, Arial, sans-serif; max-width: 1400px; margin: 1em
 h1 { font-size: 1.6em; } h2 { border-bottom: 2px solid #0077bb; padding-bottom: .2em; margin-top: 2em; } h3 { margin-top: 1.4em; }
 .top { background: #fff6d5; border-left: 5px solid #e0a800; padding: .6em 1em; font-size: 1.1em; }
 .failures { background: #fde8e8; border-left: 5px solid #cc3311; padding: .4em 1em; }
-table { border-collapse: collapse; margin: .6em 0; font-size: .9em; }
+table { border-collapse: collapse; margin: .6em 0; font-size: .9em; display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; } th { background: #eef3f8; } th.group { background: #dbe7f3; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .finding { background: #eef7ee; border-left: 4px solid #228833; padding: .4em .8em; }
