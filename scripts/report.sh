@@ -767,13 +767,10 @@ sec_sectors() {
                     END { printf "%d of %d patterns agree with the model (L1 sectors exact, DRAM within 5%%); L1 sectors match in %d of %d.", a, n, l1, n
                           if (worst > 5) printf " The largest DRAM disagreement is %s, %.1f%%: there the L2 reuse assumption (A4) is wrong for this GPU.", wp, worst }' "$cmp")"
                 if [ $drawn = 1 ]; then
-                    # sector_compare's script names its files by absolute path (and
-                    # its output as .svg.tmp): make it relative, so that it redraws
-                    # in place after the report is moved; the PNG is drawn from a
-                    # copy of it rather than by walking the model again
+                    # the PNG is drawn from a copy of the SVG's script rather than
+                    # by walking the model again
                     local cdir=$OUTDIR/charts/${G_LABEL[i]} gp
                     gp=$cdir/sectors.gp
-                    sed -i -e "s|$cdir/||g" -e 's|sectors\.svg\.tmp|sectors.svg|' "$gp"
                     cp "$cdir/sectors.dat" "$cdir/png/sectors.dat"
                     sed -e "s|^set terminal svg size \([0-9]*\),\([0-9]*\).*|set terminal pngcairo size \1,\2 background rgb 'white' font 'Helvetica,11'|" \
                         -e 's|sectors\.svg|sectors.png|g' "$gp" >"$cdir/png/sectors.gp"

@@ -20,6 +20,7 @@
  * failure (unreadable file, gnuplot failed); 2 usage error.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "gp.h"
 #include "sector_model.h"
 
 #include <errno.h>
@@ -27,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #define DRAM_TOL 0.05
 #define L1_EXPECTED_TOL 1e-4
@@ -315,49 +315,38 @@ static void print_gathers(const row *rows, int nrows, int markdown)
     }
 }
 
-/* Run gnuplot -c SCRIPT; 0 when it exited 0. */
-static int run_gnuplot(const char *script)
-{
-    char cmd[4400];
-    snprintf(cmd, sizeof cmd, "gnuplot -c '%s'", script);
-    int st = system(cmd);
-    return (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) ? 0 : -1;
-}
-
-static int has_quote(const char *s)
-{
-    return strchr(s, '\'') != NULL || strchr(s, '"') != NULL;
-}
-
+/* Draw sectors and time against stride through the shared gnuplot job
+ * (src/lib/gp.h): OUT plus OUT's stem .gp and .dat beside it, written
+ * atomically, the script re-runnable with `gnuplot -c NAME.gp`. */
 static int write_chart(const char *out, const row *rows, int nrows, const meta *m)
 {
-    size_t len = strlen(out);
-    if (has_quote(out) || len > 3800) {
-        fprintf(stderr, "sector_compare: --chart path must not contain quotes\n");
+    char err[512];
+    int counts[2] = { 0, 0 };
+    const char *pats[2] = { "strided", "strided_float4" };
+    for (int b = 0; b < 2; b++)
+        for (int i = 0; i < nrows; i++)
+            counts[b] += !strcmp(rows[i].pattern, pats[b]);
+    if (counts[0] + counts[1] == 0) {
+        fprintf(stderr, "sector_compare: no strided rows to chart\n");
         return -1;
     }
-    char base[4096], dat[4200], gp[4200], tmp[4200];
-    snprintf(base, sizeof base, "%s", out);
-    if (len > 4 && strcmp(base + len - 4, ".svg") == 0)
-        base[len - 4] = 0;
-    snprintf(dat, sizeof dat, "%s.dat", base);
-    snprintf(gp, sizeof gp, "%s.gp", base);
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-
-    FILE *f = fopen(dat, "w");
+    gp_job *job = gp_job_new(out, 900, 900, err, sizeof err);
+    if (!job) {
+        fprintf(stderr, "sector_compare: %s\n", err);
+        return -1;
+    }
+    FILE *f = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
     if (!f) {
-        fprintf(stderr, "sector_compare: cannot write %s: %s\n", dat, strerror(errno));
+        fprintf(stderr, "sector_compare: %s\n", err);
+        gp_job_abort(job);
         return -1;
     }
     /* Two gnuplot data blocks (index 0: 4 B, index 1: 16 B elements). */
-    const char *pats[2] = { "strided", "strided_float4" };
-    int counts[2] = { 0, 0 };
     for (int b = 0; b < 2; b++) {
         fprintf(f, "# %s: stride l1_pred l1_meas l2_meas dram_pred dram_meas time_us\n", pats[b]);
         for (int i = 0; i < nrows; i++) {
             if (strcmp(rows[i].pattern, pats[b]))
                 continue;
-            counts[b]++;
             fprintf(f, "%llu\t%.0f\t", (unsigned long long)rows[i].stride,
                     rows[i].pred.l1_sectors);
             num(f, rows[i].l1_sectors);
@@ -372,38 +361,31 @@ static int write_chart(const char *out, const row *rows, int nrows, const meta *
         }
         fprintf(f, "\n\n");
     }
-    if (fclose(f) != 0) {
-        fprintf(stderr, "sector_compare: cannot write %s\n", dat);
+    FILE *s = gp_job_script(job, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "sector_compare: %s\n", err);
+        gp_job_abort(job);
         return -1;
     }
-    if (counts[0] + counts[1] == 0) {
-        fprintf(stderr, "sector_compare: no strided rows to chart\n");
-        remove(dat);
-        return -1;
-    }
-
-    f = fopen(gp, "w");
-    if (!f) {
-        fprintf(stderr, "sector_compare: cannot write %s: %s\n", gp, strerror(errno));
-        return -1;
-    }
-    fprintf(f,
-        "# written by sector_compare: sectors and time vs stride, predicted (lines)\n"
-        "# and measured by ncu (points).  Run: gnuplot -c %s\n"
-        "set terminal svg size 900,900 dynamic font 'Helvetica,12'\n"
-        "set termoption noenhanced\n"
-        "set output '%s'\n"
+    char title[512];
+    snprintf(title, sizeof title, "Sectors moved vs stride%s%s (N = %llu floats, DRAM granule %llu B)",
+             m->device[0] ? " on " : "", m->device, (unsigned long long)m->n,
+             (unsigned long long)m->granule);
+    fprintf(s,
+        "# sectors and time vs stride: predicted by the model (lines), measured by ncu (points)\n"
         "set datafile missing 'NA'\n"
         "set datafile separator '\\t'\n"
         "set logscale x 2\n"
         "set format x '%%g'\n"
         "set grid\n"
         "set key outside right top\n"
-        "set multiplot layout 2,1 title 'Sectors moved vs stride%s%s (N = %llu floats, DRAM granule %llu B)'\n"
+        "set multiplot layout 2,1 title ");
+    gp_put_str(s, title);
+    fprintf(s, "\n"
         "set logscale y 10\n"
         "set ylabel 'sectors (32 B)'\n"
         "set xlabel 'stride (elements)'\n"
-        "plot '%s' index 0 using 1:2 with lines lc 1 title 'L1 4 B predicted', \\\n"
+        "plot dat index 0 using 1:2 with lines lc 1 title 'L1 4 B predicted', \\\n"
         "     '' index 0 using 1:3 with points pt 7 lc 1 title 'L1 4 B measured', \\\n"
         "     '' index 0 using 1:5 with lines lc 2 title 'DRAM 4 B predicted', \\\n"
         "     '' index 0 using 1:6 with points pt 7 lc 2 title 'DRAM 4 B measured', \\\n"
@@ -414,24 +396,11 @@ static int write_chart(const char *out, const row *rows, int nrows, const meta *
         "unset logscale y\n"
         "set ylabel 'kernel time (us)'\n"
         "set yrange [0:*]\n"
-        "plot '%s' index 0 using 1:7 with linespoints pt 7 lc 1 title 'time 4 B', \\\n"
+        "plot dat index 0 using 1:7 with linespoints pt 7 lc 1 title 'time 4 B', \\\n"
         "     '' index 1 using 1:7 with linespoints pt 5 lc 3 title 'time 16 B'\n"
-        "unset multiplot\n"
-        "set output\n",
-        gp, tmp, m->device[0] ? " on " : "", m->device,
-        (unsigned long long)m->n, (unsigned long long)m->granule, dat, dat);
-    if (fclose(f) != 0) {
-        fprintf(stderr, "sector_compare: cannot write %s\n", gp);
-        return -1;
-    }
-    if (run_gnuplot(gp) != 0) {
-        remove(tmp);
-        fprintf(stderr, "sector_compare: gnuplot failed on %s (is gnuplot installed?)\n", gp);
-        return -1;
-    }
-    if (rename(tmp, out) != 0) {
-        remove(tmp);
-        fprintf(stderr, "sector_compare: cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
+        "unset multiplot\n");
+    if (gp_job_finish(job, err, sizeof err) != 0) {
+        fprintf(stderr, "sector_compare: %s\n", err);
         return -1;
     }
     return 0;
