@@ -1,6 +1,7 @@
 /* devinfo.c - device facts for the log header (see devinfo.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "devinfo.h"
+#include "err.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,14 +12,6 @@
 #ifndef WARPLAT_CUDA_ARCH
 #define WARPLAT_CUDA_ARCH "unknown"
 #endif
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 double devinfo_peak_GBps(unsigned mem_clock_khz, unsigned bus_width_bits)
 {

@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gp.h"
+#include "err.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -43,15 +44,6 @@ struct gp_job {
     int ndata;
     int keep;         /* leave .tmp script and data behind on failure */
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static char *cat3(const char *a, const char *b, const char *c)
 {

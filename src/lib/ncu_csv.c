@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ncu_csv.h"
+#include "err.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,16 +19,6 @@
 #include <string.h>
 
 #define MAX_FIELDS 4096
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 int ncu_parse_number(const char *s, double *out)
 {

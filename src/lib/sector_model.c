@@ -33,6 +33,7 @@
  *   line's slot (docs/sectors.md, "H100 results").
  */
 #include "sector_model.h"
+#include "err.h"
 #include "patterns.h"
 
 #include <math.h>
@@ -40,16 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 int sm_granule_ok(unsigned g)
 {

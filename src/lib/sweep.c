@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
+#include "err.h"
 
 #include <errno.h>
 #include <math.h>
@@ -29,15 +30,6 @@ static const size_t col_offsets[] = {
 _Static_assert(NCOL <= 32, "sweep.has_column is too small");
 
 enum { MAP_IGNORE = -1, MAP_LOG = -2 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 void sweep_free(sweep *s)
 {
