@@ -33,6 +33,7 @@
 #include "cuda_check.h"
 #include "devinfo.h"
 #include "patterns.h"
+#include "stats.h"
 #include "warplog.h"
 #include "readonly.h"
 
@@ -236,41 +237,28 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Mean, median and p95 of the probes' latencies through the statistics
+ * module the analysis tools use (exact histograms, numpy's percentile
+ * definition), so the run's summary line and bin/latency_stats agree. */
+static int summarize_latency(const warp_probe *p, uint64_t n, uint32_t wpb, lat_summary *out)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Quantile of sorted values, linear interpolation between order statistics
- * (numpy's default), the same definition the statistics tool uses. */
-static double quantile_u32(const uint32_t *sorted, size_t n, double p)
-{
-    if (n == 0) return 0;
-    double h = (double)(n - 1) * p;
-    size_t lo = (size_t)h;
-    if (lo + 1 >= n) return sorted[n - 1];
-    return sorted[lo] + (h - (double)lo) * ((double)sorted[lo + 1] - sorted[lo]);
-}
-
-typedef struct lat_summary { double mean, p50, p95; } lat_summary;
-
-static lat_summary summarize_latency(const warp_probe *p, size_t n)
-{
-    lat_summary s = {0, 0, 0};
-    uint32_t *lat = malloc(n * sizeof *lat);
-    if (!lat || n == 0) { free(lat); return s; }
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        lat[i] = p[i].lat_smid & WARP_PROBE_LAT_MAX;
-        sum += lat[i];
+    enum { BATCH = 65536 };
+    memset(out, 0, sizeof *out);
+    lat_stats *st = lat_stats_new();
+    warp_record *buf = malloc(BATCH * sizeof *buf);
+    uint32_t sm_ref[WARP_PROBE_MAX_SMS];
+    uint8_t sm_seen[WARP_PROBE_MAX_SMS] = {0};
+    int rc = st && buf ? 0 : -1;
+    for (uint64_t i = 0; rc == 0 && i < n; i += BATCH) {
+        uint64_t k = n - i < BATCH ? n - i : BATCH;
+        for (uint64_t r = 0; r < k; r++)
+            warplog_expand_probe(&p[i + r], i + r, wpb, 0, sm_ref, sm_seen, &buf[r]);
+        rc = lat_stats_add(st, buf, (size_t)k);
     }
-    qsort(lat, n, sizeof *lat, cmp_u32);
-    s.mean = sum / (double)n;
-    s.p50 = quantile_u32(lat, n, 0.50);
-    s.p95 = quantile_u32(lat, n, 0.95);
-    free(lat);
-    return s;
+    if (rc == 0) rc = lat_stats_summary(st, LAT_STATS_ALL, out);
+    free(buf);
+    lat_stats_free(st);
+    return rc;
 }
 
 /*
@@ -658,11 +646,15 @@ int main(int argc, char **argv)
             failures++;
         }
 
-        lat_summary ls = {0, 0, 0};
+        lat_summary ls;
+        memset(&ls, 0, sizeof ls);
         double clk = 0;
         const char *logname = "-";
         if (WARP_INSTRUMENT) {
-            ls = summarize_latency(h_probes, warps);
+            if (summarize_latency(h_probes, warps, o.wpb, &ls) != 0) {
+                fprintf(stderr, "%s: out of host memory\n", PROG);
+                return 1;
+            }
             clk = measured_clock_MHz(h_probes, warps, gt_base);
             log_job *j = &jobs[v];
             j->h = base;
@@ -707,8 +699,8 @@ int main(int argc, char **argv)
         }
         printf("%s\t%llu\t%u\t%u\t%d\t%.4f\t%.4f\t%.4f\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%s\t%s\n",
                vin->name, (unsigned long long)o.n, o.smem, o.wpb, bps, ms, sorted_ms[0],
-               sorted_ms[o.reps - 1], bw, 100.0 * bw / base.peak_dram_GBps, clk, ls.mean, ls.p50,
-               ls.p95, bad ? "FAIL" : "ok", logname);
+               sorted_ms[o.reps - 1], bw, 100.0 * bw / base.peak_dram_GBps, clk, ls.mean_cycles, ls.p50_cycles,
+               ls.p95_cycles, bad ? "FAIL" : "ok", logname);
         fflush(stdout);
     }
     for (int v = 0; v < RO_NVARIANTS; v++) {
