@@ -5,17 +5,21 @@
 #   make test          unit, golden and CLI tests; GPU tests report "skipped"
 #                      when no GPU is present
 #   make test-gpu      the GPU test set (needs a CUDA device)
-#   make compile       ./readonly           (instrumented experiment)
-#   make compile-profile ./readonly_profile (uninstrumented twin, for ncu)
+#   make report        the whole study (with a GPU) or the bundled reference data
 #   make clean
 #
-# Variables: CUDA_ARCH (default sm_90), NVCC, CC, V=1 for full command lines.
+# Variables: CUDA_ARCH (default sm_90), NVCC, CC, CFLAGS, NVCCFLAGS (yours:
+# the flags the build needs are kept apart, as git's ALL_CFLAGS), V=1 for full
+# command lines.  A change of compiler, flags or CUDA_ARCH rebuilds everything
+# (build/flags.stamp).
 #
 # Layout: instrument/*.c and src/lib/*.c form libwarplat.a (plain C11);
 # every src/tools/NAME.c is a tool bin/NAME; every tests/unit/test_NAME.c is a
-# unit test; every CUDA experiment NAME listed in CUDA_EXPERIMENTS is built
-# from src/NAME.c (host driver, plain C against the CUDA runtime API) and
-# src/kernels/NAME.cu (kernels and their launchers).
+# unit test.  Every kernel family src/families/NAME.cu becomes two programs,
+# ./NAME and ./NAME_profile (clean kernels only, for Nsight Compute), linked
+# with the experiment engine (src/engine/): adding a family is adding its
+# .cu, nothing here.  ./latency (the ladder) is src/latency.c with
+# src/kernels/latency.cu, on the engine's command line and log code.
 
 CC        ?= gcc
 NVCC      ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -23,9 +27,15 @@ CUDA_ARCH ?= sm_90
 CUDA_HOME ?= $(if $(NVCC),$(patsubst %/bin/nvcc,%,$(NVCC)),/usr/local/cuda)
 
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -Wall -Wextra -Wshadow -MMD -MP -Iinstrument -Isrc/lib
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -arch=$(CUDA_ARCH) -std=c++17 -Iinstrument -Isrc/lib -MMD -MP
+ifeq ($(SANITIZE),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+BASIC_CFLAGS  := -std=c11 -Wall -Wextra -Wshadow -MMD -MP -Iinstrument -Isrc/lib
+ALL_CFLAGS     = $(BASIC_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
+ALL_LDFLAGS    = $(LDFLAGS) $(SAN_FLAGS)
+BASIC_NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -Iinstrument -Isrc/lib -Isrc/engine -Isrc/cudahost -MMD -MP
+ALL_NVCCFLAGS  = $(BASIC_NVCCFLAGS) $(NVCCFLAGS)
 LDLIBS    += -lz -lm -lpthread
 
 ifeq ($(V),1)
@@ -35,6 +45,11 @@ Q := @
 endif
 
 B := build
+
+# Rebuild everything when the compilers, the flags or the target change.
+FLAGS_STAMP := $(B)/flags.stamp
+FLAGS_NOW := $(CC) $(ALL_CFLAGS) | $(NVCC) $(ALL_NVCCFLAGS) | $(CUDA_ARCH) | $(ALL_LDFLAGS)
+$(shell mkdir -p $(B) && { test -f $(FLAGS_STAMP) && [ "$$(cat $(FLAGS_STAMP))" = '$(FLAGS_NOW)' ] || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP); })
 
 LIB_SRC   := $(wildcard instrument/*.c) $(wildcard src/lib/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
@@ -46,36 +61,33 @@ TOOLS     := $(TOOL_SRC:src/tools/%.c=bin/%)
 TEST_SRC  := $(wildcard tests/unit/test_*.c)
 TESTS     := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 
-# CUDA experiments: NAME -> ./NAME from src/NAME.c + src/kernels/NAME.cu.
-CUDA_EXPERIMENTS := $(foreach e,readonly latency,$(if $(wildcard src/$(e).c),$(e)))
-# Host code shared by the experiments that talks to the CUDA runtime.
-CUDAHOST_SRC := $(wildcard src/cudahost/*.c)
-CUDAHOST_OBJ := $(CUDAHOST_SRC:%.c=$(B)/%.o)
-CUDA_CFLAGS  := -I$(CUDA_HOME)/include -Isrc/cudahost -Isrc/kernels -DWARPLAT_CUDA_ARCH=\"$(CUDA_ARCH)\"
+# Kernel families: src/families/NAME.cu -> ./NAME and ./NAME_profile.
+FAMILIES  := $(patsubst src/families/%.cu,%,$(wildcard src/families/*.cu))
+CUDA_CFLAGS := -I$(CUDA_HOME)/include -Isrc/cudahost -Isrc/engine -Isrc/kernels -DWARPLAT_CUDA_ARCH=\"$(CUDA_ARCH)\"
+ENGINE_C_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out src/engine/main.c,$(wildcard src/engine/*.c)) $(wildcard src/cudahost/*.c))
+ENGINE_CU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard src/engine/*.cu))
+ENGINE_OBJ := $(ENGINE_C_OBJ) $(ENGINE_CU_OBJ)
 
 ifneq ($(NVCC),)
-CUDA_BINS := $(CUDA_EXPERIMENTS) readonly_profile
+CUDA_BINS := $(FAMILIES) $(FAMILIES:%=%_profile) latency
 else
 CUDA_BINS :=
 endif
 
-.PHONY: all compile compile-profile tools test test-gpu clean deps report
+.PHONY: all tools test test-gpu clean deps report
 all: $(LIB) $(TOOLS) $(CUDA_BINS)
 ifeq ($(NVCC),)
-	@echo "make: nvcc not found: skipped the CUDA experiments ($(CUDA_EXPERIMENTS) readonly_profile)." >&2
+	@echo "make: nvcc not found: skipped the CUDA experiments ($(FAMILIES) latency)." >&2
 	@echo "      The C tools (bin/) are built and can analyse and chart existing logs." >&2
 	@echo "      Install the CUDA Toolkit, or point NVCC=/path/to/nvcc, to build them." >&2
 endif
 
 tools: $(LIB) $(TOOLS)
 
-compile: readonly
-compile-profile: readonly_profile
-
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -84,55 +96,60 @@ $(LIB): $(LIB_OBJ)
 bin/%: $(B)/src/tools/%.o $(LIB)
 	@mkdir -p bin
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(B)/tests/%: $(B)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 # ---- CUDA ------------------------------------------------------------------
-# Host drivers are C compiled by gcc against the CUDA runtime API; kernels are
-# compiled by nvcc twice: instrumented (WARP_INSTRUMENT=1) and, for the
-# readonly family, as the uninstrumented twin (WARP_INSTRUMENT=0).
-$(B)/cuda/%.o: src/%.c
+# Host code (engine, drivers) is C compiled by gcc against the CUDA runtime
+# API; kernels are compiled by nvcc.
+$(B)/src/engine/%.o: src/engine/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (CUDA host)")
-	$(Q)$(CC) $(CFLAGS) $(CUDA_CFLAGS) -DWARP_INSTRUMENT=1 -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
 
-$(B)/cuda/%_profile.o: src/%.c
+$(B)/src/engine/main_profile.o: src/engine/main.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $< (CUDA host, profile)")
-	$(Q)$(CC) $(CFLAGS) $(CUDA_CFLAGS) -DWARP_INSTRUMENT=0 -c $< -o $@
+	@$(if $(Q),echo "  CC      $< (profile)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -DPROFILE_ONLY=1 -c $< -o $@
 
-$(B)/src/cudahost/%.o: src/cudahost/%.c
+$(B)/src/cudahost/%.o: src/cudahost/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (CUDA host)")
-	$(Q)$(CC) $(CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
 
-$(B)/kernels/%.o: src/kernels/%.cu
+$(B)/src/latency.o: src/latency.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (CUDA host)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
+
+$(B)/%.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC    $<")
-	$(Q)$(NVCC) $(NVCCFLAGS) -DWARP_INSTRUMENT=1 -c $< -o $@
+	$(Q)$(NVCC) $(ALL_NVCCFLAGS) -c $< -o $@
 
-$(B)/kernels/%_profile.o: src/kernels/%.cu
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  NVCC    $< (uninstrumented)")
-	$(Q)$(NVCC) $(NVCCFLAGS) -DWARP_INSTRUMENT=0 -c $< -o $@
-
-define cuda_link
-$(1): $(B)/cuda/$(2).o $(B)/kernels/$(3).o $(CUDAHOST_OBJ) $(LIB)
+define family_link
+$(1): $(B)/src/engine/main.o $(B)/src/families/$(1).o $(ENGINE_OBJ) $(LIB)
 	@$$(if $$(Q),echo "  NVLINK  $$@")
-	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) -o $$@ $$^ $$(LDLIBS)
+	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) $$(if $$(SAN_FLAGS),-Xcompiler "$$(SAN_FLAGS)") -o $$@ $$^ $$(LDLIBS)
+$(1)_profile: $(B)/src/engine/main_profile.o $(B)/src/families/$(1).o $(ENGINE_OBJ) $(LIB)
+	@$$(if $$(Q),echo "  NVLINK  $$@")
+	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) $$(if $$(SAN_FLAGS),-Xcompiler "$$(SAN_FLAGS)") -o $$@ $$^ $$(LDLIBS)
 endef
-$(foreach e,$(CUDA_EXPERIMENTS),$(eval $(call cuda_link,$(e),$(e),$(e))))
-$(eval $(call cuda_link,readonly_profile,readonly_profile,readonly_profile))
+$(foreach f,$(FAMILIES),$(eval $(call family_link,$(f))))
+
+latency: $(B)/src/latency.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
+	@$(if $(Q),echo "  NVLINK  $@")
+	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(if $(SAN_FLAGS),-Xcompiler "$(SAN_FLAGS)") -o $@ $^ $(LDLIBS)
 
 # ---- tests -----------------------------------------------------------------
 deps:
 	$(Q)bash scripts/ensure_deps.sh
 
-test: all $(TESTS) deps
+test: all $(TESTS)
 	$(Q)bash tests/run.sh
 
 test-gpu: all $(TESTS)
@@ -142,7 +159,7 @@ report: all deps
 	$(Q)bash scripts/report.sh $(REPORT_ARGS)
 
 clean:
-	rm -rf $(B) bin $(CUDA_EXPERIMENTS) readonly_profile
+	rm -rf $(B) bin $(FAMILIES) $(FAMILIES:%=%_profile) latency
 
 # objects are kept (not deleted as intermediates), so a second make is a no-op
 .SECONDARY:

@@ -56,12 +56,14 @@ void warplog_header_init(warplog_header *h)
     h->header_bytes = WARPLOG_HEADER_BYTES;
     h->record_bytes = (uint32_t)sizeof(warp_record);
     h->chunk_records = WARPLOG_CHUNK_RECORDS;
+    h->sample_blocks = 1;
+    h->records_per_warp = 1;
     snprintf(h->toolkit_version, sizeof h->toolkit_version, "%s", WARPLOG_TOOLKIT_VERSION);
 }
 
 void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_per_block,
-                          uint64_t gtimer_base_ns, uint32_t *sm_ref_lo, uint8_t *sm_seen,
-                          warp_record *out)
+                          uint32_t records_per_warp, uint64_t gtimer_base_ns,
+                          uint32_t *sm_ref_lo, uint8_t *sm_seen, warp_record *out)
 {
     const uint32_t lat = p->lat_smid & WARP_PROBE_LAT_MAX;
     const unsigned sm = p->lat_smid >> 24;
@@ -74,8 +76,10 @@ void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_pe
     /* The run is far shorter than 2^32 ns (4.3 s), so the full timer is the
      * base plus the wrapped difference. */
     out->gtimer_ns = gtimer_base_ns + (uint32_t)(p->gtimer_lo - (uint32_t)gtimer_base_ns);
-    out->block = (uint32_t)(index / warps_per_block);
-    out->warp = (uint16_t)(index % warps_per_block);
+    if (records_per_warp == 0) records_per_warp = 1;
+    if (warps_per_block == 0) warps_per_block = 1;
+    out->block = p->block;
+    out->warp = (uint16_t)((index / records_per_warp) % warps_per_block);
     out->smid = (uint16_t)sm;
 }
 
@@ -103,8 +107,11 @@ void warplog_header_print(FILE *f, const warplog_header *h, const char *prefix)
     U(sm_clock_nominal_khz); D(sm_clock_measured_MHz); U(max_threads_per_sm);
     U(max_smem_per_sm); U(max_smem_optin_per_block); U(reserved_smem_per_block);
     I(driver_version); I(runtime_version);
-    D(kernel_ms); D(kernel_ms_min); D(kernel_ms_max); D(profile_kernel_ms); D(useful_bytes);
-    D(bw_GBps); U(gtimer_base_ns); S(date); S(toolkit_version); S(host_arch);
+    D(kernel_ms); D(kernel_ms_min); D(kernel_ms_max); D(clean_kernel_ms);
+    D(clean_kernel_ms_min); D(clean_kernel_ms_max); D(overhead_pct); U(sample_blocks);
+    U(sampled_blocks); U(records_per_warp); S(record_covers); S(config); D(useful_bytes);
+    D(bytes_written); D(bw_GBps); D(ceiling_GBps); U(gtimer_base_ns); S(date);
+    S(toolkit_version); S(host_arch);
 #undef U
 #undef I
 #undef D
@@ -457,11 +464,19 @@ warplog_reader *warplog_reader_open(const char *path, char *err, size_t errlen)
                 "the magic \"%s\"", path, WARPLOG_MAGIC);
         goto fail;
     }
-    if (r->h.version != WARPLOG_VERSION) {
-        set_err(err, errlen, "%s uses log format version %u; this build reads version %u "
-                "(rebuild the toolkit that wrote it, or re-run the experiment)",
+    if (r->h.version != 1 && r->h.version != WARPLOG_VERSION) {
+        set_err(err, errlen, "%s uses log format version %u; this build reads versions 1 "
+                "to %u (rebuild the toolkit that wrote it, or re-run the experiment)",
                 path, r->h.version, WARPLOG_VERSION);
         goto fail;
+    }
+    if (r->h.version == 1) {
+        /* version 1 recorded every warp, one region each; its tail was zero */
+        memset((char *)&r->h + offsetof(warplog_header, sample_blocks), 0,
+               sizeof r->h - offsetof(warplog_header, sample_blocks));
+        r->h.sample_blocks = 1;
+        r->h.records_per_warp = 1;
+        r->h.sampled_blocks = r->h.blocks;
     }
     if (r->h.header_bytes != WARPLOG_HEADER_BYTES || r->h.record_bytes != sizeof(warp_record)) {
         set_err(err, errlen, "%s declares a %u-byte header and %u-byte records; version %u "

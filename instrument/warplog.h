@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define WARPLOG_MAGIC        "WARPLOG"   /* 7 chars + NUL = 8 bytes */
-#define WARPLOG_VERSION      1u
+#define WARPLOG_VERSION      2u      /* 1: every warp recorded; 2: sampled blocks */
 #define WARPLOG_HEADER_BYTES 1024u
 #define WARPLOG_CHUNK_MAGIC  0x4b4e4843u /* "CHNK" little-endian */
 #define WARPLOG_CHUNK_RECORDS 65536u     /* writer's default records per chunk */
@@ -50,25 +50,27 @@ extern "C" {
 #endif
 
 /*
- * What the kernel writes: one 16-byte probe per warp, stored by lane 0 with a
- * single 16-byte store, at index (blockIdx.x * warps_per_block + warp).  It is
- * kept this small because every byte a warp writes costs DRAM write
+ * What the kernel writes: one 16-byte probe per recorded warp (and timed
+ * region, when a warp has several), stored by lane 0 with a single 16-byte
+ * store.  Only the warps of every K-th block are recorded (K =
+ * header.sample_blocks, 1 = all), at index
+ *     ((blockIdx.x / K) * warps_per_block + warp) * records_per_warp + r.
+ * It is kept this small because every byte a warp writes lengthens its life
+ * (the warp holds its slot until its stores drain) and costs DRAM write
  * bandwidth: on the H100 a 32-byte record per warp slowed the baseline kernel
- * by 20%, this one by 4-9% (docs/overhead.md).  The warp's checksum travels in
- * the probe, so the instrumented kernel does one store per warp, as its
- * uninstrumented twin does.
+ * by 20%.  Validation is never done by the recording launch.
  *
  *   start_lo     low 32 bits of %clock64, read just before the timed load
  *   lat_smid     bits 0..23: end - start in cycles, saturated at
  *                WARP_PROBE_LAT_MAX; bits 24..31: %smid
  *   gtimer_lo    low 32 bits of %globaltimer (ns), read just before start
- *   checksum     the warp's sum of the values it loaded (validation)
+ *   block        blockIdx.x of the warp
  */
 typedef struct warp_probe {
     uint32_t start_lo;
     uint32_t lat_smid;
     uint32_t gtimer_lo;
-    float    checksum;
+    uint32_t block;
 } warp_probe;
 
 #define WARP_PROBE_LAT_MAX 0x00ffffffu
@@ -77,7 +79,9 @@ typedef struct warp_probe {
 WARPLOG_STATIC_ASSERT(sizeof(warp_probe) == 16, "warp_probe must be 16 bytes");
 
 /*
- * What the log holds: one record per warp, in launch order (block, warp).
+ * What the log holds: one record per recorded warp (and timed region), in
+ * launch order (block, warp, region); with sampling (header.sample_blocks =
+ * K > 1) only blocks 0, K, 2K, ... appear.
  * Clock values are SM cycles: compare them only between records with the same
  * smid.  gtimer_ns is the device-wide %globaltimer, comparable across SMs.
  */
@@ -147,12 +151,13 @@ typedef struct warplog_header {
     double   sm_clock_measured_MHz; /* SM clock during the run (from records) */
 
     /* --- timing ------------------------------------------------------ 64 B */
-    double   kernel_ms;             /* instrumented kernel, median of reps */
+    double   kernel_ms;             /* instrumented kernel (wrote these records), median of reps */
     double   kernel_ms_min;
     double   kernel_ms_max;
-    double   profile_kernel_ms;     /* uninstrumented twin, median; 0 if not run */
-    double   useful_bytes;          /* bytes the kernel asked for (read) */
-    double   bw_GBps;               /* useful_bytes / kernel_ms */
+    double   clean_kernel_ms;       /* the clean twin (no probes), median; 0 if not run */
+    double   useful_bytes;          /* bytes the kernel asked to read */
+    double   bw_GBps;               /* (useful_bytes + bytes_written) / clean_kernel_ms
+                                       (version 1: useful_bytes / kernel_ms) */
     uint64_t gtimer_base_ns;        /* %globaltimer read just before the launch */
     uint64_t unix_time_s;           /* when the run was made */
 
@@ -161,7 +166,21 @@ typedef struct warplog_header {
     char     toolkit_version[16];
     char     host_arch[16];         /* sm_90, ... the code was built for */
 
-    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64];
+    /* --- version 2: sampling, the clean twin, what a record covers --- 152 B
+     * A version-1 file reads as sample_blocks = records_per_warp = 1 and
+     * zeros elsewhere. */
+    uint32_t sample_blocks;         /* K: every K-th block is recorded (1 = all) */
+    uint32_t records_per_warp;      /* timed regions recorded per warp (1) */
+    double   clean_kernel_ms_min;
+    double   clean_kernel_ms_max;
+    double   overhead_pct;          /* 100 * (kernel_ms / clean_kernel_ms - 1) */
+    double   bytes_written;         /* bytes the kernel asked to write */
+    double   ceiling_GBps;          /* measured achievable DRAM bandwidth; 0 unknown */
+    uint64_t sampled_blocks;        /* blocks recorded: ceil(blocks / sample_blocks) */
+    char     record_covers[64];     /* what one record's start..end covers */
+    char     config[32];            /* the variant's parameters: "stride=8", "" */
+
+    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64 - 152];
 } warplog_header;
 
 WARPLOG_STATIC_ASSERT(sizeof(warplog_header) == WARPLOG_HEADER_BYTES,
@@ -170,6 +189,9 @@ WARPLOG_STATIC_ASSERT(offsetof(warplog_header, experiment) == 32, "header layout
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, device_name) == 168, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, kernel_ms) == 336, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, date) == 400, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, sample_blocks) == 464, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, record_covers) == 520, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, reserved) == 616, "header layout");
 
 /*
  * Expand one device probe into a record.  The kernel keeps the low 32 bits of
@@ -178,10 +200,13 @@ WARPLOG_STATIC_ASSERT(offsetof(warplog_header, date) == 400, "header layout");
  * from this probe when sm_seen[smid] is 0).  Differences between records of
  * one SM are exact as long as they are under 2^31 cycles (about a second);
  * the absolute value means nothing, as clocks of different SMs never did.
+ * index is the probe's position in the probe array: the warp inside its
+ * block is (index / records_per_warp) % warps_per_block; the block comes
+ * from the probe itself.
  */
 void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_per_block,
-                          uint64_t gtimer_base_ns, uint32_t *sm_ref_lo, uint8_t *sm_seen,
-                          warp_record *out);
+                          uint32_t records_per_warp, uint64_t gtimer_base_ns,
+                          uint32_t *sm_ref_lo, uint8_t *sm_seen, warp_record *out);
 
 /* Fill magic, version, sizes and toolkit version; zero everything else. */
 void warplog_header_init(warplog_header *h);

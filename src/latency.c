@@ -26,7 +26,9 @@
 #include <cuda_runtime_api.h>
 
 #include "warplog.h"
-#include "cuda_check.h"
+#include "cli.h"
+#include "engine.h"
+#include "stats.h"
 #include "devinfo.h"
 #include "kernels/latency.h"
 
@@ -64,6 +66,32 @@ typedef struct options {
     int set_max, set_ppo, set_loads, set_reps, set_warmup;
 } options;
 
+/* The options, in the toolkit's one table format (cli.h). */
+static struct {
+    int cached, bypass, quick, warp;
+    uint64_t min, max, ppo, spacing, loads, reps, warmup, device, seed;
+    const char *out;
+    int set_max, set_ppo, set_loads, set_reps, set_warmup;
+} A;
+
+static const cli_opt OPTS[] = {
+    {"--cached", 0, CLI_FLAG, 0, 0, 0, 0, &A.cached, 0, "ld.global.ca: cached in L1 and L2 (kernel chase_ca; default)", 0, 0},
+    {"--bypass-l1", 0, CLI_FLAG, 0, 0, 0, 0, &A.bypass, 0, "ld.global.cg: L2 only (kernel chase_cg)", 0, 0},
+    {"--min", 0, CLI_COUNT, 0, 1ull << 44, 0, 0, &A.min, "BYTES", "smallest working set (default 4K)", 0, 0},
+    {"--max", 0, CLI_COUNT, 0, 1ull << 44, 0, 0, &A.max, "BYTES", "largest working set (default 4G; 1G with --quick)", 0, &A.set_max},
+    {"--points-per-octave", 0, CLI_U64, 1, 64, 0, 0, &A.ppo, "P", "sizes per doubling (default 4; 2 with --quick)", 0, &A.set_ppo},
+    {"--spacing", 0, CLI_COUNT, 0, 1u << 30, 0, 0, &A.spacing, "BYTES", "bytes between visited elements, a multiple of 8 (default 128)", 0, 0},
+    {"--loads", 0, CLI_COUNT, 0, 1u << 24, 0, 0, &A.loads, "K", "timed dependent loads per repetition, a multiple of 8\n(default 4096; 2048 with --quick)", 0, &A.set_loads},
+    {"--reps", 0, CLI_U64, 1, LATENCY_MAX_REPS, 0, 0, &A.reps, "R", "timed repetitions per size; the median is kept\n(default 5; 3 with --quick)", 0, &A.set_reps},
+    {"--warmup", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &A.warmup, "N", "most untimed warm-up loads: min(lines, N)\n(default 1M; 512K with --quick)", 0, &A.set_warmup},
+    {"--warp", 0, CLI_FLAG, 0, 0, 0, 0, &A.warp, 0, "launch one warp of which lane 0 chases (default: 1 thread)", 0, 0},
+    {"--device", 0, CLI_U64, 0, 1023, 0, 0, &A.device, "D", "CUDA device ordinal (default 0)", 0, 0},
+    {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &A.seed, "S", "seed of the random permutations (default 1)", 0, 0},
+    {"--out", 0, CLI_STRING, 0, 0, 0, 0, &A.out, "FILE", "output table (default data/latency_<gpu>.tsv, or\ndata/latency_<gpu>_cg.tsv with --bypass-l1)", 0, 0},
+    {"--quick", 0, CLI_FLAG, 0, 0, 0, 0, &A.quick, 0, "a coarser, shorter sweep (4K..1G), for tests", 0, 0},
+    CLI_END,
+};
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -75,207 +103,68 @@ static void usage(FILE *f)
 "load-to-use latencies of L1, L2 and DRAM (see docs/latency.md and\n"
 "bin/plot_ladder).\n"
 "\n"
-"options:\n"
-"  --cached             ld.global.ca: cached in L1 and L2 (kernel chase_ca; default)\n"
-"  --bypass-l1          ld.global.cg: L2 only (kernel chase_cg)\n"
-"  --min BYTES          smallest working set (default 4K)\n"
-"  --max BYTES          largest working set (default 4G; 1G with --quick)\n"
-"  --points-per-octave P  sizes per doubling (default %d; %d with --quick)\n"
-"  --spacing BYTES      bytes between visited elements, a multiple of 8 (default %u)\n"
-"  --loads K            timed dependent loads per repetition, a multiple of %u\n"
-"                       (default %u; %u with --quick)\n"
-"  --reps R             timed repetitions per size, 1..%u; the median is kept\n"
-"                       (default %u; %u with --quick)\n"
-"  --warmup N           most untimed warm-up loads: min(lines, N) (default %llu;\n"
-"                       %llu with --quick)\n"
-"  --warp               launch one warp of which lane 0 chases (default: 1 thread)\n"
-"  --device D           CUDA device ordinal (default 0)\n"
-"  --seed S             seed of the random permutations (default %llu)\n"
-"  --out FILE           output table (default data/latency_<gpu>.tsv, or\n"
-"                       data/latency_<gpu>_cg.tsv with --bypass-l1)\n"
-"  --quick              a coarser, shorter sweep (4K..1G), for tests\n"
+"options:\n");
+    cli_print_options(f, OPTS);
+    fprintf(f,
 "  -h, --help           this text\n"
 "\n"
 "BYTES and counts accept 1e8 style and binary suffixes: 4K, 64M, 2G (KiB, MiB, GiB).\n"
-"Exit status: 0 ok, 1 runtime error (no file written), 2 usage error.\n",
-            DEF_PPO, QUICK_PPO, DEF_SPACING, LATENCY_UNROLL, DEF_LOADS, QUICK_LOADS,
-            LATENCY_MAX_REPS, DEF_REPS, QUICK_REPS,
-            (unsigned long long)DEF_WARMUP_MAX, (unsigned long long)QUICK_WARMUP_MAX,
-            (unsigned long long)DEF_SEED);
+"Exit status: 0 ok, 1 runtime error (no file written), 2 usage error.\n");
 }
 
-static void die_usage(const char *fmt, const char *a, const char *b)
+/* Returns -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, options *o)
 {
-    fprintf(stderr, PROG ": ");
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, " (see " PROG " --help)\n");
-    exit(2);
-}
-
-/*
- * Parse a count: a decimal number (1e8, 1.5, 4096) with an optional binary
- * suffix K, M, G, T (also KiB, KB ...; any case).  The result must be a whole
- * number >= 1 and < 2^53.  Returns 0 or -1.
- */
-static int parse_count(const char *s, uint64_t *out)
-{
-    if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
-        return -1;
-    errno = 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || errno != 0 || !isfinite(v))
-        return -1;
-    double mul = 1;
-    if (*end) {
-        switch (toupper((unsigned char)*end)) {
-        case 'K': mul = 1024.0; break;
-        case 'M': mul = 1024.0 * 1024; break;
-        case 'G': mul = 1024.0 * 1024 * 1024; break;
-        case 'T': mul = 1024.0 * 1024 * 1024 * 1024; break;
-        default: return -1;
-        }
-        end++;
-        if (toupper((unsigned char)end[0]) == 'I' && toupper((unsigned char)end[1]) == 'B')
-            end += 2;
-        else if (toupper((unsigned char)end[0]) == 'B')
-            end += 1;
-        if (*end)
-            return -1;
+    memset(&A, 0, sizeof A);
+    A.min = DEF_MIN_BYTES;
+    A.max = DEF_MAX_BYTES;
+    A.ppo = DEF_PPO;
+    A.spacing = DEF_SPACING;
+    A.loads = DEF_LOADS;
+    A.reps = DEF_REPS;
+    A.warmup = DEF_WARMUP_MAX;
+    A.seed = DEF_SEED;
+    const cli_opt *tables[1] = {OPTS};
+    cli_parse_result r;
+    int rc = cli_parse(PROG, argc, argv, tables, 1, 0, &r);
+    if (rc) return rc;
+    if (r.help) { usage(stdout); return 0; }
+    if (A.quick) {
+        if (!A.set_max) A.max = QUICK_MAX_BYTES;
+        if (!A.set_ppo) A.ppo = QUICK_PPO;
+        if (!A.set_loads) A.loads = QUICK_LOADS;
+        if (!A.set_reps) A.reps = QUICK_REPS;
+        if (!A.set_warmup) A.warmup = QUICK_WARMUP_MAX;
     }
-    v *= mul;
-    if (v < 1 || v >= 9007199254740992.0 || v != floor(v))
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-static uint64_t get_count(const char *opt, const char *val, uint64_t lo, uint64_t hi)
-{
-    uint64_t v;
-    if (parse_count(val, &v) != 0)
-        die_usage("%s: '%s' is not a positive whole number (like 4096, 1e8, 64K, 2G)", opt, val);
-    if (v < lo || v > hi) {
-        char range[96];
-        snprintf(range, sizeof range, "%llu..%llu", (unsigned long long)lo, (unsigned long long)hi);
-        fprintf(stderr, PROG ": %s: %s is out of range %s (see " PROG " --help)\n", opt, val, range);
-        exit(2);
-    }
-    return v;
-}
-
-static void parse_args(int argc, char **argv, options *o)
-{
     memset(o, 0, sizeof *o);
-    o->min_bytes = DEF_MIN_BYTES;
-    o->max_bytes = DEF_MAX_BYTES;
-    o->ppo = DEF_PPO;
-    o->spacing = DEF_SPACING;
-    o->loads = DEF_LOADS;
-    o->reps = DEF_REPS;
-    o->warmup_max = DEF_WARMUP_MAX;
-    o->seed = DEF_SEED;
-    o->kind = LATENCY_LOAD_CA;
-    o->threads = 1;
+    o->min_bytes = A.min;
+    o->max_bytes = A.max;
+    o->ppo = (int)A.ppo;
+    o->spacing = (uint32_t)A.spacing;
+    o->loads = (uint32_t)A.loads;
+    o->reps = (uint32_t)A.reps;
+    o->warmup_max = A.warmup;
+    o->device = (int)A.device;
+    o->seed = A.seed;
+    o->out = A.out;
+    o->quick = A.quick;
+    o->kind = A.bypass ? LATENCY_LOAD_CG : LATENCY_LOAD_CA;
+    o->threads = A.warp ? 32 : 1;
 
-    for (int i = 1; i < argc; i++) {
-        char name[64];
-        const char *a = argv[i], *val = NULL;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            exit(0);
-        }
-        if (strncmp(a, "--", 2) != 0)
-            die_usage("unexpected argument '%s'%s", a, "");
-        /* --opt=value or --opt value */
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        if (nlen >= sizeof name)
-            die_usage("unknown option '%s'%s", a, "");
-        memcpy(name, a, nlen);
-        name[nlen] = '\0';
-
-        int is_flag = !strcmp(name, "--cached") || !strcmp(name, "--bypass-l1") ||
-                      !strcmp(name, "--quick") || !strcmp(name, "--warp");
-        int is_valued = !strcmp(name, "--min") || !strcmp(name, "--max") ||
-                        !strcmp(name, "--points-per-octave") || !strcmp(name, "--spacing") ||
-                        !strcmp(name, "--loads") || !strcmp(name, "--reps") ||
-                        !strcmp(name, "--warmup") || !strcmp(name, "--device") ||
-                        !strcmp(name, "--seed") || !strcmp(name, "--out");
-        if (!is_flag && !is_valued)
-            die_usage("unknown option '%s'%s", a, "");
-        if (is_flag) {
-            if (eq)
-                die_usage("option %s takes no value%s", name, "");
-        } else if (eq) {
-            val = eq + 1;
-        } else {
-            if (i + 1 >= argc)
-                die_usage("option %s needs a value%s", name, "");
-            val = argv[++i];
-        }
-
-        if (!strcmp(name, "--cached")) o->kind = LATENCY_LOAD_CA;
-        else if (!strcmp(name, "--bypass-l1")) o->kind = LATENCY_LOAD_CG;
-        else if (!strcmp(name, "--quick")) o->quick = 1;
-        else if (!strcmp(name, "--warp")) o->threads = 32;
-        else if (!strcmp(name, "--min")) o->min_bytes = get_count(name, val, 8, 1ull << 44);
-        else if (!strcmp(name, "--max")) { o->max_bytes = get_count(name, val, 8, 1ull << 44); o->set_max = 1; }
-        else if (!strcmp(name, "--points-per-octave")) { o->ppo = (int)get_count(name, val, 1, 64); o->set_ppo = 1; }
-        else if (!strcmp(name, "--spacing")) o->spacing = (uint32_t)get_count(name, val, 8, 1u << 30);
-        else if (!strcmp(name, "--loads")) { o->loads = (uint32_t)get_count(name, val, LATENCY_UNROLL, 1u << 24); o->set_loads = 1; }
-        else if (!strcmp(name, "--reps")) { o->reps = (uint32_t)get_count(name, val, 1, LATENCY_MAX_REPS); o->set_reps = 1; }
-        else if (!strcmp(name, "--warmup")) { o->warmup_max = get_count(name, val, 1, 1ull << 40); o->set_warmup = 1; }
-        else if (!strcmp(name, "--device")) {
-            if (!strcmp(val, "0")) o->device = 0;
-            else o->device = (int)get_count(name, val, 0, 1023);
-        }
-        else if (!strcmp(name, "--seed")) {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(val, &end, 0);
-            if (!isdigit((unsigned char)val[0]) || *end || errno)
-                die_usage("--seed: '%s' is not a whole number 0..2^64-1%s", val, "");
-            o->seed = v;
-        }
-        else if (!strcmp(name, "--out")) {
-            if (!*val) die_usage("--out needs a file name%s%s", "", "");
-            o->out = val;
-        }
-    }
-
-    if (o->quick) {
-        if (!o->set_max) o->max_bytes = QUICK_MAX_BYTES;
-        if (!o->set_ppo) o->ppo = QUICK_PPO;
-        if (!o->set_loads) o->loads = QUICK_LOADS;
-        if (!o->set_reps) o->reps = QUICK_REPS;
-        if (!o->set_warmup) o->warmup_max = QUICK_WARMUP_MAX;
-    }
-
-    char a[32], b[32];
-    if (o->spacing % 8 != 0) {
-        snprintf(a, sizeof a, "%u", o->spacing);
-        die_usage("--spacing %s is not a multiple of 8 (each element is an 8-byte pointer)%s", a, "");
-    }
-    if (o->loads % LATENCY_UNROLL != 0) {
-        snprintf(a, sizeof a, "%u", o->loads);
-        snprintf(b, sizeof b, "%u", LATENCY_UNROLL);
-        die_usage("--loads %s is not a multiple of %s (the timing loop's unroll)", a, b);
-    }
-    if (o->min_bytes > o->max_bytes) {
-        snprintf(a, sizeof a, "%llu", (unsigned long long)o->min_bytes);
-        snprintf(b, sizeof b, "%llu", (unsigned long long)o->max_bytes);
-        die_usage("--min %s is larger than --max %s", a, b);
-    }
-    if (o->min_bytes < o->spacing) {
-        snprintf(a, sizeof a, "%llu", (unsigned long long)o->min_bytes);
-        snprintf(b, sizeof b, "%u", o->spacing);
-        die_usage("--min %s is smaller than one element spacing (%s bytes)", a, b);
-    }
-    if (o->max_bytes / o->spacing > UINT32_MAX) {
-        snprintf(a, sizeof a, "%llu", (unsigned long long)o->max_bytes);
-        die_usage("--max %s has more than 2^32 - 1 elements at this --spacing%s", a, "");
-    }
+    if (o->spacing % 8 != 0)
+        return cli_usage_error(PROG, "--spacing %u is not a multiple of 8 (each element is an 8-byte pointer)", o->spacing);
+    if (o->loads % LATENCY_UNROLL != 0)
+        return cli_usage_error(PROG, "--loads %u is not a multiple of %u (the timing loop's unroll)", o->loads, LATENCY_UNROLL);
+    if (o->min_bytes > o->max_bytes)
+        return cli_usage_error(PROG, "--min %llu is larger than --max %llu", (unsigned long long)o->min_bytes,
+                               (unsigned long long)o->max_bytes);
+    if (o->min_bytes < o->spacing)
+        return cli_usage_error(PROG, "--min %llu is smaller than one element spacing (%u bytes)",
+                               (unsigned long long)o->min_bytes, o->spacing);
+    if (o->max_bytes / o->spacing > UINT32_MAX)
+        return cli_usage_error(PROG, "--max %llu has more than 2^32 - 1 elements at this --spacing",
+                               (unsigned long long)o->max_bytes);
+    return -1;
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -306,18 +195,6 @@ static void build_cycle(uint32_t *order, uint32_t *succ, uint64_t n, uint64_t se
     for (uint64_t i = 0; i + 1 < n; i++)
         succ[order[i]] = order[i + 1];
     succ[order[n - 1]] = order[0];
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static const char *fmt_bytes(char *buf, size_t len, uint64_t b)
@@ -429,7 +306,8 @@ static int write_table(const char *path, const warplog_header *h, const options 
 int main(int argc, char **argv)
 {
     options o;
-    parse_args(argc, argv, &o);
+    int prc = parse_args(argc, argv, &o);
+    if (prc >= 0) return prc;
 
     uint64_t *sizes;
     size_t npts = make_sizes(&o, &sizes);
@@ -450,7 +328,7 @@ int main(int argc, char **argv)
     const uint64_t max_lines = max_bytes / o.spacing;
 
     size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    ENG_CUDA(cudaMemGetInfo(&free_b, &total_b));
     const uint64_t need = max_bytes + max_lines * sizeof(uint32_t) + (1u << 20);
     if (need > free_b) {
         char a[32], b[32];
@@ -471,9 +349,9 @@ int main(int argc, char **argv)
     void *d_chain = NULL;
     uint32_t *d_succ = NULL;
     latency_result *d_res = NULL;
-    CUDA_CHECK(cudaMalloc(&d_chain, max_bytes));
-    CUDA_CHECK(cudaMalloc((void **)&d_succ, max_lines * sizeof *d_succ));
-    CUDA_CHECK(cudaMalloc((void **)&d_res, sizeof *d_res));
+    ENG_CUDA(cudaMalloc(&d_chain, max_bytes));
+    ENG_CUDA(cudaMalloc((void **)&d_succ, max_lines * sizeof *d_succ));
+    ENG_CUDA(cudaMalloc((void **)&d_res, sizeof *d_res));
     const int carveout = latency_prefer_l1();
 
     const char *kname = latency_kernel_name(o.kind);
@@ -494,15 +372,15 @@ int main(int argc, char **argv)
         uint64_t seed = o.seed ^ (bytes * 0x9e3779b97f4a7c15ull);
         build_cycle(order, succ, lines, splitmix64(&seed));
 
-        CUDA_CHECK(cudaMemcpy(d_succ, succ, lines * sizeof *succ, cudaMemcpyHostToDevice));
+        ENG_CUDA(cudaMemcpy(d_succ, succ, lines * sizeof *succ, cudaMemcpyHostToDevice));
         latency_build_chain(d_chain, d_succ, lines, o.spacing);
-        CUDA_CHECK(cudaDeviceSynchronize());
+        ENG_CUDA(cudaDeviceSynchronize());
 
         const uint64_t warm = lines < o.warmup_max ? lines : o.warmup_max;
         latency_chase(o.kind, o.threads, d_chain, order[0], o.spacing, warm, o.loads, o.reps, d_res);
-        CUDA_CHECK(cudaDeviceSynchronize());
+        ENG_CUDA(cudaDeviceSynchronize());
         latency_result r;
-        CUDA_CHECK(cudaMemcpy(&r, d_res, sizeof r, cudaMemcpyDeviceToHost));
+        ENG_CUDA(cudaMemcpy(&r, d_res, sizeof r, cudaMemcpyDeviceToHost));
 
         /* Validate before reporting: the chase must end on the line the
          * host's permutation says, after warm + loads * reps steps. */
@@ -524,7 +402,7 @@ int main(int argc, char **argv)
         }
         for (uint32_t k = 0; k < o.reps; k++)
             tmpv[k] = (double)r.cycles[k] / o.loads;
-        const double cyc = median(tmpv, o.reps);
+        const double cyc = stats_median_inplace(tmpv, o.reps);
         const double MHz = (double)(r.clk_end - r.clk_begin) * 1e3 /
                            (double)(r.gtimer_end_ns - r.gtimer_begin_ns);
         rows[i].bytes = bytes;
@@ -538,9 +416,9 @@ int main(int argc, char **argv)
                 rows[i].ns_per_load, r.smid, MHz);
     }
 
-    CUDA_CHECK(cudaFree(d_res));
-    CUDA_CHECK(cudaFree(d_succ));
-    CUDA_CHECK(cudaFree(d_chain));
+    ENG_CUDA(cudaFree(d_res));
+    ENG_CUDA(cudaFree(d_succ));
+    ENG_CUDA(cudaFree(d_chain));
 
     snprintf(h.experiment, sizeof h.experiment, "latency");
     snprintf(h.kernel, sizeof h.kernel, "%s", kname);
@@ -556,7 +434,7 @@ int main(int argc, char **argv)
     h.carveout_pct = carveout;
     h.reps = o.reps;
     h.loads_per_warp = o.loads;
-    h.sm_clock_measured_MHz = median(mhz, npts);
+    h.sm_clock_measured_MHz = stats_median_inplace(mhz, npts);
 
     char path[4096];
     if (o.out) {

@@ -33,7 +33,7 @@
 
 #include "latency.h"
 #include "probe.cuh"
-#include "../cudahost/cuda_check.h"
+#include "engine.h"
 
 /* One dependent load.  Inline PTX so that the cache operator is exactly the
  * one asked for (ld.global.ca or ld.global.cg); `volatile` so that nvcc can
@@ -156,14 +156,14 @@ extern "C" void latency_build_chain(void *d_chain, const uint32_t *d_succ, uint6
     if (blocks > 4096) blocks = 4096;   /* grid-stride loop covers the rest */
     if (blocks == 0) blocks = 1;
     chain_build<<<(unsigned)blocks, threads>>>(d_chain, d_succ, lines, spacing_bytes);
-    CUDA_CHECK_LAUNCH();
+    ENG_CUDA(cudaGetLastError());
 }
 
 extern "C" int latency_prefer_l1(void)
 {
     /* The chase uses no shared memory: give the unified L1/shared array to L1. */
-    CUDA_CHECK(cudaFuncSetAttribute(chase_ca, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
-    CUDA_CHECK(cudaFuncSetAttribute(chase_cg, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+    ENG_CUDA(cudaFuncSetAttribute(chase_ca, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+    ENG_CUDA(cudaFuncSetAttribute(chase_cg, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
     return 0;
 }
 
@@ -177,7 +177,7 @@ extern "C" void latency_chase(enum latency_load kind, unsigned threads, const vo
     else
         chase_cg<<<1, threads>>>(d_chain, start_line, spacing_bytes, warmup_loads, loads, reps, 0u,
                                  d_out);
-    CUDA_CHECK_LAUNCH();
+    ENG_CUDA(cudaGetLastError());
 }
 
 extern "C" const char *latency_kernel_name(enum latency_load kind)

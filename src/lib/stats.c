@@ -302,3 +302,16 @@ int lat_stats_read_log(lat_stats *s, const char *path, warplog_header *h,
     warplog_reader_close(r);
     return n < 0 ? -1 : 0;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double stats_median_inplace(double *v, size_t n)
+{
+    if (n == 0) return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}

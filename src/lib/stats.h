@@ -103,6 +103,10 @@ double lat_stats_clock_MHz(const warplog_header *h, const char *log_name, FILE *
 int lat_stats_read_log(lat_stats *s, const char *path, warplog_header *h,
                        char *err, size_t errlen);
 
+/* The median of v[0..n), which is sorted in place (the toolkit's one
+ * median of timings: the mean of the middle two for even n); NAN when n is 0. */
+double stats_median_inplace(double *v, size_t n);
+
 /* cycles / clock_MHz * 1000; NAN when clock_MHz <= 0. */
 double lat_cycles_to_ns(double cycles, double clock_MHz);
 

@@ -102,7 +102,8 @@ static int cmd_check(const char *path, int quiet)
     const warplog_header *h = warplog_reader_header(r);
     sm_acc sms[WARP_PROBE_MAX_SMS];
     memset(sms, 0, sizeof sms);
-    uint64_t nbad_order = 0, nbad_sm = 0, nbad_ids = 0, total = 0;
+    uint64_t nbad_order = 0, nbad_sm = 0, nbad_ids = 0, nbad_sample = 0, total = 0;
+    const uint32_t K = h->sample_blocks ? h->sample_blocks : 1;
     const warp_record *rec;
     long n;
     while ((n = warplog_reader_chunk(r, &rec, err, sizeof err)) > 0) {
@@ -111,6 +112,7 @@ static int cmd_check(const char *path, int quiet)
             if (w->end_clk <= w->start_clk) nbad_order++;
             if ((int)w->smid >= h->sm_count || w->smid >= WARP_PROBE_MAX_SMS) { nbad_sm++; continue; }
             if (w->block >= h->blocks || w->warp >= h->warps_per_block) nbad_ids++;
+            if (w->block % K != 0) nbad_sample++;
             sm_acc *s = &sms[w->smid];
             if (s->n + 2 > s->cap) {
                 s->cap = s->cap ? 2 * s->cap : 1024;
@@ -150,10 +152,14 @@ static int cmd_check(const char *path, int quiet)
     printf("# sms_used\t%u of %d\n", used_sms, h->sm_count);
     printf("# max_concurrent_warps_per_sm\t%u (blocks_per_sm %u x warps_per_block %u = %llu)\n",
            max_conc_all, h->blocks_per_sm, h->warps_per_block, (unsigned long long)cap);
+    if (K > 1)
+        printf("# sampled\tevery %u-th block recorded: warps in flight count recorded warps only\n", K);
 #define FAIL_IF(cond, ...) do { if (cond) { fprintf(stderr, "warplog: check failed: " __VA_ARGS__); fputc('\n', stderr); rc = 1; } } while (0)
     FAIL_IF(nbad_order, "%llu records end at or before they start", (unsigned long long)nbad_order);
     FAIL_IF(nbad_sm, "%llu records have smid >= sm_count (%d)", (unsigned long long)nbad_sm, h->sm_count);
     FAIL_IF(nbad_ids, "%llu records have a block or warp id outside the launch", (unsigned long long)nbad_ids);
+    FAIL_IF(nbad_sample, "%llu records are of blocks that are not multiples of sample_blocks %u",
+            (unsigned long long)nbad_sample, K);
     FAIL_IF(total != h->record_count, "record count %llu differs from the header's %llu",
             (unsigned long long)total, (unsigned long long)h->record_count);
     FAIL_IF(over, "%u SMs had more warps in flight than blocks_per_sm x warps_per_block allows", over);

@@ -15,11 +15,15 @@ expect_says "--bypass-l1"
 
 # --- usage errors: exit 2, message names the problem
 expect_exit 2 "$L" --min 4X
-expect_says "'4X' is not a positive whole number"
+expect_says '--min is not a number: "4X"'
 expect_exit 2 "$L" --max -5
-expect_says "not a positive whole number"
+expect_says "--max must not be negative"
 expect_exit 2 "$L" --max 1.5
-expect_says "not a positive whole number"
+expect_says "--max must be a whole number"
+expect_exit 2 "$L" --max inf
+expect_says "--max is not a number"
+expect_exit 2 "$L" --max ''
+expect_says "--max is empty"
 expect_exit 2 "$L" --frobnicate
 expect_says "unknown option '--frobnicate'"
 expect_exit 2 "$L" --min
@@ -31,7 +35,7 @@ expect_says "not a multiple of 8"
 expect_exit 2 "$L" --loads 100
 expect_says "not a multiple of 8"
 expect_exit 2 "$L" --reps 17
-expect_says "out of range"
+expect_says "--reps must be between 1 and 16"
 expect_exit 2 "$L" --points-per-octave 0
 expect_exit 2 "$L" --min 64
 expect_says "smaller than one element spacing"

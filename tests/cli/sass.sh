@@ -42,7 +42,7 @@ check_region() {
 }
 
 for k in baseline float4 nondiverging random_access strided strided_float4; do
-    check_region ./readonly "readonly_$k" 1 2
+    check_region ./readonly "readonly_${k}_probe" 1 2
 done
 # the chase: clk_begin (1), then per repetition t0 (2) and t1 (3)
 for fn in $(cuobjdump -sass ./latency | awk '/Function :/ && /chase_c[ag]/ {print $3}'); do

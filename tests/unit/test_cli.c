@@ -1,5 +1,6 @@
 /* test_cli.c - the experiments' argument parsing. */
 #include <stdint.h>
+#include <string.h>
 #include "check.h"
 #include "cli.h"
 
@@ -45,5 +46,83 @@ int main(void)
     CHECK(cli_check_smem(232449, 232448, 233472, 1024, "H100", err, sizeof err) == -1);
     CHECK_STR_HAS(err, "232448 bytes with opt-in");
     CHECK_STR_HAS(err, "reserves 1024");
+    /* suffixes: T, KiB, kB */
+    CHECK(count("1T") == -1);       CHECK_STR_HAS(err, "too large"); /* above 2^36 */
+    CHECK(count("4KiB") == 0);      CHECK_EQ_U(v, 4096);
+    CHECK(count("1.5K") == 0);      CHECK_EQ_U(v, 1536);
+    CHECK(count("2MB") == 0);       CHECK_EQ_U(v, 2ull << 20);
+    CHECK(count("1.1K") == -1);     CHECK_STR_HAS(err, "whole number");
+    CHECK(count("K") == -1);        CHECK_STR_HAS(err, "not a number");
+    /* 2^64 and beyond */
+    CHECK(cli_parse_range("S", "18446744073709551615", 0, UINT64_MAX, &v, err, sizeof err) == 0);
+    CHECK(cli_parse_range("S", "18446744073709551616", 0, UINT64_MAX, &v, err, sizeof err) == -1);
+    CHECK(cli_parse_range("S", "4294967360", 0, 128, &v, err, sizeof err) == -1);
+    CHECK_STR_HAS(err, "between 0 and 128");
+
+    /* doubles: finite, in range, decimal only */
+    double d;
+    CHECK(cli_parse_double("--peak", "3352.3", 0, 1e6, &d, err, sizeof err) == 0); CHECK_NEAR(d, 3352.3, 1e-12);
+    CHECK(cli_parse_double("--peak", "1e400", 0, 1e6, &d, err, sizeof err) == -1); CHECK_STR_HAS(err, "too large");
+    CHECK(cli_parse_double("--peak", "inf", 0, 1e6, &d, err, sizeof err) == -1);   CHECK_STR_HAS(err, "not a number");
+    CHECK(cli_parse_double("--peak", "nan", 0, 1e6, &d, err, sizeof err) == -1);
+    CHECK(cli_parse_double("--peak", "0x10", 0, 1e6, &d, err, sizeof err) == -1);
+    CHECK(cli_parse_double("--peak", "", 0, 1e6, &d, err, sizeof err) == -1);     CHECK_STR_HAS(err, "empty");
+    CHECK(cli_parse_double("--peak", " 5", 0, 1e6, &d, err, sizeof err) == -1);
+    CHECK(cli_parse_double("--peak", "-1", 0, 1e6, &d, err, sizeof err) == -1);   CHECK_STR_HAS(err, "between 0 and 1e+06");
+    CHECK(cli_parse_double("--x", "1e-400", 0, 1, &d, err, sizeof err) == 0);     CHECK_NEAR(d, 0, 0);
+    int64_t iv;
+    CHECK(cli_parse_int("--off", "-3", -32, 32, &iv, err, sizeof err) == 0);      CHECK_EQ_I(iv, -3);
+    CHECK(cli_parse_int("--off", "33", -32, 32, &iv, err, sizeof err) == -1);
+    CHECK(cli_parse_int("--off", "1.0", -32, 32, &iv, err, sizeof err) == -1);
+    CHECK(cli_parse_int("--off", "-", -32, 32, &iv, err, sizeof err) == -1);
+
+    /* lists */
+    uint64_t lv[8];
+    size_t ln;
+    CHECK(cli_parse_list("--stride", "1-4,8,16", 1, 128, lv, 8, &ln, err, sizeof err) == 0);
+    CHECK_EQ_U(ln, 6); CHECK_EQ_U(lv[3], 4); CHECK_EQ_U(lv[5], 16);
+    CHECK(cli_parse_list("--stride", "1-9", 1, 128, lv, 8, &ln, err, sizeof err) == -1); CHECK_STR_HAS(err, "more than 8");
+    CHECK(cli_parse_list("--stride", "4-2", 1, 128, lv, 8, &ln, err, sizeof err) == -1); CHECK_STR_HAS(err, "backwards");
+    CHECK(cli_parse_list("--stride", "1,,2", 1, 128, lv, 8, &ln, err, sizeof err) == -1); CHECK_STR_HAS(err, "empty item");
+    CHECK(cli_parse_list("--stride", "0", 1, 128, lv, 8, &ln, err, sizeof err) == -1);
+    CHECK(cli_parse_list("--stride", "-1", 1, 128, lv, 8, &ln, err, sizeof err) == -1);
+
+    /* the option table */
+    uint64_t reps = 10; int quiet = 0, given = 0; const char *out = NULL; double pct = 2;
+    const cli_opt T[] = {
+        {"--reps", 0, CLI_U64, 1, 100, 0, 0, &reps, "R", "reps", 0, &given},
+        {"--quiet", 'q', CLI_FLAG, 0, 0, 0, 0, &quiet, 0, "quiet", 0, 0},
+        {"--out", 0, CLI_STRING, 0, 0, 0, 0, &out, "DIR", "out", 0, 0},
+        {"--pct", 0, CLI_DOUBLE, 0, 0, 0, 100, &pct, "P", "pct", 0, 0},
+        CLI_END,
+    };
+    const cli_opt *tabs[1] = {T};
+    cli_parse_result r;
+    char a0[] = "prog", a1[] = "--reps=20", a2[] = "1e8", a3[] = "-q", a4[] = "--out", a5[] = "d", a6[] = "-5";
+    char *argv1[] = {a0, a1, a2, a3, a4, a5, a6};
+    CHECK(cli_parse("prog", 7, argv1, tabs, 1, 3, &r) == 0);
+    CHECK_EQ_U(reps, 20); CHECK(given); CHECK(quiet); CHECK(out && !strcmp(out, "d"));
+    CHECK_EQ_I(r.npos, 2); CHECK(!strcmp(r.pos[1], "-5"));   /* a negative number is positional */
+    char b1[] = "--pct", b2[] = "inf";
+    char *argv2[] = {a0, b1, b2};
+    CHECK(cli_parse("prog", 3, argv2, tabs, 1, 3, &r) == 2);
+    char c1[] = "--nope";
+    char *argv3[] = {a0, c1};
+    CHECK(cli_parse("prog", 2, argv3, tabs, 1, 3, &r) == 2);
+    char *argv4[] = {a0, a4};
+    CHECK(cli_parse("prog", 2, argv4, tabs, 1, 3, &r) == 2);
+    char d1[] = "--quiet=1";
+    char *argv5[] = {a0, d1};
+    CHECK(cli_parse("prog", 2, argv5, tabs, 1, 3, &r) == 2);
+    char *argv6[] = {a0, a2, a2};
+    CHECK(cli_parse("prog", 3, argv6, tabs, 1, 1, &r) == 2);  /* too many */
+    CHECK(cli_parse("prog", 2, argv6, tabs, 1, 0, &r) == 2);  /* none allowed */
+    char e1[] = "--", e2[] = "--reps";
+    char *argv7[] = {a0, e1, e2};
+    CHECK(cli_parse("prog", 3, argv7, tabs, 1, 3, &r) == 0);   /* after --, positional */
+    CHECK_EQ_I(r.npos, 1);
+    char h1[] = "-h";
+    char *argv8[] = {a0, h1};
+    CHECK(cli_parse("prog", 2, argv8, tabs, 1, 3, &r) == 0); CHECK(r.help);
     return check_report("test_cli");
 }

@@ -147,10 +147,10 @@ static void test_probe_expand(void)
     uint32_t ref[WARP_PROBE_MAX_SMS];
     uint8_t seen[WARP_PROBE_MAX_SMS] = {0};
     /* first probe of SM 5 sets its reference; the low word wraps after it */
-    warp_probe p = {0xfffffff0u, 0x05000321u, 0x00000010u, 42.0f};
+    warp_probe p = {0xfffffff0u, 0x05000321u, 0x00000010u, 2};
     warp_record r;
     uint64_t base = 0x00000007fffffff0ull;
-    warplog_expand_probe(&p, 10, 4, base, ref, seen, &r);
+    warplog_expand_probe(&p, 10, 4, 1, base, ref, seen, &r);
     CHECK_EQ_U(r.start_clk, (1ull << 32) + 0xfffffff0u);
     CHECK_EQ_U(r.end_clk - r.start_clk, 0x321);
     CHECK_EQ_U(r.smid, 5);
@@ -160,17 +160,23 @@ static void test_probe_expand(void)
     /* a later probe of the same SM whose low word wrapped past 2^32: 0x20 cycles later */
     warp_probe q = {0x00000010u, 0x05000010u, 0x00000020u, 0};
     warp_record r2;
-    warplog_expand_probe(&q, 11, 4, base, ref, seen, &r2);
+    warplog_expand_probe(&q, 11, 4, 1, base, ref, seen, &r2);
     CHECK_EQ_U(r2.start_clk - r.start_clk, 0x20);
     /* and one that started earlier than the reference */
     warp_probe e = {0xffffff00u, 0x05000001u, 0, 0};
-    warplog_expand_probe(&e, 12, 4, base, ref, seen, &r2);
+    warplog_expand_probe(&e, 12, 4, 1, base, ref, seen, &r2);
     CHECK_EQ_I((int64_t)(r2.start_clk - r.start_clk), -0xf0);
     /* the latency saturates at 24 bits; the SM id is the top byte */
     warp_probe s = {7, 0xffffffffu, 0, 0};
-    warplog_expand_probe(&s, 0, 1, 0, ref, seen, &r2);
+    warplog_expand_probe(&s, 0, 1, 1, 0, ref, seen, &r2);
     CHECK_EQ_U(r2.end_clk - r2.start_clk, WARP_PROBE_LAT_MAX);
     CHECK_EQ_U(r2.smid, 255);
+    /* sampled: the block comes from the probe (block 96 = the 7th recorded
+     * block at K = 16), the warp from the index; two regions per warp */
+    warp_probe t = {100, 0x01000010u, 0, 96};
+    warplog_expand_probe(&t, 6 * 8 + 5, 4, 2, 0, ref, seen, &r2);
+    CHECK_EQ_U(r2.block, 96);
+    CHECK_EQ_U(r2.warp, 2);   /* (53 / 2) % 4 */
 }
 
 static void expect_reject(const char *name, const char *needle)

@@ -1,0 +1,102 @@
+/* probeset.c - see probeset.h. */
+#include "probeset.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t probeset_unwritten(const warp_probe *p, uint64_t n)
+{
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < n; i++)
+        k += p[i].block == PROBE_UNWRITTEN_BLOCK && p[i].start_lo == 0xffffffffu;
+    return k;
+}
+
+int probeset_summary(const warp_probe *p, uint64_t n, uint32_t warps_per_block,
+                     uint32_t records_per_warp, lat_summary *out)
+{
+    enum { BATCH = 65536 };
+    memset(out, 0, sizeof *out);
+    lat_stats *st = lat_stats_new();
+    warp_record *buf = malloc(BATCH * sizeof *buf);
+    uint32_t sm_ref[WARP_PROBE_MAX_SMS];
+    uint8_t sm_seen[WARP_PROBE_MAX_SMS] = {0};
+    int rc = st && buf ? 0 : -1;
+    for (uint64_t i = 0; rc == 0 && i < n; i += BATCH) {
+        const uint64_t k = n - i < BATCH ? n - i : BATCH;
+        for (uint64_t r = 0; r < k; r++)
+            warplog_expand_probe(&p[i + r], i + r, warps_per_block, records_per_warp, 0, sm_ref,
+                                 sm_seen, &buf[r]);
+        rc = lat_stats_add(st, buf, (size_t)k);
+    }
+    if (rc == 0 && n > 0) rc = lat_stats_summary(st, LAT_STATS_ALL, out);
+    free(buf);
+    lat_stats_free(st);
+    return rc;
+}
+
+double probeset_clock_MHz(const warp_probe *p, uint64_t n, uint64_t gt_base, uint64_t min_span_ns)
+{
+    uint64_t gmin[WARP_PROBE_MAX_SMS], gmax[WARP_PROBE_MAX_SMS];
+    uint32_t cmin[WARP_PROBE_MAX_SMS] = {0}, cmax[WARP_PROBE_MAX_SMS] = {0};
+    for (unsigned s = 0; s < WARP_PROBE_MAX_SMS; s++) gmin[s] = UINT64_MAX, gmax[s] = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const unsigned sm = p[i].lat_smid >> 24;
+        const uint64_t gt = gt_base + (uint32_t)(p[i].gtimer_lo - (uint32_t)gt_base);
+        if (gt < gmin[sm]) gmin[sm] = gt, cmin[sm] = p[i].start_lo;
+        if (gt > gmax[sm]) gmax[sm] = gt, cmax[sm] = p[i].start_lo;
+    }
+    double f[WARP_PROBE_MAX_SMS];
+    size_t nf = 0;
+    for (unsigned s = 0; s < WARP_PROBE_MAX_SMS; s++) {
+        if (gmin[s] == UINT64_MAX || gmax[s] - gmin[s] < min_span_ns) continue;
+        /* one kernel spans far fewer than 2^32 cycles: the wrapped difference
+         * of the low words is exact */
+        const uint32_t dclk = cmax[s] - cmin[s];
+        f[nf++] = (double)dclk / (double)(gmax[s] - gmin[s]) * 1e3;
+    }
+    if (nf == 0) return 0;
+    return stats_median_inplace(f, nf);
+}
+
+/* One edge of a timed interval on one SM: +1 at its start, -1 after its end. */
+typedef struct edge {
+    uint64_t key;   /* smid << 56 | clock << 1 | (start ? 1 : 0) */
+} edge;
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const uint64_t x = ((const edge *)a)->key, y = ((const edge *)b)->key;
+    return (x > y) - (x < y);
+}
+
+long probeset_max_concurrency(const warp_probe *p, uint64_t n)
+{
+    if (n == 0) return 0;
+    edge *e = malloc(2 * n * sizeof *e);
+    if (!e) return -1;
+    uint32_t sm_ref[WARP_PROBE_MAX_SMS];
+    uint8_t sm_seen[WARP_PROBE_MAX_SMS] = {0};
+    for (uint64_t i = 0; i < n; i++) {
+        warp_record r;
+        warplog_expand_probe(&p[i], i, 1, 1, 0, sm_ref, sm_seen, &r);
+        /* clocks relative to 2^32 +- 2^31: 34 bits are plenty; an end sorts
+         * before a start at the same clock (touching intervals do not overlap) */
+        const uint64_t s = (r.start_clk & ((1ull << 54) - 1));
+        const uint64_t t = (r.end_clk & ((1ull << 54) - 1));
+        e[2 * i].key = (uint64_t)r.smid << 56 | s << 1 | 1;
+        e[2 * i + 1].key = (uint64_t)r.smid << 56 | (t + 1) << 1;
+    }
+    qsort(e, 2 * n, sizeof *e, cmp_edge);
+    long best = 0, cur = 0;
+    unsigned sm = 256;
+    for (uint64_t i = 0; i < 2 * n; i++) {
+        const unsigned s = (unsigned)(e[i].key >> 56);
+        if (s != sm) sm = s, cur = 0;
+        cur += (e[i].key & 1) ? 1 : -1;
+        if (cur > best) best = cur;
+    }
+    free(e);
+    return best;
+}

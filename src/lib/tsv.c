@@ -1,0 +1,230 @@
+/* tsv.c - see tsv.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "tsv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+void tsv_free(tsv_table *t)
+{
+    if (!t) return;
+    free(t->name);
+    free(t->meta_key);
+    free(t->meta_val);
+    free(t->comment);
+    free(t->col);
+    free(t->cell);
+    free(t->buf);
+    memset(t, 0, sizeof *t);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) nc *= 2;
+    void *q = realloc(*p, nc * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+/* Split line (modified in place) at tabs into fields; returns the count. */
+static size_t split(char *line, char ***out, size_t *cap)
+{
+    size_t n = 0;
+    for (char *p = line;;) {
+        if (grow((void **)out, cap, n + 1, sizeof **out) != 0) return (size_t)-1;
+        (*out)[n++] = p;
+        char *tab = strchr(p, '\t');
+        if (!tab) break;
+        *tab = 0;
+        p = tab + 1;
+    }
+    return n;
+}
+
+int tsv_parse(FILE *f, const char *name, tsv_table *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->name = strdup(name ? name : "(table)");
+    char **fields = NULL;
+    size_t cfields = 0;
+    size_t len = 0, cap = 0;
+    char chunk[65536];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + k > TSV_MAX_BYTES) {
+            set_err(err, errlen, "%s: larger than %u MiB: not a table of this toolkit", name,
+                    TSV_MAX_BYTES >> 20);
+            tsv_free(t);
+            return -1;
+        }
+        if (grow((void **)&t->buf, &cap, len + k + 1, 1) != 0) goto oom;
+        memcpy(t->buf + len, chunk, k);
+        len += k;
+    }
+    if (ferror(f)) {
+        set_err(err, errlen, "%s: read error: %s", name, strerror(errno));
+        tsv_free(t);
+        return -1;
+    }
+    if (grow((void **)&t->buf, &cap, len + 1, 1) != 0) goto oom;
+    t->buf[len] = 0;
+    if (memchr(t->buf, 0, len)) {
+        set_err(err, errlen, "%s: contains a NUL byte: not a text table", name);
+        tsv_free(t);
+        return -1;
+    }
+    size_t cm = 0, cc = 0, ccol = 0, ccell = 0;
+    long lineno = 0;
+    for (char *line = t->buf; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        lineno++;
+        size_t l = strlen(line);
+        if (l && line[l - 1] == '\r') line[--l] = 0;
+        char *next = nl ? nl + 1 : NULL;
+        if (l == 0) { line = next; continue; }
+        if (line[0] == '#') {
+            char *s = line + 1;
+            if (*s == ' ') s++;
+            char *tab = strchr(s, '\t');
+            if (tab && tab != s && !memchr(s, ' ', (size_t)(tab - s))) {
+                *tab = 0;
+                if (t->nmeta == cm) {
+                    size_t nc = cm ? 2 * cm : 32;
+                    char **k2 = realloc(t->meta_key, nc * sizeof(char *));
+                    if (!k2) goto oom;
+                    t->meta_key = k2;
+                    char **v2 = realloc(t->meta_val, nc * sizeof(char *));
+                    if (!v2) goto oom;
+                    t->meta_val = v2;
+                    cm = nc;
+                }
+                t->meta_key[t->nmeta] = s;
+                t->meta_val[t->nmeta++] = tab + 1;
+            } else {
+                if (grow((void **)&t->comment, &cc, t->ncomment + 1, sizeof(char *)) != 0) goto oom;
+                t->comment[t->ncomment++] = s;
+            }
+            line = next;
+            continue;
+        }
+        size_t nf = split(line, &fields, &cfields);
+        if (nf == (size_t)-1) goto oom;
+        if (!t->col) {
+            if (grow((void **)&t->col, &ccol, nf, sizeof(char *)) != 0) goto oom;
+            memcpy(t->col, fields, nf * sizeof(char *));
+            t->ncol = nf;
+            for (size_t a = 0; a < nf; a++)
+                for (size_t b = a + 1; b < nf; b++)
+                    if (!strcmp(t->col[a], t->col[b])) {
+                        set_err(err, errlen, "%s:%ld: the column '%s' appears twice", name, lineno, t->col[a]);
+                        free(fields);
+                        tsv_free(t);
+                        return -1;
+                    }
+        } else {
+            if (nf != t->ncol) {
+                set_err(err, errlen, "%s:%ld: %zu fields where the header has %zu", name, lineno, nf, t->ncol);
+                free(fields);
+                tsv_free(t);
+                return -1;
+            }
+            if (grow((void **)&t->cell, &ccell, (t->nrow + 1) * t->ncol, sizeof(char *)) != 0) goto oom;
+            memcpy(t->cell + t->nrow * t->ncol, fields, nf * sizeof(char *));
+            t->nrow++;
+        }
+        line = next;
+    }
+    free(fields);
+    if (!t->col) {
+        set_err(err, errlen, "%s: no header row (every line is a comment, or the file is empty)", name);
+        tsv_free(t);
+        return -1;
+    }
+    return 0;
+oom:
+    free(fields);
+    set_err(err, errlen, "%s: out of memory", name);
+    tsv_free(t);
+    return -1;
+}
+
+int tsv_read(const char *path, tsv_table *t, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        memset(t, 0, sizeof *t);
+        set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = tsv_parse(f, path, t, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+int tsv_col(const tsv_table *t, const char *name)
+{
+    for (size_t c = 0; c < t->ncol; c++)
+        if (!strcmp(t->col[c], name)) return (int)c;
+    return -1;
+}
+
+const char *tsv_get(const tsv_table *t, size_t r, const char *col)
+{
+    int c = tsv_col(t, col);
+    if (c < 0 || r >= t->nrow) return NULL;
+    return t->cell[r * t->ncol + (size_t)c];
+}
+
+double tsv_parse_num(const char *s)
+{
+    if (!s || !*s || !strcmp(s, "-") || !strcmp(s, "nan")) return NAN;
+    for (const char *q = s; *q; q++)
+        if (!strchr("0123456789.eE+-", *q)) return NAN;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v)) return NAN;
+    return v;
+}
+
+double tsv_num(const tsv_table *t, size_t r, const char *col) { return tsv_parse_num(tsv_get(t, r, col)); }
+
+long tsv_find(const tsv_table *t, const char *col, const char *value, size_t from)
+{
+    int c = tsv_col(t, col);
+    if (c < 0) return -1;
+    for (size_t r = from; r < t->nrow; r++)
+        if (!strcmp(t->cell[r * t->ncol + (size_t)c], value)) return (long)r;
+    return -1;
+}
+
+const char *tsv_meta(const tsv_table *t, const char *key)
+{
+    const char *v = NULL;
+    for (size_t i = 0; i < t->nmeta; i++)
+        if (!strcmp(t->meta_key[i], key)) v = t->meta_val[i];
+    return v;
+}
+
+double tsv_meta_num(const tsv_table *t, const char *key) { return tsv_parse_num(tsv_meta(t, key)); }
+
+double tsv_meta_lead_num(const tsv_table *t, const char *key)
+{
+    const char *v = tsv_meta(t, key);
+    if (!v) return NAN;
+    char buf[64];
+    size_t n = strcspn(v, " \t");
+    if (n == 0 || n >= sizeof buf) return NAN;
+    memcpy(buf, v, n);
+    buf[n] = 0;
+    return tsv_parse_num(buf);
+}

@@ -1,0 +1,256 @@
+/*
+ * tsv.c - bin/tsv: what scripts and tests do with the toolkit's tables, by
+ * column name, so that no script parses a table itself.
+ *
+ *   tsv cat [--columns SPEC] [--out FILE] TABLE...
+ *       the rows of every TABLE under one header.  SPEC lists the output
+ *       columns, each NEW=OLD (renamed) or NAME, e.g.
+ *       variant=kernel,wpb=warps_per_block,sample; without it every table must
+ *       have the first one's columns.  The first table's key/value metadata
+ *       is kept; a missing column is an error naming the table.
+ *   tsv get TABLE COLUMN [--where COL=VALUE]...
+ *       the field of COLUMN, one line per matching row.
+ *   tsv meta TABLE KEY
+ *       the value of a '# key<TAB>value' line.
+ *   tsv columns TABLE
+ *       the header's names, one per line.
+ *
+ * Exit: 0 ok; 1 a table cannot be read, a column or key is missing, or no
+ * row matched; 2 usage.  --out writes FILE.tmp then renames it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tsv.h"
+
+#define PROG "tsv"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tsv cat [--columns NEW=OLD,...] [--out FILE] TABLE...\n"
+            "       tsv get TABLE COLUMN [--where COL=VALUE]...\n"
+            "       tsv meta TABLE KEY\n"
+            "       tsv columns TABLE\n"
+            "\n"
+            "Reads the toolkit's TSV tables by column name ('#' lines first, then a\n"
+            "header row).  Exit status: 0 ok, 1 missing table, column, key or row, 2 usage.\n");
+}
+
+static int usage_err(const char *msg, const char *arg)
+{
+    fprintf(stderr, PROG ": %s%s%s\nTry 'tsv --help'.\n", msg, arg ? " " : "", arg ? arg : "");
+    return 2;
+}
+
+static int load(const char *path, tsv_table *t)
+{
+    char err[512];
+    if (tsv_read(path, t, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct outcol {
+    char name[128];
+    char from[128];
+} outcol;
+
+static int parse_spec(const char *spec, outcol **cols, size_t *n)
+{
+    *n = 0;
+    *cols = NULL;
+    char *dup = strdup(spec), *save = NULL;
+    if (!dup) return -1;
+    size_t cap = 0;
+    for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            outcol *c = realloc(*cols, cap * sizeof *c);
+            if (!c) { free(dup); return -1; }
+            *cols = c;
+        }
+        char *eq = strchr(tok, '=');
+        if (eq) *eq = 0;
+        const char *from = eq ? eq + 1 : tok;
+        if (!*tok || !*from || strlen(tok) >= 128 || strlen(from) >= 128) { free(dup); return -1; }
+        snprintf((*cols)[*n].name, 128, "%s", tok);
+        snprintf((*cols)[*n].from, 128, "%s", from);
+        (*n)++;
+    }
+    free(dup);
+    return *n ? 0 : -1;
+}
+
+static int cmd_cat(int argc, char **argv)
+{
+    const char *spec = NULL, *out = NULL;
+    const char *files[1024];
+    int nf = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--columns") || !strcmp(argv[i], "--out")) {
+            if (i + 1 >= argc || !*argv[i + 1]) return usage_err("option needs a value:", argv[i]);
+            if (!strcmp(argv[i], "--columns")) spec = argv[++i]; else out = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return usage_err("unknown option", argv[i]);
+        } else {
+            if (nf == 1024) return usage_err("too many tables", NULL);
+            files[nf++] = argv[i];
+        }
+    }
+    if (nf == 0) return usage_err("cat needs at least one TABLE", NULL);
+    outcol *cols = NULL;
+    size_t nc = 0;
+    if (spec && parse_spec(spec, &cols, &nc) != 0) return usage_err("--columns: expected NEW=OLD or NAME, comma-separated, got", spec);
+
+    char tmp[4200];
+    FILE *f = stdout;
+    if (out) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", out);
+        f = fopen(tmp, "w");
+        if (!f) {
+            fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
+            free(cols);
+            return 1;
+        }
+    }
+    int rc = 0;
+    for (int k = 0; k < nf && rc == 0; k++) {
+        tsv_table t;
+        if (load(files[k], &t) != 0) { rc = 1; break; }
+        if (!cols) { /* the first table's columns */
+            nc = t.ncol;
+            cols = calloc(nc, sizeof *cols);
+            if (!cols) { tsv_free(&t); rc = 1; break; }
+            for (size_t c = 0; c < nc; c++) {
+                snprintf(cols[c].name, 128, "%s", t.col[c]);
+                snprintf(cols[c].from, 128, "%s", t.col[c]);
+            }
+        }
+        int idx[1024];
+        if (nc > 1024) { fprintf(stderr, PROG ": too many columns\n"); tsv_free(&t); rc = 1; break; }
+        for (size_t c = 0; c < nc; c++) {
+            idx[c] = tsv_col(&t, cols[c].from);
+            if (idx[c] < 0) {
+                fprintf(stderr, PROG ": %s has no column '%s'\n", files[k], cols[c].from);
+                rc = 1;
+            }
+        }
+        if (rc) { tsv_free(&t); break; }
+        if (k == 0) {
+            for (size_t m = 0; m < t.nmeta; m++) fprintf(f, "# %s\t%s\n", t.meta_key[m], t.meta_val[m]);
+            for (size_t c = 0; c < nc; c++) fprintf(f, "%s%s", c ? "\t" : "", cols[c].name);
+            fputc('\n', f);
+        }
+        for (size_t r = 0; r < t.nrow; r++)
+            for (size_t c = 0; c < nc; c++)
+                fprintf(f, "%s%s", t.cell[r * t.ncol + (size_t)idx[c]], c + 1 < nc ? "\t" : "\n");
+        tsv_free(&t);
+    }
+    free(cols);
+    if (fflush(f) != 0 || ferror(f)) {
+        fprintf(stderr, PROG ": error writing %s: %s\n", out ? tmp : "stdout", strerror(errno));
+        rc = 1;
+    }
+    if (out) {
+        if (fclose(f) != 0) rc = 1;
+        if (rc == 0 && rename(tmp, out) != 0) {
+            fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
+            rc = 1;
+        }
+        if (rc) remove(tmp);
+    }
+    return rc;
+}
+
+static int cmd_get(int argc, char **argv)
+{
+    if (argc < 2) return usage_err("get needs TABLE COLUMN", NULL);
+    const char *wcol[16], *wval[16];
+    int nw = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--where") != 0 || i + 1 >= argc) return usage_err("unexpected argument", argv[i]);
+        char *eq = strchr(argv[++i], '=');
+        if (!eq || eq == argv[i] || nw == 16) return usage_err("--where needs COL=VALUE, got", argv[i]);
+        *eq = 0;
+        wcol[nw] = argv[i];
+        wval[nw++] = eq + 1;
+    }
+    tsv_table t;
+    if (load(argv[0], &t) != 0) return 1;
+    int rc = 0;
+    if (tsv_col(&t, argv[1]) < 0) {
+        fprintf(stderr, PROG ": %s has no column '%s'\n", argv[0], argv[1]);
+        rc = 1;
+    }
+    for (int w = 0; w < nw && !rc; w++)
+        if (tsv_col(&t, wcol[w]) < 0) {
+            fprintf(stderr, PROG ": %s has no column '%s'\n", argv[0], wcol[w]);
+            rc = 1;
+        }
+    size_t matched = 0;
+    for (size_t r = 0; r < t.nrow && !rc; r++) {
+        int ok = 1;
+        for (int w = 0; w < nw; w++) ok &= !strcmp(tsv_get(&t, r, wcol[w]), wval[w]);
+        if (!ok) continue;
+        printf("%s\n", tsv_get(&t, r, argv[1]));
+        matched++;
+    }
+    if (!rc && matched == 0) {
+        fprintf(stderr, PROG ": no row of %s matches\n", argv[0]);
+        rc = 1;
+    }
+    tsv_free(&t);
+    if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+    return rc;
+}
+
+static int cmd_meta(int argc, char **argv)
+{
+    if (argc != 2) return usage_err("meta needs TABLE KEY", NULL);
+    tsv_table t;
+    if (load(argv[0], &t) != 0) return 1;
+    const char *v = tsv_meta(&t, argv[1]);
+    int rc = 0;
+    if (!v) {
+        fprintf(stderr, PROG ": %s has no '# %s' line\n", argv[0], argv[1]);
+        rc = 1;
+    } else {
+        printf("%s\n", v);
+    }
+    tsv_free(&t);
+    if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+    return rc;
+}
+
+static int cmd_columns(int argc, char **argv)
+{
+    if (argc != 1) return usage_err("columns needs one TABLE", NULL);
+    tsv_table t;
+    if (load(argv[0], &t) != 0) return 1;
+    for (size_t c = 0; c < t.ncol; c++) printf("%s\n", t.col[c]);
+    tsv_free(&t);
+    return fflush(stdout) != 0 || ferror(stdout) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "cat")) return cmd_cat(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "get")) return cmd_get(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "meta")) return cmd_meta(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "columns")) return cmd_columns(argc - 2, argv + 2);
+    return usage_err("unknown command", argv[1]);
+}

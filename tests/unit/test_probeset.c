@@ -1,0 +1,61 @@
+/* test_probeset.c - what the engine computes from a launch's probes. */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "probeset.h"
+
+static warp_probe P(uint32_t start, uint32_t lat, uint32_t sm, uint32_t gt, uint32_t block)
+{
+    warp_probe p = {start, lat | sm << 24, gt, block};
+    return p;
+}
+
+int main(void)
+{
+    /* latencies 100, 200, 300, 400 on two SMs: mean 250, p50 250 */
+    warp_probe a[4] = {P(1000, 100, 3, 0, 0), P(1010, 200, 3, 0, 0), P(5000, 300, 7, 0, 8), P(5000, 400, 7, 0, 8)};
+    lat_summary s;
+    CHECK(probeset_summary(a, 4, 2, 1, &s) == 0);
+    CHECK_EQ_U(s.count, 4);
+    CHECK_NEAR(s.mean_cycles, 250, 1e-9);
+    CHECK_NEAR(s.p50_cycles, 250, 1e-9);
+    CHECK_EQ_U(s.min_cycles, 100);
+    CHECK_EQ_U(s.max_cycles, 400);
+    CHECK(probeset_summary(a, 0, 2, 1, &s) == 0);
+    CHECK_EQ_U(s.count, 0);
+
+    /* concurrency: on SM 3 [1000,1100] and [1010,1210] overlap (2); on SM 7
+     * both start at 5000 (2); a third on SM 3 starting after both end: still 2 */
+    warp_probe c[5] = {a[0], a[1], a[2], a[3], P(1300, 5, 3, 0, 16)};
+    CHECK_EQ_I(probeset_max_concurrency(c, 5), 2);
+    /* touching intervals do not overlap: [0,10] and [11,20] */
+    warp_probe d[2] = {P(0, 10, 1, 0, 0), P(11, 9, 1, 0, 0)};
+    CHECK_EQ_I(probeset_max_concurrency(d, 2), 1);
+    /* ... but sharing the end cycle does */
+    warp_probe e[2] = {P(0, 10, 1, 0, 0), P(10, 9, 1, 0, 0)};
+    CHECK_EQ_I(probeset_max_concurrency(e, 2), 2);
+    /* the clock wraps its low 32 bits between two warps of one SM */
+    warp_probe w[2] = {P(0xfffffff0u, 0x40, 2, 0, 0), P(0x10u, 0x10, 2, 0, 0)};
+    CHECK_EQ_I(probeset_max_concurrency(w, 2), 2);
+
+    /* the clock: SM 5 runs 2 cycles per ns over 40 us; SM 6 spans 1 us only */
+    uint64_t base = 1000000000ull;
+    warp_probe k[4] = {P(100, 1, 5, (uint32_t)base, 0), P(100 + 80000, 1, 5, (uint32_t)(base + 40000), 0),
+                       P(0, 1, 6, (uint32_t)base, 0), P(500, 1, 6, (uint32_t)(base + 1000), 0)};
+    CHECK_NEAR(probeset_clock_MHz(k, 4, base, 20000), 2000.0, 1e-9);
+    CHECK_NEAR(probeset_clock_MHz(k + 2, 2, base, 20000), 0.0, 0);   /* too short: unknown */
+
+    /* unwritten probes (0xff bytes) are counted */
+    warp_probe u[3];
+    memset(u, 0xff, sizeof u);
+    u[1] = a[0];
+    CHECK_EQ_U(probeset_unwritten(u, 3), 2);
+
+    /* the median of timings */
+    double t[4] = {3, 1, 4, 2};
+    CHECK_NEAR(stats_median_inplace(t, 4), 2.5, 0);
+    double t1[3] = {9, 1, 5};
+    CHECK_NEAR(stats_median_inplace(t1, 3), 5, 0);
+    CHECK(isnan(stats_median_inplace(t1, 0)));
+    return check_report("test_probeset");
+}
