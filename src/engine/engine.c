@@ -38,6 +38,7 @@
 #include "devinfo.h"
 #include "littles.h"
 #include "logjob.h"
+#include "names.h"
 #include "plateau.h"
 #include "probeset.h"
 #include "stats.h"
@@ -52,6 +53,8 @@ static struct common_opts {
     double max_overhead, ceiling;
     cli_list points;
     int seed_given;
+    uint64_t wpb_opt, smem_opt;
+    int wpb_given, smem_given;
 } O;
 
 static const cli_opt COMMON[] = {
@@ -91,6 +94,10 @@ static const cli_opt COMMON[] = {
      "latency ladder (./latency) whose DRAM plateau the sweep records", 0, 0},
     {"--ceiling", 0, CLI_DOUBLE, 0, 0, 0, 1e7, &O.ceiling, "GBPS",
      "measured achievable DRAM bandwidth to record in the logs", 0, 0},
+    {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &O.wpb_opt, "W",
+     "warps per block, instead of the positional WPB (for scripts)", 0, &O.wpb_given},
+    {"--smem", 0, CLI_U64, 0, 1u << 30, 0, 0, &O.smem_opt, "BYTES",
+     "shared memory per block, instead of the positional SMEM", 0, &O.smem_given},
     {"--quiet", 'q', CLI_FLAG, 0, 0, 0, 0, &O.quiet, 0, "no progress on stderr", 0, 0},
     CLI_END,
 };
@@ -517,12 +524,18 @@ static const char *start_log(const warplog_header *h, point *p, const char *path
     return JOBS[NJOBS - 1].path;
 }
 
+/* DIR/<exp>_<variant>[-<label>]_<W>.bin (names.h); a sweep point adds _b<blocks/SM>
+ * before the extension. */
 static void log_path(char *buf, size_t len, int v, const eng_geom *g, int bps)
 {
-    char sweep[16] = "";
-    if (bps > 0) snprintf(sweep, sizeof sweep, "_b%d", bps);
-    snprintf(buf, len, "%s/%s_%s%s%s_%u%s.bin", O.out_dir, F->name, F->variants[v].name,
-             g->label[0] ? "-" : "", g->label, CTX.wpb, sweep);
+    char base[256];
+    if (names_log(base, sizeof base, F->name, F->variants[v].name, g->label, CTX.wpb) != 0)
+        die("internal: no log name for %s %s", F->name, F->variants[v].name);
+    if (bps > 0) {
+        char *dot = strrchr(base, '.');
+        snprintf(dot, sizeof base - (size_t)(dot - base), "_b%d.bin", bps);
+    }
+    snprintf(buf, len, "%s/%s", O.out_dir, base);
 }
 
 static void print_meta(void)
@@ -829,6 +842,12 @@ static int parse_positional(const cli_parse_result *r)
         if (!strcmp(name, "N")) CTX.n = v;
         if (!strcmp(name, "SMEM")) CTX.smem_bytes = (uint32_t)v;
         if (!strcmp(name, "WPB")) CTX.wpb = (uint32_t)v;
+    }
+    if (O.wpb_given) CTX.wpb = (uint32_t)O.wpb_opt;
+    if (O.smem_given) CTX.smem_bytes = (uint32_t)O.smem_opt;
+    for (int i = 0; i < nall; i++) {
+        if (!strcmp(F->posnames[i], "WPB")) CTX.pos[i] = CTX.wpb;
+        if (!strcmp(F->posnames[i], "SMEM")) CTX.pos[i] = CTX.smem_bytes;
     }
     if (!CTX.wpb) CTX.wpb = 4;
     CTX.tpb = 32 * CTX.wpb;

@@ -1,0 +1,171 @@
+/* names.c - see names.h and docs/naming.md. */
+#include "names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int names_valid_exp(const char *e)
+{
+    if (!e || !*e) return 0;
+    for (; *e; e++)
+        if (!((*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9'))) return 0;
+    return 1;
+}
+
+static int valid_part(const char *p, int allow_underscore)
+{
+    if (!p || !*p) return 0;
+    for (; *p; p++) {
+        const char c = *p;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.') continue;
+        if (c == '_' && allow_underscore) continue;
+        return 0;
+    }
+    return 1;
+}
+
+static int put(size_t len, int k)
+{
+    return k < 0 || (size_t)k >= len ? -1 : 0;
+}
+
+int names_summary(char *buf, size_t len, const char *exp, const char *n, unsigned wpb)
+{
+    if (!names_valid_exp(exp) || !valid_part(n, 0) || !wpb) return -1;
+    return put(len, snprintf(buf, len, "%s_%s_wpb%u.tsv", exp, n, wpb));
+}
+
+int names_log(char *buf, size_t len, const char *exp, const char *variant, const char *label,
+              unsigned wpb)
+{
+    if (!names_valid_exp(exp) || !valid_part(variant, 1) || !wpb) return -1;
+    if (label && *label && !valid_part(label, 0)) return -1;
+    return put(len, snprintf(buf, len, "%s_%s%s%s_%u.bin", exp, variant, label && *label ? "-" : "",
+                                  label && *label ? label : "", wpb));
+}
+
+int names_logdir(char *buf, size_t len, const char *n)
+{
+    if (!valid_part(n, 0)) return -1;
+    return put(len, snprintf(buf, len, "logs_%s", n));
+}
+
+int names_sweep(char *buf, size_t len, const char *exp, const char *variant, unsigned wpb)
+{
+    if (!names_valid_exp(exp) || !valid_part(variant, 1) || !wpb) return -1;
+    return put(len, snprintf(buf, len, "sweep_%s_%s_%u.tsv", exp, variant, wpb));
+}
+
+int names_sectors(char *buf, size_t len, const char *exp)
+{
+    if (!names_valid_exp(exp)) return -1;
+    return put(len, snprintf(buf, len, "sectors_%s.tsv", exp));
+}
+
+int names_sass(char *buf, size_t len, const char *exp)
+{
+    if (!names_valid_exp(exp)) return -1;
+    return put(len, snprintf(buf, len, "sass_%s.txt", exp));
+}
+
+int names_latency_stats(char *buf, size_t len, const char *n, unsigned wpb)
+{
+    if (!valid_part(n, 0) || !wpb) return -1;
+    return put(len, snprintf(buf, len, "latency_stats_%s_wpb%u.tsv", n, wpb));
+}
+
+static void copy(char *dst, size_t len, const char *src, size_t n)
+{
+    if (!dst || !len) return;
+    if (n >= len) n = len - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+/* "<digits>" at the end of s (after the last '_'), as wpb; -1 if not. */
+static long tail_number(const char *s, size_t n, const char *prefix)
+{
+    const size_t pl = strlen(prefix);
+    if (n <= pl || strncmp(s, prefix, pl) != 0) return -1;
+    long v = 0;
+    for (size_t i = pl; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9' || v > 100000) return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v > 0 ? v : -1;
+}
+
+names_kind names_parse(const char *base, char *exp, char *variant, char *label, char *n,
+                       size_t partlen, unsigned *wpb)
+{
+    static const char *fixed[] = {"device.tsv", "overhead.tsv", "sampling.tsv", "ceiling.tsv",
+                                  "nvidia_smi.csv", NULL};
+    if (exp) *exp = 0;
+    if (variant) *variant = 0;
+    if (label) *label = 0;
+    if (n) *n = 0;
+    if (wpb) *wpb = 0;
+    for (int i = 0; fixed[i]; i++)
+        if (!strcmp(base, fixed[i])) return NAMES_FIXED;
+    if (!strcmp(base, "latency_ca.tsv") || !strcmp(base, "latency_cg.tsv")) return NAMES_LADDER;
+    const size_t L = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (!dot) return NAMES_UNKNOWN;
+    const size_t stem = (size_t)(dot - base);
+    if (!strcmp(dot, ".tsv") && !strncmp(base, "sectors_", 8)) {
+        copy(exp, partlen, base + 8, stem - 8);
+        return names_valid_exp(exp ? exp : "x") && stem > 8 ? NAMES_SECTORS : NAMES_UNKNOWN;
+    }
+    if (!strcmp(dot, ".txt") && !strncmp(base, "sass_", 5) && stem > 5) {
+        copy(exp, partlen, base + 5, stem - 5);
+        return NAMES_SASS;
+    }
+    /* the rest end in _<W> or _wpb<W> */
+    const char *us = NULL;
+    for (const char *p = base; p < dot; p++)
+        if (*p == '_') us = p;
+    if (!us) return NAMES_UNKNOWN;
+    const size_t tail_off = (size_t)(us + 1 - base);
+    (void)L;
+    if (!strcmp(dot, ".tsv") && !strncmp(base, "latency_stats_", 14)) {
+        long w = tail_number(us + 1, stem - tail_off, "wpb");
+        if (w < 0 || us < base + 14) return NAMES_UNKNOWN;
+        copy(n, partlen, base + 14, (size_t)(us - base) - 14);
+        if (wpb) *wpb = (unsigned)w;
+        return NAMES_LATENCY_STATS;
+    }
+    if (!strcmp(dot, ".tsv") && !strncmp(base, "sweep_", 6)) {
+        long w = tail_number(us + 1, stem - tail_off, "");
+        const char *e_end = strchr(base + 6, '_');
+        if (w < 0 || !e_end || e_end >= us) return NAMES_UNKNOWN;
+        copy(exp, partlen, base + 6, (size_t)(e_end - base) - 6);
+        copy(variant, partlen, e_end + 1, (size_t)(us - e_end) - 1);
+        if (wpb) *wpb = (unsigned)w;
+        return NAMES_SWEEP;
+    }
+    if (!strcmp(dot, ".tsv")) {
+        long w = tail_number(us + 1, stem - tail_off, "wpb");
+        const char *e_end = strchr(base, '_');
+        if (w < 0 || !e_end || e_end >= us) return NAMES_UNKNOWN;
+        copy(exp, partlen, base, (size_t)(e_end - base));
+        copy(n, partlen, e_end + 1, (size_t)(us - e_end) - 1);
+        if (wpb) *wpb = (unsigned)w;
+        char e[64];
+        copy(e, sizeof e, base, (size_t)(e_end - base));
+        return names_valid_exp(e) ? NAMES_SUMMARY : NAMES_UNKNOWN;
+    }
+    if (!strcmp(dot, ".bin")) {
+        long w = tail_number(us + 1, stem - tail_off, "");
+        const char *e_end = strchr(base, '_');
+        if (w < 0 || !e_end || e_end >= us) return NAMES_UNKNOWN;
+        copy(exp, partlen, base, (size_t)(e_end - base));
+        const char *v = e_end + 1;
+        const char *dash = memchr(v, '-', (size_t)(us - v));
+        copy(variant, partlen, v, (size_t)((dash ? dash : us) - v));
+        if (dash) copy(label, partlen, dash + 1, (size_t)(us - dash) - 1);
+        if (wpb) *wpb = (unsigned)w;
+        return NAMES_LOG;
+    }
+    return NAMES_UNKNOWN;
+}

@@ -1,0 +1,49 @@
+/*
+ * names.h - the one naming contract of result files (docs/naming.md).
+ *
+ * Builders write a name into buf (at most len bytes) and return 0, or -1 when
+ * a part is not allowed (an experiment with '_' or '/', an empty part) or the
+ * name does not fit.  names_parse() reads a file's base name back.
+ */
+#ifndef WARPLAT_NAMES_H
+#define WARPLAT_NAMES_H
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum names_kind {
+    NAMES_UNKNOWN = 0,
+    NAMES_SUMMARY,        /* <exp>_<N>_wpb<W>.tsv */
+    NAMES_LOG,            /* <exp>_<variant>[-<label>]_<W>.bin */
+    NAMES_SWEEP,          /* sweep_<exp>_<variant>_<W>.tsv */
+    NAMES_SECTORS,        /* sectors_<exp>.tsv */
+    NAMES_SASS,           /* sass_<exp>.txt */
+    NAMES_LATENCY_STATS,  /* latency_stats_<N>_wpb<W>.tsv */
+    NAMES_LADDER,         /* latency_ca.tsv, latency_cg.tsv */
+    NAMES_FIXED           /* device.tsv, overhead.tsv, sampling.tsv, ceiling.tsv, nvidia_smi.csv */
+} names_kind;
+
+int names_summary(char *buf, size_t len, const char *exp, const char *n, unsigned wpb);
+int names_log(char *buf, size_t len, const char *exp, const char *variant, const char *label,
+              unsigned wpb);
+int names_logdir(char *buf, size_t len, const char *n);
+int names_sweep(char *buf, size_t len, const char *exp, const char *variant, unsigned wpb);
+int names_sectors(char *buf, size_t len, const char *exp);
+int names_sass(char *buf, size_t len, const char *exp);
+int names_latency_stats(char *buf, size_t len, const char *n, unsigned wpb);
+
+/* What a base name is.  exp, variant, label and n receive the parts (each a
+ * buffer of `partlen` bytes, any may be NULL); *wpb the warps per block (0
+ * when the kind has none). */
+names_kind names_parse(const char *base, char *exp, char *variant, char *label, char *n,
+                       size_t partlen, unsigned *wpb);
+
+/* The experiment name is acceptable: [a-z0-9]+ */
+int names_valid_exp(const char *exp);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+/*
+ * names.c - bin/names: the result-file names of docs/naming.md, for scripts,
+ * so that no script spells a name itself.
+ *
+ *   names summary EXP N WPB        readonly_1e8_wpb4.tsv
+ *   names log EXP VARIANT WPB [LABEL]
+ *   names logdir N                 logs_1e6
+ *   names sweep EXP VARIANT WPB    sweep_readonly_float4_4.tsv
+ *   names sectors EXP | sass EXP
+ *   names latency-stats N WPB
+ *   names parse BASENAME           kind, exp, variant, label, n, wpb (TSV)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "names.h"
+
+static int usage(FILE *f, int rc)
+{
+    fprintf(f, "usage: names summary EXP N WPB | log EXP VARIANT WPB [LABEL] | logdir N |\n"
+               "             sweep EXP VARIANT WPB | sectors EXP | sass EXP |\n"
+               "             latency-stats N WPB | parse BASENAME\n"
+               "Prints the name docs/naming.md gives a result file.  Exit: 0 ok, 2 usage.\n");
+    return rc;
+}
+
+static int wpb_of(const char *s, unsigned *w)
+{
+    uint64_t v;
+    char err[128];
+    if (cli_parse_range("WPB", s, 1, 32, &v, err, sizeof err) != 0) {
+        fprintf(stderr, "names: %s\n", err);
+        return -1;
+    }
+    *w = (unsigned)v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) return usage(stdout, 0);
+    if (argc < 3) return usage(stderr, 2);
+    const char *c = argv[1];
+    char b[512];
+    unsigned w = 0;
+    int rc = -2;
+    if (!strcmp(c, "summary") && argc == 5) rc = wpb_of(argv[4], &w) ? -3 : names_summary(b, sizeof b, argv[2], argv[3], w);
+    else if (!strcmp(c, "log") && (argc == 5 || argc == 6))
+        rc = wpb_of(argv[4], &w) ? -3 : names_log(b, sizeof b, argv[2], argv[3], argc == 6 ? argv[5] : "", w);
+    else if (!strcmp(c, "logdir") && argc == 3) rc = names_logdir(b, sizeof b, argv[2]);
+    else if (!strcmp(c, "sweep") && argc == 5) rc = wpb_of(argv[4], &w) ? -3 : names_sweep(b, sizeof b, argv[2], argv[3], w);
+    else if (!strcmp(c, "sectors") && argc == 3) rc = names_sectors(b, sizeof b, argv[2]);
+    else if (!strcmp(c, "sass") && argc == 3) rc = names_sass(b, sizeof b, argv[2]);
+    else if (!strcmp(c, "latency-stats") && argc == 4) rc = wpb_of(argv[3], &w) ? -3 : names_latency_stats(b, sizeof b, argv[2], w);
+    else if (!strcmp(c, "parse") && argc == 3) {
+        static const char *kinds[] = {"unknown", "summary", "log", "sweep", "sectors", "sass",
+                                      "latency_stats", "ladder", "fixed"};
+        char e[128], v[128], l[128], n[128];
+        names_kind k = names_parse(argv[2], e, v, l, n, 128, &w);
+        printf("kind\texp\tvariant\tlabel\tn\twpb\n%s\t%s\t%s\t%s\t%s\t%u\n", kinds[k], e, v, l, n, w);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    if (rc == -2) return usage(stderr, 2);
+    if (rc == -3) return 2;
+    if (rc != 0) {
+        fprintf(stderr, "names: a part is not allowed (experiments are [a-z0-9]+; no '/' or '-' in "
+                        "variants; WPB 1..32)\n");
+        return 2;
+    }
+    printf("%s\n", b);
+    return fflush(stdout) == 0 ? 0 : 1;
+}

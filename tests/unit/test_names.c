@@ -1,0 +1,44 @@
+/* test_names.c - the naming contract, both ways. */
+#include "check.h"
+#include "names.h"
+
+int main(void)
+{
+    char b[128], e[32], v[32], l[32], n[32];
+    unsigned w;
+    CHECK(names_summary(b, sizeof b, "readonly", "1e8", 4) == 0);  CHECK(!strcmp(b, "readonly_1e8_wpb4.tsv"));
+    CHECK(names_log(b, sizeof b, "readonly", "random_access", "", 16) == 0); CHECK(!strcmp(b, "readonly_random_access_16.bin"));
+    CHECK(names_log(b, sizeof b, "copy", "stride", "s8", 4) == 0);  CHECK(!strcmp(b, "copy_stride-s8_4.bin"));
+    CHECK(names_sweep(b, sizeof b, "readonly", "float4", 4) == 0);  CHECK(!strcmp(b, "sweep_readonly_float4_4.tsv"));
+    CHECK(names_sectors(b, sizeof b, "readonly") == 0);             CHECK(!strcmp(b, "sectors_readonly.tsv"));
+    CHECK(names_latency_stats(b, sizeof b, "1e8", 4) == 0);         CHECK(!strcmp(b, "latency_stats_1e8_wpb4.tsv"));
+    CHECK(names_logdir(b, sizeof b, "1e6") == 0);                   CHECK(!strcmp(b, "logs_1e6"));
+    /* refused parts */
+    CHECK(names_summary(b, sizeof b, "read_only", "1e8", 4) == -1);
+    CHECK(names_summary(b, sizeof b, "readonly", "1e8", 0) == -1);
+    CHECK(names_log(b, sizeof b, "copy", "a/b", "", 4) == -1);
+    CHECK(names_log(b, sizeof b, "copy", "x", "s-8", 4) == -1);
+    CHECK(names_summary(b, 10, "readonly", "1e8", 4) == -1);        /* does not fit */
+    /* parsing */
+    CHECK(names_parse("readonly_1e8_wpb4.tsv", e, v, l, n, 32, &w) == NAMES_SUMMARY);
+    CHECK(!strcmp(e, "readonly") && !strcmp(n, "1e8") && w == 4);
+    CHECK(names_parse("readonly_random_access_16.bin", e, v, l, n, 32, &w) == NAMES_LOG);
+    CHECK(!strcmp(e, "readonly") && !strcmp(v, "random_access") && !*l && w == 16);
+    CHECK(names_parse("copy_stride-s8_4.bin", e, v, l, n, 32, &w) == NAMES_LOG);
+    CHECK(!strcmp(v, "stride") && !strcmp(l, "s8"));
+    CHECK(names_parse("sweep_readonly_float4_4.tsv", e, v, l, n, 32, &w) == NAMES_SWEEP);
+    CHECK(!strcmp(e, "readonly") && !strcmp(v, "float4") && w == 4);
+    CHECK(names_parse("sweep_readonly_random_access_4.tsv", e, v, l, n, 32, &w) == NAMES_SWEEP);
+    CHECK(!strcmp(v, "random_access"));
+    CHECK(names_parse("sectors_copy.tsv", e, v, l, n, 32, &w) == NAMES_SECTORS);
+    CHECK(!strcmp(e, "copy"));
+    CHECK(names_parse("latency_stats_1e8_wpb4.tsv", e, v, l, n, 32, &w) == NAMES_LATENCY_STATS);
+    CHECK(!strcmp(n, "1e8") && w == 4);
+    CHECK(names_parse("latency_ca.tsv", e, v, l, n, 32, &w) == NAMES_LADDER);
+    CHECK(names_parse("overhead.tsv", e, v, l, n, 32, &w) == NAMES_FIXED);
+    CHECK(names_parse("sass_readonly.txt", e, v, l, n, 32, &w) == NAMES_SASS);
+    CHECK(names_parse("readonly_baseline_4.txt", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    CHECK(names_parse("notes.md", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    CHECK(names_parse("readonly_1e8_wpbx.tsv", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    return check_report("test_names");
+}
