@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# scripts/reference.sh - measure this GPU's reference set into OUTDIR, in the
+# layout of docs/naming.md, which is what the report reads.
+#
+#   scripts/reference.sh OUTDIR [--quick] [--only S,S,...] [--skip S,...] [--device D]
+#
+#   --quick      smaller runs (N = 1e7, fewer sweeps, the quick ladder)
+#   --only S     run only these sections; --skip S: all but these
+#   --device D   CUDA device ordinal (default 0)
+#
+# Sections, in order (each one's files are rewritten whole; the others are
+# left as they are, so the script can be re-run section by section):
+#   device     device.tsv, nvidia_smi.csv
+#   summaries  <exp>_<N>_wpb<W>.tsv for every family (src/families/*.cu) at
+#              WPB 2, 4, 8, 16, 32, and latency_stats_<N>_wpb4.tsv
+#   overhead   overhead.tsv: the clean twin against the instrumented kernel
+#   sampling   sampling.tsv: latency percentiles, every block against the default
+#   logs       logs_1e6/: every block recorded, for the per-warp timelines
+#   latency    latency_ca.tsv, latency_cg.tsv (the ladder)
+#   sweeps     sweep_readonly_<variant>_4.tsv (occupancy sweeps)
+#   sass       sass_<exp>.txt for every family, sass_latency.txt
+#
+# Progress goes to stderr, one line when a step starts and one when it ends,
+# with its time.  Exit status: 0 all sections ran, 1 a section failed (the
+# others still ran; the failed ones are named at the end), 2 usage error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
+usage_error() { echo "reference.sh: $*" >&2; echo "Try 'scripts/reference.sh --help'." >&2; exit 2; }
+
+OUTDIR="" QUICK=0 ONLY="" SKIP="" DEVICE=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        -h|--help) usage; exit 0 ;;
+        --quick) QUICK=1; shift ;;
+        --only|--skip|--device)
+            [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
+            case $1 in --only) ONLY=$2 ;; --skip) SKIP=$2 ;; --device) DEVICE=$2 ;; esac
+            shift 2 ;;
+        -*) usage_error "unknown option '$1'" ;;
+        *) [ -z "$OUTDIR" ] || usage_error "one OUTDIR only (got '$OUTDIR' and '$1')"; OUTDIR=$1; shift ;;
+    esac
+done
+[ -n "$OUTDIR" ] || usage_error "OUTDIR is missing"
+SECTIONS="device summaries overhead sampling logs latency sweeps sass"
+for s in ${ONLY//,/ } ${SKIP//,/ }; do
+    case " $SECTIONS " in *" $s "*) ;; *) usage_error "unknown section '$s' (one of: $SECTIONS)" ;; esac
+done
+wanted() {
+    if [ -n "$ONLY" ]; then case ",$ONLY," in *",$1,"*) return 0 ;; *) return 1 ;; esac; fi
+    case ",$SKIP," in *",$1,"*) return 1 ;; esac
+    return 0
+}
+
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/warplat-ref.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
+FAILED=()
+
+if [ $QUICK = 1 ]; then N=1e7; else N=1e8; fi
+WPBS="2 4 8 16 32"
+FAMILIES=()
+for f in src/families/*.cu; do FAMILIES+=("$(basename "$f" .cu)"); done
+
+say() { echo "reference.sh: [${SECONDS}s] $*" >&2; }
+# step NAME CMD...: run CMD with a start and an end line; a failure is recorded
+step() {
+    local name=$1; shift
+    local t0=$SECONDS
+    say "$name ..."
+    if "$@" 2>"$SCRATCH/step.err"; then
+        say "$name done ($((SECONDS - t0)) s)"
+    else
+        say "$name FAILED ($((SECONDS - t0)) s):"
+        tail -n 20 "$SCRATCH/step.err" | sed 's/^/    /' >&2
+        FAILED+=("$name")
+    fi
+}
+name() { bin/names "$@"; }
+
+for b in "${FAMILIES[@]}" latency; do
+    [ -x "./$b" ] || { echo "reference.sh: ./$b is missing: run make first" >&2; exit 1; }
+done
+
+# ---------------------------------------------------------------- device
+sec_device() {
+    ./readonly --device-info --device "$DEVICE" >"$SCRATCH/device.tsv" &&
+        mv "$SCRATCH/device.tsv" "$OUTDIR/device.tsv"
+    if command -v nvidia-smi >/dev/null 2>&1; then
+        nvidia-smi -i "$DEVICE" --format=csv \
+            --query-gpu=name,uuid,driver_version,pstate,temperature.gpu,power.draw,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,ecc.mode.current \
+            >"$SCRATCH/smi.csv" && mv "$SCRATCH/smi.csv" "$OUTDIR/nvidia_smi.csv"
+    fi
+}
+
+# ---------------------------------------------------------------- summaries
+sec_summaries() {
+    local fam w
+    for fam in "${FAMILIES[@]}"; do
+        for w in $WPBS; do
+            step "summary $fam WPB $w" ./"$fam" --n "$N" --wpb "$w" --device "$DEVICE" \
+                --out "$SCRATCH/logs_${fam}_$w" --table "$OUTDIR/$(name summary "$fam" "$N" "$w")" -q
+        done
+    done
+    # latency statistics of the WPB 4 readonly logs (not kept: 2.5-15 MB each)
+    step "latency_stats readonly WPB 4" bash -c 'bin/latency_stats "$1"/readonly_*_4.bin >"$2.tmp" && mv "$2.tmp" "$2"' _ \
+        "$SCRATCH/logs_readonly_4" "$OUTDIR/$(name latency-stats "$N" 4)"
+    rm -rf "$SCRATCH"/logs_*
+}
+
+# ---------------------------------------------------------------- overhead
+sec_overhead() {
+    local files=() w
+    for w in $WPBS; do files+=("$OUTDIR/$(name summary readonly "$N" "$w")"); done
+    step "overhead.tsv" bin/tsv cat \
+        --columns variant=kernel,wpb=warps_per_block,sample,clean_ms=kernel_ms,clean_ms_min=kernel_ms_min,clean_ms_max=kernel_ms_max,instrumented_ms=instr_ms,instrumented_ms_min=instr_ms_min,instrumented_ms_max=instr_ms_max,overhead_pct,bw_GBps,blocks_per_sm \
+        --out "$OUTDIR/overhead.tsv" "${files[@]}"
+}
+
+# ---------------------------------------------------------------- sampling
+sec_sampling() {
+    step "sampling: every block" ./readonly "$N" 0 4 --sample 1 --device "$DEVICE" --out "$SCRATCH/k1" \
+        --table "$SCRATCH/k1.tsv" -q
+    step "sampling: every 16th block" ./readonly "$N" 0 4 --sample 16 --device "$DEVICE" --out "$SCRATCH/k16" \
+        --table "$SCRATCH/k16.tsv" -q
+    step "sampling.tsv" bin/tsv cat \
+        --columns variant=kernel,wpb=warps_per_block,sample,records,lat_mean_cycles,lat_p50_cycles,lat_p95_cycles,overhead_pct \
+        --out "$OUTDIR/sampling.tsv" "$SCRATCH/k1.tsv" "$SCRATCH/k16.tsv" "$OUTDIR/$(name summary readonly "$N" 4)"
+    rm -rf "$SCRATCH"/k1 "$SCRATCH"/k16
+}
+
+# ---------------------------------------------------------------- logs
+sec_logs() {
+    local d w
+    d=$OUTDIR/$(name logdir 1e6)
+    rm -rf "$d.new"
+    for w in 2 4 8 16; do
+        step "logs 1e6 WPB $w" ./readonly 1e6 0 "$w" --sample 1 --kernel baseline,float4,nondiverging,random_access \
+            --device "$DEVICE" --out "$d.new" --table "$d.new/readonly_1e6_wpb$w.tsv" -q
+    done
+    rm -rf "$d" && mv "$d.new" "$d"
+}
+
+# ---------------------------------------------------------------- latency
+sec_latency() {
+    local q=""
+    [ $QUICK = 1 ] && q=--quick
+    step "ladder, L1 cached" ./latency $q --device "$DEVICE" --out "$OUTDIR/latency_ca.tsv"
+    step "ladder, L1 bypassed" ./latency $q --bypass-l1 --device "$DEVICE" --out "$OUTDIR/latency_cg.tsv"
+}
+
+# ---------------------------------------------------------------- sweeps
+sec_sweeps() {
+    local v variants="baseline float4 nondiverging random_access" ladder=()
+    [ $QUICK = 1 ] && variants=baseline
+    [ -f "$OUTDIR/latency_ca.tsv" ] && ladder=(--ladder "$OUTDIR/latency_ca.tsv")
+    for v in $variants; do
+        step "sweep readonly $v WPB 4" ./readonly "$N" 0 4 --kernel "$v" --sweep "${ladder[@]}" \
+            --device "$DEVICE" --out "$SCRATCH/sweep" --table "$OUTDIR/$(name sweep readonly "$v" 4)" -q
+        rm -rf "$SCRATCH/sweep"
+    done
+}
+
+# ---------------------------------------------------------------- sass
+sec_sass() {
+    command -v cuobjdump >/dev/null 2>&1 || { echo "cuobjdump not found" >&2; return 1; }
+    local fam
+    for fam in "${FAMILIES[@]}"; do
+        step "sass $fam" bash -c 'cuobjdump -sass "./$1" >"$2.tmp" && mv "$2.tmp" "$2"' _ "$fam" "$OUTDIR/$(name sass "$fam")"
+    done
+    step "sass latency" bash -c 'cuobjdump -sass ./latency >"$1.tmp" && mv "$1.tmp" "$1"' _ "$OUTDIR/sass_latency.txt"
+}
+
+for s in $SECTIONS; do
+    wanted "$s" || continue
+    t0=$SECONDS
+    say "== $s"
+    if ! "sec_$s"; then FAILED+=("$s"); fi
+    say "== $s done ($((SECONDS - t0)) s)"
+done
+if [ ${#FAILED[@]} -gt 0 ]; then
+    echo "reference.sh: failed: ${FAILED[*]}" >&2
+    exit 1
+fi
+say "all sections done; results in $OUTDIR"
