@@ -14,7 +14,8 @@
 #   summaries  <exp>_<N>_wpb<W>.tsv for every family (src/families/*.cu) at
 #              WPB 2, 4, 8, 16, 32, and latency_stats_<N>_wpb4.tsv
 #   overhead   overhead.tsv: the clean twin against the instrumented kernel
-#   sampling   sampling.tsv: latency percentiles, every block against the default
+#   sampling   sampling.tsv: latency percentiles at WPB 4 with 1 block in K
+#              recorded, K = 1, 4, 16, 64 and the default
 #   logs       logs_1e6/: every block recorded, for the per-warp timelines
 #   latency    latency_ca.tsv, latency_cg.tsv (the ladder)
 #   sweeps     sweep_readonly_<variant>_4.tsv (occupancy sweeps)
@@ -121,14 +122,17 @@ sec_overhead() {
 
 # ---------------------------------------------------------------- sampling
 sec_sampling() {
-    step "sampling: every block" ./readonly "$N" 0 4 --sample 1 --device "$DEVICE" --out "$SCRATCH/k1" \
-        --table "$SCRATCH/k1.tsv" -q
-    step "sampling: every 16th block" ./readonly "$N" 0 4 --sample 16 --device "$DEVICE" --out "$SCRATCH/k16" \
-        --table "$SCRATCH/k16.tsv" -q
+    local k files=()
+    for k in 1 4 16 64; do
+        step "sampling: 1 block in $k" ./readonly "$N" 0 4 --sample "$k" --device "$DEVICE" --out "$SCRATCH/k$k" \
+            --table "$SCRATCH/k$k.tsv" -q
+        files+=("$SCRATCH/k$k.tsv")
+        rm -rf "$SCRATCH/k$k"
+    done
+    # the last rows: the default (--sample auto) of the summaries section
     step "sampling.tsv" bin/tsv cat \
         --columns variant=kernel,wpb=warps_per_block,sample,records,lat_mean_cycles,lat_p50_cycles,lat_p95_cycles,overhead_pct \
-        --out "$OUTDIR/sampling.tsv" "$SCRATCH/k1.tsv" "$SCRATCH/k16.tsv" "$OUTDIR/$(name summary readonly "$N" 4)"
-    rm -rf "$SCRATCH"/k1 "$SCRATCH"/k16
+        --out "$OUTDIR/sampling.tsv" "${files[@]}" "$OUTDIR/$(name summary readonly "$N" 4)"
 }
 
 # ---------------------------------------------------------------- logs

@@ -66,8 +66,8 @@ static const cli_opt COMMON[] = {
      "timed launches of each kernel (default 10); medians are reported", 0, 0},
     {"--warmup", 0, CLI_U64, 0, 1000, 0, 0, &O.warmup, "W", "untimed launches first (default 2)", 0, 0},
     {"--sample", 0, CLI_STRING, 0, 0, 0, 0, &O.sample, "K|auto",
-     "record the warps of every K-th block (1 = all); auto (default): the\n"
-     "smallest power of two whose measured overhead is <= --max-overhead", 0, 0},
+     "record the warps of one block in K (K a power of two; 1 = all); auto\n"
+     "(default): the smallest K whose measured overhead is <= --max-overhead", 0, 0},
     {"--max-overhead", 0, CLI_DOUBLE, 0, 0, 0, 100, &O.max_overhead, "PCT",
      "overhead of the probes that --sample auto accepts (default 2)", 0, 0},
     {"--no-probes", 0, CLI_FLAG, 0, 0, 0, 0, &O.no_probes, 0,
@@ -436,7 +436,7 @@ static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p
         }
         if (!p->overhead_met)
             fprintf(stderr, "%s: note: %s: probe overhead %+.1f%% at the sparsest sampling tried "
-                    "(every %u-th block); the latencies are those of a kernel that much slower\n",
+                    "(1 block in %u); the latencies are those of a kernel that much slower\n",
                     PROG, F->variants[v].name, p->overhead_pct, p->sample);
     }
     p->nprobes = nprobes_for(g, p->sample);
@@ -557,7 +557,7 @@ static void print_meta(void)
                  "(bytes read + written) / kernel_ms\n");
     if (!PROFILE_ONLY && !O.no_probes)
         fprintf(TBL, "# instr_ms\tthe instrumented kernel, timed interleaved with the clean twin; "
-                     "overhead_pct = instr_ms / kernel_ms - 1; sample K = every K-th block "
+                     "overhead_pct = instr_ms / kernel_ms - 1; sample K = one block in K "
                      "recorded\n");
 }
 
@@ -645,7 +645,7 @@ static int run_variant(int v, int cfg, uint32_t fixed_K)
             g.bytes_written);
     fflush(TBL);
     if (!O.quiet && probes)
-        fprintf(stderr, "%s: %-16s clean %.4f ms, instrumented %.4f ms (%+.2f%%), every %u-th block "
+        fprintf(stderr, "%s: %-16s clean %.4f ms, instrumented %.4f ms (%+.2f%%), 1 block in %u "
                 "recorded%s\n", PROG, F->variants[v].name, p.clean.med, p.instr.med,
                 p.overhead_pct, p.sample, p.overhead_met ? "" : " (over --max-overhead)");
     free(p.probes);
@@ -786,7 +786,7 @@ static int run_sweep(int v, int cfg, uint32_t fixed_K, int argc, char **argv)
                  probes ? ls.p95_cycles : NAN, clk);
         if (!O.quiet)
             fprintf(stderr, "%s: [%d/%d] %d blocks/SM (SMEM %u): %.1f GB/s, latency %.0f cycles, "
-                    "bound %.1f GB/s, every %u-th block, overhead %+.2f%%\n", PROG, i + 1, np,
+                    "bound %.1f GB/s, 1 block in %u recorded, overhead %+.2f%%\n", PROG, i + 1, np,
                     p.bps, p.smem, bw, ls.mean_cycles, bound, p.sample, p.overhead_pct);
         free(p.probes);
     }
@@ -923,6 +923,8 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
         char err[256];
         if (cli_parse_count("--sample", O.sample, 1u << 30, &k, err, sizeof err) != 0)
             return cli_usage_error(PROG, "%s (or auto)", err);
+        if (k & (k - 1))
+            return cli_usage_error(PROG, "--sample %s: K must be a power of two (1, 2, 4, ...)", O.sample);
         fixed_K = (uint32_t)k;
     }
     int nsel = 0;

@@ -41,7 +41,7 @@
 /* What every family's kernel arguments carry for the engine. */
 struct eng_dev {
     warp_probe *probes;   /* probe kernel: one probe per recorded warp (and region) */
-    uint32_t sample;      /* K: blocks 0, K, 2K, ... record */
+    uint32_t shift;       /* log2 K: one block in each group of K records */
     uint32_t never;       /* a 32-bit word the data never holds */
     uint32_t *sink;       /* where a word equal to `never` would go: never written */
 };
@@ -50,16 +50,20 @@ static inline eng_dev eng_dev_args(const eng_launch *L, uint32_t never, uint32_t
 {
     eng_dev E;
     E.probes = L->probes;
-    E.sample = L->sample ? L->sample : 1;
+    E.shift = 0;
+    while (L->sample && (1u << E.shift) < L->sample) E.shift++;
     E.never = never;
     E.sink = sink;
     return E;
 }
 
-/* Does this block record? (probe kernel only) */
+/* Does this block record? (probe kernel only; warplog.h says which block of
+ * each group of K = 2^shift does) */
 static __device__ __forceinline__ bool eng_records(const eng_dev &E)
 {
-    return blockIdx.x % E.sample == 0;
+    const uint32_t b = blockIdx.x;
+    const uint32_t mask = (1u << E.shift) - 1;
+    return (b & mask) == warplog_sample_offset(b >> E.shift, mask);
 }
 
 /* The clean twin's use of a loaded word. */
@@ -101,7 +105,7 @@ static __device__ __forceinline__ void eng_record(const eng_dev &E, uint64_t t0,
 {
     if ((threadIdx.x & 31) == 0) {
         const uint64_t idx =
-            ((uint64_t)(blockIdx.x / E.sample) * (blockDim.x >> 5) + (threadIdx.x >> 5)) * rpw + r;
+            ((uint64_t)(blockIdx.x >> E.shift) * (blockDim.x >> 5) + (threadIdx.x >> 5)) * rpw + r;
         const uint64_t lat = t1 - t0;
         const uint32_t lat24 = lat > WARP_PROBE_LAT_MAX ? WARP_PROBE_LAT_MAX : (uint32_t)lat;
         *reinterpret_cast<uint4 *>(&E.probes[idx]) =

@@ -104,6 +104,11 @@ static int cmd_check(const char *path, int quiet)
     memset(sms, 0, sizeof sms);
     uint64_t nbad_order = 0, nbad_sm = 0, nbad_ids = 0, nbad_sample = 0, total = 0;
     const uint32_t K = h->sample_blocks ? h->sample_blocks : 1;
+    if (K & (K - 1)) {
+        fprintf(stderr, "warplog: %s: sample_blocks %u is not a power of two\n", path, K);
+        warplog_reader_close(r);
+        return 1;
+    }
     const warp_record *rec;
     long n;
     while ((n = warplog_reader_chunk(r, &rec, err, sizeof err)) > 0) {
@@ -112,7 +117,7 @@ static int cmd_check(const char *path, int quiet)
             if (w->end_clk <= w->start_clk) nbad_order++;
             if ((int)w->smid >= h->sm_count || w->smid >= WARP_PROBE_MAX_SMS) { nbad_sm++; continue; }
             if (w->block >= h->blocks || w->warp >= h->warps_per_block) nbad_ids++;
-            if (w->block % K != 0) nbad_sample++;
+            if (!warplog_block_sampled(w->block, K)) nbad_sample++;
             sm_acc *s = &sms[w->smid];
             if (s->n + 2 > s->cap) {
                 s->cap = s->cap ? 2 * s->cap : 1024;
@@ -153,12 +158,12 @@ static int cmd_check(const char *path, int quiet)
     printf("# max_concurrent_warps_per_sm\t%u (blocks_per_sm %u x warps_per_block %u = %llu)\n",
            max_conc_all, h->blocks_per_sm, h->warps_per_block, (unsigned long long)cap);
     if (K > 1)
-        printf("# sampled\tevery %u-th block recorded: warps in flight count recorded warps only\n", K);
+        printf("# sampled\tone block in %u recorded: warps in flight count recorded warps only\n", K);
 #define FAIL_IF(cond, ...) do { if (cond) { fprintf(stderr, "warplog: check failed: " __VA_ARGS__); fputc('\n', stderr); rc = 1; } } while (0)
     FAIL_IF(nbad_order, "%llu records end at or before they start", (unsigned long long)nbad_order);
     FAIL_IF(nbad_sm, "%llu records have smid >= sm_count (%d)", (unsigned long long)nbad_sm, h->sm_count);
     FAIL_IF(nbad_ids, "%llu records have a block or warp id outside the launch", (unsigned long long)nbad_ids);
-    FAIL_IF(nbad_sample, "%llu records are of blocks that are not multiples of sample_blocks %u",
+    FAIL_IF(nbad_sample, "%llu records are of blocks that sampling 1 in %u does not record",
             (unsigned long long)nbad_sample, K);
     FAIL_IF(total != h->record_count, "record count %llu differs from the header's %llu",
             (unsigned long long)total, (unsigned long long)h->record_count);

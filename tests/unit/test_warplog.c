@@ -341,6 +341,27 @@ static void test_big_log_bounded(void)
     CHECK(rss_big - rss_small < 12 * 1024); /* the decoded log is 96 MB */
 }
 
+/* Sampling: exactly one block of each group of K records, at offsets that
+ * are spread over the group (not always the first block). */
+static void test_sampling(void)
+{
+    for (uint32_t K = 1; K <= 1024; K *= 2) {
+        uint32_t offsets_seen[1024] = {0}, groups = 4096, distinct = 0;
+        for (uint32_t g = 0; g < groups; g++) {
+            uint32_t n = 0;
+            for (uint32_t b = g * K; b < (g + 1) * K; b++)
+                if (warplog_block_sampled(b, K)) {
+                    n++;
+                    if (!offsets_seen[b - g * K]++) distinct++;
+                }
+            if (n != 1) { CHECK_EQ_U(n, 1); break; }
+        }
+        /* every offset of the group is used (4096 groups >> K) */
+        CHECK_EQ_U(distinct, K);
+    }
+    CHECK(warplog_block_sampled(12345, 1));
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/test_warplog.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -350,6 +371,7 @@ int main(void)
     }
     test_big_log_bounded(); /* first, while this process is still small */
     test_probe_expand();
+    test_sampling();
     test_round_trip();
     test_rejections();
     char cmd[600];
