@@ -99,6 +99,17 @@ WARPLOG_HD uint32_t warplog_sample_offset(uint32_t group, uint32_t mask)
     return h & mask;
 }
 
+/* How many of `blocks` blocks record under sampling K: every full group has
+ * its recorder; the last, partial group only if its offset falls inside it.
+ * The probe array holds this many blocks' warps. */
+WARPLOG_HD uint64_t warplog_sampled_blocks(uint64_t blocks, uint32_t K)
+{
+    uint32_t shift = 0;
+    while ((1u << shift) < K) shift++;
+    const uint64_t full = blocks >> shift, rem = blocks & (K - 1);
+    return full + (rem && warplog_sample_offset((uint32_t)full, K - 1) < rem ? 1 : 0);
+}
+
 /* Does block b record under sampling K (a power of two)? */
 WARPLOG_HD int warplog_block_sampled(uint32_t block, uint32_t K)
 {

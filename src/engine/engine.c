@@ -323,7 +323,8 @@ static int occupancy(int v, eng_mode m, uint32_t smem)
 
 static uint64_t nprobes_for(const eng_geom *g, uint32_t K)
 {
-    return (g->blocks + K - 1) / K * CTX.wpb * (g->records_per_warp ? g->records_per_warp : 1);
+    return warplog_sampled_blocks(g->blocks, K) * CTX.wpb *
+           (g->records_per_warp ? g->records_per_warp : 1);
 }
 
 static void do_launch(int v, int cfg, eng_mode m, const eng_geom *g, uint32_t smem, uint32_t K)
@@ -440,7 +441,7 @@ static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p
                     PROG, F->variants[v].name, p->overhead_pct, p->sample);
     }
     p->nprobes = nprobes_for(g, p->sample);
-    p->sampled_blocks = (g->blocks + p->sample - 1) / p->sample;
+    p->sampled_blocks = warplog_sampled_blocks(g->blocks, p->sample);
     p->probes = malloc(p->nprobes * sizeof *p->probes);
     if (!p->probes) die("out of host memory (%llu probes)", (unsigned long long)p->nprobes);
     ENG_CUDA(cudaMemcpy(p->probes, D_PROBES, p->nprobes * sizeof *p->probes, cudaMemcpyDeviceToHost));

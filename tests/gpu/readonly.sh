@@ -21,8 +21,10 @@ check_logs() { # DIR WPB K: every log passes warplog check; full concurrency whe
         wpb=$(info "$inf" warps_per_block); bps=$(info "$inf" blocks_per_sm)
         k=$(info "$inf" sample_blocks)
         [ "$k" = "$3" ] || fail "$f: sample_blocks $k, expected $3"
-        [ "$recs" = $(( (blocks + k - 1) / k * wpb )) ] ||
-            fail "$f: $recs records for $blocks blocks x $wpb warps sampled 1 in $k"
+        [ "$recs" = $(( $(info "$inf" sampled_blocks) * wpb )) ] ||
+            fail "$f: $recs records for $(info "$inf" sampled_blocks) sampled blocks x $wpb warps"
+        [ "$k" != 1 ] || [ "$(info "$inf" sampled_blocks)" = "$blocks" ] ||
+            fail "$f: every block recorded, but sampled_blocks is not blocks ($blocks)"
         local chk; chk=$(bin/warplog check "$f" --quiet) || fail "warplog check $f: $chk"
         if [ "$3" = 1 ]; then
             local conc; conc=$(awk -F'\t' '$1=="# max_concurrent_warps_per_sm"{split($2,a," "); print a[1]}' <<<"$chk")

@@ -360,6 +360,15 @@ static void test_sampling(void)
         CHECK_EQ_U(distinct, K);
     }
     CHECK(warplog_block_sampled(12345, 1));
+    /* the count of recording blocks, partial last group included */
+    for (uint32_t K = 1; K <= 64; K *= 2)
+        for (uint64_t blocks = 1; blocks < 300; blocks += 7) {
+            uint64_t n = 0, maxg = 0;
+            for (uint32_t b = 0; b < blocks; b++)
+                if (warplog_block_sampled(b, K)) n++, maxg = b / K;
+            CHECK_EQ_U(warplog_sampled_blocks(blocks, K), n);
+            if (n) CHECK_EQ_U(maxg + 1, n);   /* dense: groups 0..n-1 */
+        }
 }
 
 int main(void)
