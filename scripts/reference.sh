@@ -15,7 +15,7 @@
 #              WPB 2, 4, 8, 16, 32, and latency_stats_<N>_wpb4.tsv
 #   overhead   overhead.tsv: the clean twin against the instrumented kernel
 #   sampling   sampling.tsv: latency percentiles at WPB 4 with 1 block in K
-#              recorded, K = 1, 4, 16, 64 and the default
+#              recorded, K = 1, 4, 16, 64, 256 and the default
 #   logs       logs_1e6/: every block recorded, for the per-warp timelines
 #   latency    latency_ca.tsv, latency_cg.tsv (the ladder)
 #   sweeps     sweep_readonly_<variant>_4.tsv (occupancy sweeps)
@@ -123,7 +123,7 @@ sec_overhead() {
 # ---------------------------------------------------------------- sampling
 sec_sampling() {
     local k files=()
-    for k in 1 4 16 64; do
+    for k in 1 4 16 64 256; do
         step "sampling: 1 block in $k" ./readonly "$N" 0 4 --sample "$k" --device "$DEVICE" --out "$SCRATCH/k$k" \
             --table "$SCRATCH/k$k.tsv" -q
         files+=("$SCRATCH/k$k.tsv")

@@ -51,8 +51,10 @@ static struct common_opts {
     uint64_t reps, warmup, device, l2_fetch, carveout, level, seed;
     const char *out_dir, *sample, *ladder, *table;
     double max_overhead, ceiling;
+    uint64_t min_records;
     cli_list points;
     int seed_given;
+    int sample_mode_overhead;
     uint64_t wpb_opt, smem_opt, n_opt;
     int wpb_given, smem_given, n_given;
 } O;
@@ -65,9 +67,13 @@ static const cli_opt COMMON[] = {
     {"--reps", 0, CLI_U64, 1, 10000, 0, 0, &O.reps, "R",
      "timed launches of each kernel (default 10); medians are reported", 0, 0},
     {"--warmup", 0, CLI_U64, 0, 1000, 0, 0, &O.warmup, "W", "untimed launches first (default 2)", 0, 0},
-    {"--sample", 0, CLI_STRING, 0, 0, 0, 0, &O.sample, "K|auto",
-     "record the warps of one block in K (K a power of two; 1 = all); auto\n"
-     "(default): the smallest K whose measured overhead is <= --max-overhead", 0, 0},
+    {"--sample", 0, CLI_STRING, 0, 0, 0, 0, &O.sample, "K|auto|overhead",
+     "record the warps of one block in K (K a power of two; 1 = all).  auto\n"
+     "(default): the sparsest K that still records --min-records warps and 2\n"
+     "blocks per SM, made sparser while the overhead exceeds --max-overhead;\n"
+     "overhead: the densest K whose overhead is <= --max-overhead", 0, 0},
+    {"--min-records", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &O.min_records, "R",
+     "records --sample auto keeps at least (default 65536; all when fewer)", 0, 0},
     {"--max-overhead", 0, CLI_DOUBLE, 0, 0, 0, 100, &O.max_overhead, "PCT",
      "overhead of the probes that --sample auto accepts (default 2)", 0, 0},
     {"--no-probes", 0, CLI_FLAG, 0, 0, 0, 0, &O.no_probes, 0,
@@ -383,16 +389,16 @@ static void measure(int v, int cfg, const eng_geom *g, uint32_t smem, uint32_t K
     free(ti);
 }
 
-/* The largest K worth trying: every SM still sees sampled blocks (2 per SM)
- * and the log still holds 4096 records, when the grid allows. */
-static uint32_t max_sample(const eng_geom *g)
+/* The sparsest K that still records `records` warps (and regions) and 2
+ * blocks per SM, when the grid allows (else 1). */
+static uint32_t sparsest_sample(const eng_geom *g, uint64_t records)
 {
     const uint64_t rpw = g->records_per_warp ? g->records_per_warp : 1;
     uint64_t need = 2 * (uint64_t)DEV.sm_count;
-    const uint64_t need_recs = (4096 + CTX.wpb * rpw - 1) / (CTX.wpb * rpw);
+    const uint64_t need_recs = (records + CTX.wpb * rpw - 1) / (CTX.wpb * rpw);
     if (need_recs > need) need = need_recs;
     uint32_t k = 1;
-    while ((uint64_t)k * 2 <= 1u << 20 && g->blocks / ((uint64_t)k * 2) >= need) k *= 2;
+    while ((uint64_t)k * 2 <= 1u << 20 && warplog_sampled_blocks(g->blocks, k * 2) >= need) k *= 2;
     return k;
 }
 
@@ -426,8 +432,12 @@ static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p
         measure(v, cfg, g, smem, fixed_K, p);
         p->overhead_met = p->overhead_pct <= O.max_overhead;
     } else {
-        const uint32_t kmax = max_sample(g);
-        for (uint32_t K = 1;; K *= 2) {
+        /* auto starts where the log keeps --min-records; overhead starts at
+         * every block.  Either doubles K while the overhead is too high, up
+         * to the sparsest K that keeps 4096 records. */
+        const uint32_t kmax = sparsest_sample(g, 4096);
+        uint32_t K = O.sample_mode_overhead ? 1 : sparsest_sample(g, O.min_records);
+        for (;; K *= 2) {
             measure(v, cfg, g, smem, K, p);
             if (p->overhead_pct <= O.max_overhead) {
                 measure(v, cfg, g, smem, K, p);   /* the figures reported: a fresh measurement */
@@ -906,6 +916,7 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     O.level = 1;
     O.max_overhead = 2.0;
     O.sample = "auto";
+    O.min_records = 65536;
 
     const cli_opt *tables[2] = {COMMON, f->options};
     cli_parse_result r;
@@ -919,7 +930,8 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     if ((rc = parse_positional(&r)) != 0) return rc;
     if ((rc = select_kernels()) != 0) return rc;
     uint32_t fixed_K = 0;
-    if (strcmp(O.sample, "auto") != 0) {
+    O.sample_mode_overhead = !strcmp(O.sample, "overhead");
+    if (strcmp(O.sample, "auto") != 0 && !O.sample_mode_overhead) {
         uint64_t k;
         char err[256];
         if (cli_parse_count("--sample", O.sample, 1u << 30, &k, err, sizeof err) != 0)
