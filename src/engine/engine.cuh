@@ -8,20 +8,26 @@
  *   template <eng_mode M> static __device__ __forceinline__ void body(const Args &A)
  *   {
  *       ... address arithmetic, pinned with eng_pin() ...
- *       ENG_PROBE_BEGIN(M, A.E);               // probe kernel: timer, SM id, clock
- *       float v = *p;                          // the load(s)
- *       if (M == ENG_PROBE) v = probe_use_f32(v);   // ... and the first use
- *       ENG_PROBE_END(M, A.E);                 // clock; one block in K stores it
+ *       ENG_IF_RECORDING(M, A.E) {             // probe kernel, 1 block in K
+ *           ENG_TIMED_BEGIN();                 // timer, SM id, clock
+ *           float v = *p;                      // the load(s)
+ *           v = probe_use_f32(v);              // ... and the first use
+ *           ENG_TIMED_END();                   // clock
+ *           ENG_RECORD(A.E);                   // lane 0 stores the probe
+ *           eng_consume(A.E, bits(v));
+ *           return;
+ *       }
+ *       float v = *p;                          // every other block: the clean body
  *       if (M == ENG_CHECK) ... store what validation reads ...
  *       else eng_consume(A.E, bits(v));        // keep the load alive
  *   }
  *   ENG_KERNELS(readonly_baseline, body, Args)
  *
- * Every warp of the probe kernel reads the clocks around its timed region
- * (a few cycles); lane 0 of the warps of one block in K stores the 16-byte
- * probe.  Nothing decides before the load whether a block records: a branch
- * there would hold every warp's load behind the decision (measured on the
- * H100: 2-3% at 16+ warps per block even when 1 block in 512 recorded).
+ * Blocks that do not record run exactly the clean body after one more
+ * instruction (warplog_block_sampled).  Measured on the H100: timing every
+ * warp and storing only in recording blocks cost 4-8% at 8+ warps per block
+ * (the timer and clock reads and the use lengthen every warp), and a
+ * 5-instruction hash before the branch 2-3%.
  *
  * The clean twin keeps its loads alive with eng_consume(): a compare that is
  * never true (no loaded word equals E.never, a bit pattern the inputs never
@@ -41,7 +47,9 @@
 /* What every family's kernel arguments carry for the engine. */
 struct eng_dev {
     warp_probe *probes;   /* probe kernel: one probe per recorded warp (and region) */
-    uint32_t shift;       /* log2 K: one block in each group of K records */
+    uint32_t mask;        /* K - 1: one block in each group of K records ... */
+    uint32_t offset;      /* ... the one at this offset in its group */
+    uint32_t shift;       /* log2 K */
     uint32_t never;       /* a 32-bit word the data never holds */
     uint32_t *sink;       /* where a word equal to `never` would go: never written */
 };
@@ -52,19 +60,21 @@ static inline eng_dev eng_dev_args(const eng_launch *L, uint32_t never, uint32_t
     E.probes = L->probes;
     E.shift = 0;
     while (L->sample && (1u << E.shift) < L->sample) E.shift++;
+    E.mask = (1u << E.shift) - 1;
+    E.offset = L->sample_offset & E.mask;
     E.never = never;
     E.sink = sink;
     return E;
 }
 
-/* Does this block record? (probe kernel only; warplog.h says which block of
- * each group of K = 2^shift does) */
+/* Does this block record? (probe kernel only; warplog.h) */
 static __device__ __forceinline__ bool eng_records(const eng_dev &E)
 {
-    const uint32_t b = blockIdx.x;
-    const uint32_t mask = (1u << E.shift) - 1;
-    return (b & mask) == warplog_sample_offset(b >> E.shift, mask);
+    return ((blockIdx.x ^ E.offset) & E.mask) == 0;
 }
+
+/* The recording path of a body: the probe kernel, in one block of K. */
+#define ENG_IF_RECORDING(M, E) if (M == ENG_PROBE && eng_records(E))
 
 /* The clean twin's use of a loaded word. */
 static __device__ __forceinline__ void eng_consume(const eng_dev &E, uint32_t bits)
@@ -97,38 +107,6 @@ static __device__ __forceinline__ T *eng_pin_mut(T *p)
     const uint32_t eng_sm_ = probe_smid();           \
     const uint64_t eng_t0_ = probe_clock64()
 #define ENG_TIMED_END() const uint64_t eng_t1_ = probe_clock64()
-
-/* The timed region of mode M: in the probe kernel, clocks around it and the
- * probe of a recording block after it; in the others, nothing. */
-#ifndef ENG_DECIDE_EARLY
-#define ENG_DECIDE_EARLY 1
-#endif
-#if ENG_DECIDE_EARLY
-/* whether the block records is computed before the first clock read (pinned
- * there by an empty volatile asm, so ptxas interleaves it with the address
- * arithmetic) and branched on only after the region */
-#define ENG_DECIDE_(M, E)                                                      \
-    uint32_t eng_rec_ = (M == ENG_PROBE) ? (uint32_t)eng_records(E) : 0u;     \
-    asm volatile("" : "+r"(eng_rec_));
-#define ENG_DECIDED_(E) eng_rec_
-#else
-#define ENG_DECIDE_(M, E)
-#define ENG_DECIDED_(E) eng_records(E)
-#endif
-#define ENG_PROBE_BEGIN(M, E)                                                  \
-    ENG_DECIDE_(M, E)                                                          \
-    uint64_t eng_gt0_ = 0, eng_t0_ = 0;                                        \
-    uint32_t eng_sm_ = 0;                                                      \
-    if (M == ENG_PROBE) {                                                      \
-        eng_gt0_ = probe_globaltimer();                                        \
-        eng_sm_ = probe_smid();                                                \
-        eng_t0_ = probe_clock64();                                             \
-    }
-#define ENG_PROBE_END(M, E)                                                    \
-    if (M == ENG_PROBE) {                                                      \
-        const uint64_t eng_t1_ = probe_clock64();                              \
-        if (ENG_DECIDED_(E)) eng_record((E), eng_t0_, eng_t1_, eng_gt0_, eng_sm_); \
-    }
 
 /* Lane 0 stores this warp's probe for region r of rpw. */
 static __device__ __forceinline__ void eng_record(const eng_dev &E, uint64_t t0, uint64_t t1,

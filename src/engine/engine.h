@@ -94,7 +94,8 @@ typedef struct eng_launch {
     uint64_t blocks;
     uint32_t threads;
     uint32_t smem_bytes;
-    uint32_t sample;             /* K: every K-th block records (probe kernels) */
+    uint32_t sample;             /* K: one block in K records (probe kernels) */
+    uint32_t sample_offset;      /* ... the one at this offset of its group */
     warp_probe *probes;          /* device array for the probe kernel, else NULL */
     cudaStream_t stream;
 } eng_launch;

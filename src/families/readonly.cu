@@ -2,9 +2,9 @@
  * readonly.cu - the readonly family: how long does one global load take, warp
  * by warp, and what bandwidth follows from it?  Reproduces the "readonly"
  * experiments of the original study (shared/background/003): each thread
- * loads one element; in the probe kernel every warp reads the SM clock before
- * the load and after the first use of the loaded value, and lane 0 of the
- * warps of one block in K stores it with the SM id and the global timer.
+ * loads one element; in the probe kernel, the warps of one block in K read
+ * the SM clock before the load and after the first use of the loaded value,
+ * and lane 0 stores it with the SM id and the global timer.
  *
  * Variants (three kernels each, engine.cuh: NAME, NAME_probe, NAME_check):
  *   readonly_baseline         float a[i]                    coalesced, 128 B/warp
@@ -63,21 +63,34 @@ static __device__ __forceinline__ void ro_finish(const ro_args &A, uint64_t i, f
 template <eng_mode M>
 static __device__ __forceinline__ void ro_scalar(const ro_args &A, const float *p, uint64_t i)
 {
-    ENG_PROBE_BEGIN(M, A.E);
-    float v = *p;
-    if (M == ENG_PROBE) v = probe_use_f32(v);
-    ENG_PROBE_END(M, A.E);
+    ENG_IF_RECORDING(M, A.E) {
+        ENG_TIMED_BEGIN();
+        float v = *p;
+        v = probe_use_f32(v);
+        ENG_TIMED_END();
+        ENG_RECORD(A.E);
+        eng_consume(A.E, __float_as_uint(v));
+        return;
+    }
+    const float v = *p;
     ro_finish<M>(A, i, v, __float_as_uint(v));
 }
 
 template <eng_mode M>
 static __device__ __forceinline__ void ro_vector(const ro_args &A, const float4 *p, uint64_t i)
 {
-    ENG_PROBE_BEGIN(M, A.E);
-    float4 q = *p;
-    /* one LDG.E.128 has one scoreboard: waiting for .x waits for all four */
-    if (M == ENG_PROBE) q.x = probe_use_f32(q.x);
-    ENG_PROBE_END(M, A.E);
+    ENG_IF_RECORDING(M, A.E) {
+        ENG_TIMED_BEGIN();
+        const float4 q = *p;
+        /* one LDG.E.128 has one scoreboard: waiting for .x waits for all four */
+        const float x = probe_use_f32(q.x);
+        ENG_TIMED_END();
+        ENG_RECORD(A.E);
+        eng_consume(A.E, __float_as_uint(x) ^ __float_as_uint(q.y) ^ __float_as_uint(q.z) ^
+                             __float_as_uint(q.w));
+        return;
+    }
+    const float4 q = *p;
     ro_finish<M>(A, i, (q.x + q.y) + (q.z + q.w),
                  __float_as_uint(q.x) ^ __float_as_uint(q.y) ^ __float_as_uint(q.z) ^
                      __float_as_uint(q.w));
@@ -101,11 +114,17 @@ template <eng_mode M> static __device__ __forceinline__ void ro_gather(const ro_
 {
     const uint64_t i = ro_tid();
     const uint32_t *pc = eng_pin(A.c + ro_clamp(i, A.items));
-    ENG_PROBE_BEGIN(M, A.E);
-    const uint32_t j = *pc;
-    float v = A.a[j];
-    if (M == ENG_PROBE) v = probe_use_f32(v);
-    ENG_PROBE_END(M, A.E);
+    ENG_IF_RECORDING(M, A.E) {
+        ENG_TIMED_BEGIN();
+        const uint32_t j = *pc;
+        float v = A.a[j];
+        v = probe_use_f32(v);
+        ENG_TIMED_END();
+        ENG_RECORD(A.E);
+        eng_consume(A.E, __float_as_uint(v));
+        return;
+    }
+    const float v = A.a[*pc];
     ro_finish<M>(A, i, v, __float_as_uint(v));
 }
 

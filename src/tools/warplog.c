@@ -117,7 +117,7 @@ static int cmd_check(const char *path, int quiet)
             if (w->end_clk <= w->start_clk) nbad_order++;
             if ((int)w->smid >= h->sm_count || w->smid >= WARP_PROBE_MAX_SMS) { nbad_sm++; continue; }
             if (w->block >= h->blocks || w->warp >= h->warps_per_block) nbad_ids++;
-            if (!warplog_block_sampled(w->block, K)) nbad_sample++;
+            if (!warplog_block_sampled(w->block, K, h->sample_offset)) nbad_sample++;
             sm_acc *s = &sms[w->smid];
             if (s->n + 2 > s->cap) {
                 s->cap = s->cap ? 2 * s->cap : 1024;

@@ -341,35 +341,32 @@ static void test_big_log_bounded(void)
     CHECK(rss_big - rss_small < 12 * 1024); /* the decoded log is 96 MB */
 }
 
-/* Sampling: exactly one block of each group of K records, at offsets that
- * are spread over the group (not always the first block). */
+/* Sampling: exactly one block of each group of K records, at the offset. */
 static void test_sampling(void)
 {
-    for (uint32_t K = 1; K <= 1024; K *= 2) {
-        uint32_t offsets_seen[1024] = {0}, groups = 4096, distinct = 0;
-        for (uint32_t g = 0; g < groups; g++) {
-            uint32_t n = 0;
-            for (uint32_t b = g * K; b < (g + 1) * K; b++)
-                if (warplog_block_sampled(b, K)) {
-                    n++;
-                    if (!offsets_seen[b - g * K]++) distinct++;
-                }
-            if (n != 1) { CHECK_EQ_U(n, 1); break; }
+    for (uint32_t K = 1; K <= 1024; K *= 2)
+        for (uint32_t off = 0; off < K; off += K / 4 + 1) {
+            for (uint32_t g = 0; g < 64; g++) {
+                uint32_t n = 0;
+                for (uint32_t b = g * K; b < (g + 1) * K; b++)
+                    if (warplog_block_sampled(b, K, off)) {
+                        n++;
+                        CHECK_EQ_U(b - g * K, off);
+                    }
+                if (n != 1) { CHECK_EQ_U(n, 1); break; }
+            }
         }
-        /* the offsets spread over the group like random ones: a random choice
-         * per group would use K (1 - e^(-groups/K)) distinct offsets */
-        CHECK(distinct >= 0.95 * K * (1 - exp(-(double)groups / K)));
-    }
-    CHECK(warplog_block_sampled(12345, 1));
+    CHECK(warplog_block_sampled(12345, 1, 0));
     /* the count of recording blocks, partial last group included */
     for (uint32_t K = 1; K <= 64; K *= 2)
-        for (uint64_t blocks = 1; blocks < 300; blocks += 7) {
-            uint64_t n = 0, maxg = 0;
-            for (uint32_t b = 0; b < blocks; b++)
-                if (warplog_block_sampled(b, K)) n++, maxg = b / K;
-            CHECK_EQ_U(warplog_sampled_blocks(blocks, K), n);
-            if (n) CHECK_EQ_U(maxg + 1, n);   /* dense: groups 0..n-1 */
-        }
+        for (uint32_t off = 0; off < K; off += 3)
+            for (uint64_t blocks = 1; blocks < 300; blocks += 7) {
+                uint64_t n = 0, maxg = 0;
+                for (uint32_t b = 0; b < blocks; b++)
+                    if (warplog_block_sampled(b, K, off)) n++, maxg = b / K;
+                CHECK_EQ_U(warplog_sampled_blocks(blocks, K, off), n);
+                if (n) CHECK_EQ_U(maxg + 1, n);   /* dense: groups 0..n-1 */
+            }
 }
 
 int main(void)
