@@ -11,8 +11,9 @@
 # Sections, in order (each one's files are rewritten whole; the others are
 # left as they are, so the script can be re-run section by section):
 #   device     device.tsv, nvidia_smi.csv
-#   summaries  <exp>_<N>_wpb<W>.tsv for every family (src/families/*.cu) at
-#              WPB 2, 4, 8, 16, 32, and latency_stats_<N>_wpb4.tsv
+#   summaries  <exp>_<N>_wpb<W>.tsv for every family (src/families/*.cu):
+#              readonly at WPB 2, 4, 8, 16, 32, the others at WPB 4; and
+#              latency_stats_<N>_wpb4.tsv
 #   overhead   overhead.tsv: the clean twin against the instrumented kernel
 #   sampling   sampling.tsv: latency percentiles at WPB 4 with 1 block in K
 #              recorded, K = 1, 4, 16, 64, 256 and the default
@@ -61,7 +62,8 @@ trap 'rm -rf "$SCRATCH"' EXIT
 FAILED=()
 
 if [ $QUICK = 1 ]; then N=1e7; else N=1e8; fi
-WPBS="2 4 8 16 32"
+WPBS="2 4 8 16 32"          # readonly: the overhead table needs every WPB
+WPBS_OTHER="4"              # the other families
 FAMILIES=()
 for f in src/families/*.cu; do FAMILIES+=("$(basename "$f" .cu)"); done
 
@@ -100,7 +102,9 @@ sec_device() {
 sec_summaries() {
     local fam w
     for fam in "${FAMILIES[@]}"; do
-        for w in $WPBS; do
+        local wpbs=$WPBS_OTHER
+        [ "$fam" = readonly ] && wpbs=$WPBS
+        for w in $wpbs; do
             step "summary $fam WPB $w" ./"$fam" --n "$N" --wpb "$w" --device "$DEVICE" \
                 --out "$SCRATCH/logs_${fam}_$w" --table "$OUTDIR/$(name summary "$fam" "$N" "$w")" -q
         done

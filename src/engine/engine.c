@@ -311,29 +311,57 @@ typedef struct point {
     int overhead_met;
 } point;
 
+static void configure_kernel(const void *k, uint32_t smem)
+{
+    if (!k) return;
+    ENG_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    ENG_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)O.carveout));
+}
+
+static int CFG;   /* the configuration being run (kernel() takes it) */
+
 static void configure(int v, uint32_t smem)
 {
-    for (int m = 0; m < ENG_NMODES; m++) {
-        const void *k = F->kernel(v, (eng_mode)m);
-        if (!k) continue;
-        ENG_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        ENG_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)O.carveout));
-    }
+    for (int m = 0; m < ENG_NMODES; m++) configure_kernel(F->kernel(v, CFG, (eng_mode)m), smem);
 }
 
 static int occupancy(int v, eng_mode m, uint32_t smem)
 {
     int b = 0;
-    const void *k = F->kernel(v, m);
+    const void *k = F->kernel(v, CFG, m);
     if (!k) return 0;
     ENG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, (int)CTX.tpb, smem));
     return b;
 }
 
+int eng_resident_blocks(const eng_ctx *c, const void *k)
+{
+    int b = 0;
+    configure_kernel(k, c->smem_bytes);
+    ENG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, (int)c->tpb, c->smem_bytes));
+    return b;
+}
+
+/* Is configuration CFG of v a kernel (else a runtime call such as cudaMemcpy),
+ * and does it have a probe kernel? */
+static int is_kernel(int v) { return F->kernel(v, CFG, ENG_CLEAN) != NULL; }
+static int has_probe(int v) { return F->kernel(v, CFG, ENG_PROBE) != NULL && !PROFILE_ONLY && !O.no_probes; }
+
+/* Probes a launch with sampling K writes: the warps of the sampled blocks,
+ * less the trailing warps of the last block when it records and its threads
+ * past the last item return at once (they are the last entries of the
+ * array, so dropping them keeps every other probe's index). */
 static uint64_t nprobes_for(const eng_geom *g, uint32_t K)
 {
-    return warplog_sampled_blocks(g->blocks, K, SAMPLE_OFFSET) * CTX.wpb *
-           (g->records_per_warp ? g->records_per_warp : 1);
+    const uint64_t rpw = g->records_per_warp ? g->records_per_warp : 1;
+    uint64_t warps = warplog_sampled_blocks(g->blocks, K, SAMPLE_OFFSET) * CTX.wpb;
+    const uint64_t last = g->blocks - 1;
+    if (g->tail_idle && g->items && warplog_block_sampled((uint32_t)last, K, SAMPLE_OFFSET & (K - 1))) {
+        const uint64_t active_threads = g->items - last * CTX.tpb;
+        const uint64_t active_warps = (active_threads + 31) / 32;
+        if (active_warps < CTX.wpb) warps -= CTX.wpb - active_warps;
+    }
+    return warps * rpw;
 }
 
 static void do_launch(int v, int cfg, eng_mode m, const eng_geom *g, uint32_t smem, uint32_t K)
@@ -411,10 +439,10 @@ static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p
     p->smem = smem;
     configure(v, smem);
     p->bps = occupancy(v, ENG_CLEAN, smem);
-    if (p->bps <= 0)
+    if (p->bps <= 0 && is_kernel(v))
         die("no block of %u threads with %u bytes of shared memory fits on an SM of %s", CTX.tpb,
             smem, DEV.device_name);
-    const int probes = !PROFILE_ONLY && !O.no_probes;
+    const int probes = has_probe(v);
     if (probes) {
         p->bps_probe = occupancy(v, ENG_PROBE, smem);
         if (p->bps_probe != p->bps)
@@ -426,6 +454,7 @@ static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p
         do_launch(v, cfg, ENG_CLEAN, g, smem, 1);
         if (probes) do_launch(v, cfg, ENG_PROBE, g, smem, 1);
     }
+    (void)cfg;
     ENG_CUDA(cudaDeviceSynchronize());
     if (!probes) {
         measure(v, cfg, g, smem, 0, p);
@@ -580,32 +609,63 @@ static const char *SUMMARY_COLUMNS =
     "kernel\tn\tsmem_bytes\twarps_per_block\tblocks_per_sm\tkernel_ms\tkernel_ms_min\t"
     "kernel_ms_max\tbw_GBps\tpct_peak\tsm_clock_MHz\tlat_mean_cycles\tlat_p50_cycles\t"
     "lat_p95_cycles\tvalid\tlog\tconfig\tsample\tinstr_ms\tinstr_ms_min\tinstr_ms_max\t"
-    "overhead_pct\trecords\tbytes_read\tbytes_written\n";
+    "overhead_pct\trecords\tbytes_read\tbytes_written\tkernel_fn\tregs\tblocks\n";
+
+/* The clean kernel's name (what Nsight Compute and cuobjdump call it) and
+ * its registers per thread; "-" and 0 for a variant that is not a kernel. */
+static void kernel_facts(int v, char *name, size_t len, int *regs)
+{
+    const void *k = F->kernel(v, CFG, ENG_CLEAN);
+    snprintf(name, len, "-");
+    *regs = 0;
+    if (!k) return;
+    const char *n = NULL;
+    if (cudaFuncGetName(&n, k) == cudaSuccess && n) snprintf(name, len, "%s", n);
+    struct cudaFuncAttributes a;
+    if (cudaFuncGetAttributes(&a, k) == cudaSuccess) *regs = a.numRegs;
+}
 
 static void print_fail_row(int v, const eng_geom *g, int bps)
 {
+    char fn[128];
+    int regs;
+    kernel_facts(v, fn, sizeof fn, &regs);
     fprintf(TBL, "%s\t%llu\t%u\t%u\t%d\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tFAIL\t-\t%s\t"
-                 "-\tnan\tnan\tnan\tnan\t0\t%.0f\t%.0f\n",
+                 "-\tnan\tnan\tnan\tnan\t0\t%.0f\t%.0f\t%s\t%d\t%llu\n",
             F->variants[v].name, (unsigned long long)CTX.n, CTX.smem_bytes, CTX.wpb, bps,
-            g->config[0] ? g->config : "-", g->bytes_read, g->bytes_written);
+            g->config[0] ? g->config : "-", g->bytes_read, g->bytes_written, fn, regs,
+            (unsigned long long)g->blocks);
+}
+
+static int geometry_of(int v, int cfg, eng_geom *g)
+{
+    char err[512];
+    memset(g, 0, sizeof *g);
+    g->stride = 1;
+    g->records_per_warp = 1;
+    g->loads_per_warp = 1;
+    CFG = cfg;
+    if (F->geometry(&CTX, v, cfg, g, err, sizeof err) != 0) {
+        if (SELECTED[v] == 2) {   /* asked for by name: the run cannot do what was asked */
+            fprintf(stderr, "%s: %s: %s\n", PROG, F->variants[v].name, err);
+            logjob_abort_all();
+            exit(2);
+        }
+        fprintf(stderr, "%s: %s skipped: %s\n", PROG, F->variants[v].name, err);
+        return -1;
+    }
+    if (g->blocks == 0 || g->blocks > 0x7fffffffull)
+        die("%s needs %llu blocks: a grid holds 1 to 2^31 - 1", F->variants[v].name,
+            (unsigned long long)g->blocks);
+    return 0;
 }
 
 static int run_variant(int v, int cfg, uint32_t fixed_K)
 {
-    char err[512];
     eng_geom g;
-    memset(&g, 0, sizeof g);
-    g.stride = 1;
-    g.records_per_warp = 1;
-    g.loads_per_warp = 1;
-    if (F->geometry(&CTX, v, cfg, &g, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s skipped: %s\n", PROG, F->variants[v].name, err);
-        return 0;
-    }
-    if (g.blocks == 0 || g.blocks > 0x7fffffffull)
-        die("%s needs %llu blocks: a grid holds 1 to 2^31 - 1", F->variants[v].name,
-            (unsigned long long)g.blocks);
-    if (nprobes_for(&g, 1) > PROBE_CAP) die("internal: probe buffer too small for %s", F->variants[v].name);
+    if (geometry_of(v, cfg, &g) != 0) return 0;
+    if (nprobes_for(&g, 1) > PROBE_CAP && has_probe(v))
+        die("internal: probe buffer too small for %s", F->variants[v].name);
     if (F->prepare) hook(F->prepare(&CTX, v, cfg), "preparing the inputs of", F->variants[v].name);
 
     eng_check chk;
@@ -642,27 +702,37 @@ static int run_variant(int v, int cfg, uint32_t fixed_K)
         fill_header(&h, v, &g, &p, clk, path);
         logname = start_log(&h, &p, path);
     }
-    const int probes = !PROFILE_ONLY && !O.no_probes;
-    char smp[16] = "-", ims[3][24] = {"nan", "nan", "nan"}, ovh[24] = "nan";
+    const int probes = has_probe(v);
+    char smp[16] = "-", ims[3][24] = {"nan", "nan", "nan"}, ovh[24] = "nan", lat[3][24];
     if (probes) {
         snprintf(smp, sizeof smp, "%u", p.sample);
         snprintf(ims[0], sizeof ims[0], "%.4f", p.instr.med);
         snprintf(ims[1], sizeof ims[1], "%.4f", p.instr.min);
         snprintf(ims[2], sizeof ims[2], "%.4f", p.instr.max);
         snprintf(ovh, sizeof ovh, "%.2f", p.overhead_pct);
+        snprintf(lat[0], sizeof lat[0], "%.1f", ls.mean_cycles);
+        snprintf(lat[1], sizeof lat[1], "%.1f", ls.p50_cycles);
+        snprintf(lat[2], sizeof lat[2], "%.1f", ls.p95_cycles);
+    } else {
+        for (int i = 0; i < 3; i++) snprintf(lat[i], sizeof lat[i], "nan");
     }
-    fprintf(TBL, "%s\t%llu\t%u\t%u\t%d\t%.4f\t%.4f\t%.4f\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t%.1f\tok\t%s\t"
-                 "%s\t%s\t%s\t%s\t%s\t%s\t%llu\t%.0f\t%.0f\n",
+    char fn[128];
+    int regs;
+    kernel_facts(v, fn, sizeof fn, &regs);
+    fprintf(TBL, "%s\t%llu\t%u\t%u\t%d\t%.4f\t%.4f\t%.4f\t%.1f\t%.1f\t%.0f\t%s\t%s\t%s\tok\t%s\t"
+                 "%s\t%s\t%s\t%s\t%s\t%s\t%llu\t%.0f\t%.0f\t%s\t%d\t%llu\n",
             F->variants[v].name, (unsigned long long)CTX.n, CTX.smem_bytes, CTX.wpb, p.bps,
             p.clean.med, p.clean.min, p.clean.max, bw, 100.0 * bw / DEV.peak_dram_GBps, clk,
-            ls.mean_cycles, ls.p50_cycles, ls.p95_cycles, logname, g.config[0] ? g.config : "-", smp,
+            lat[0], lat[1], lat[2], logname, g.config[0] ? g.config : "-", smp,
             ims[0], ims[1], ims[2], ovh, (unsigned long long)p.nprobes, g.bytes_read,
-            g.bytes_written);
+            g.bytes_written, fn, regs, (unsigned long long)g.blocks);
     fflush(TBL);
     if (!O.quiet && probes)
         fprintf(stderr, "%s: %-16s clean %.4f ms, instrumented %.4f ms (%+.2f%%), 1 block in %u "
                 "recorded%s\n", PROG, F->variants[v].name, p.clean.med, p.instr.med,
                 p.overhead_pct, p.sample, p.overhead_met ? "" : " (over --max-overhead)");
+    else if (!O.quiet)
+        fprintf(stderr, "%s: %-16s %.4f ms, %.1f GB/s\n", PROG, F->variants[v].name, p.clean.med, bw);
     free(p.probes);
     return 0;
 }
@@ -694,6 +764,11 @@ static int first_selected(void)
 static int list_occupancy(void)
 {
     const int v = first_selected();
+    CFG = 0;
+    if (!is_kernel(v)) {
+        fprintf(stderr, "%s: %s is not a kernel: pick one with --kernel\n", PROG, F->variants[v].name);
+        return 2;
+    }
     configure(v, DEV.max_smem_optin_per_block);
     const int bmax = occupancy(v, ENG_CLEAN, 0);
     printf("# device_name\t%s\n# kernel\t%s\n# warps_per_block\t%u\n# max_smem_optin_per_block\t%u\n"
@@ -719,11 +794,8 @@ static int run_sweep(int v, int cfg, uint32_t fixed_K, int argc, char **argv)
 {
     char err[512];
     eng_geom g;
-    memset(&g, 0, sizeof g);
-    g.stride = 1;
-    g.records_per_warp = 1;
-    g.loads_per_warp = 1;
-    if (F->geometry(&CTX, v, cfg, &g, err, sizeof err) != 0) die("%s: %s", F->variants[v].name, err);
+    if (geometry_of(v, cfg, &g) != 0) die("%s: no sweep", F->variants[v].name);
+    if (!is_kernel(v)) die("%s is not a kernel: nothing to sweep", F->variants[v].name);
     if (F->prepare) hook(F->prepare(&CTX, v, cfg), "preparing the inputs of", F->variants[v].name);
     eng_check chk;
     if (!validate(v, cfg, &g, 0, &chk))
@@ -757,7 +829,7 @@ static int run_sweep(int v, int cfg, uint32_t fixed_K, int argc, char **argv)
     if (O.ladder && plateau_dram_latency_from_tsv(O.ladder, &dram_cyc, &dram_ns, err, sizeof err) != 0)
         die("--ladder: %s", err);
 
-    const int probes = !PROFILE_ONLY && !O.no_probes;
+    const int probes = has_probe(v);
     char (*rows)[768] = calloc((size_t)np, sizeof *rows);
     if (!rows) die("out of host memory");
     warplog_header last;
@@ -892,7 +964,7 @@ static int select_kernels(void)
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int found = 0;
         for (int v = 0; v < F->nvariants; v++)
-            if (!strcmp(tok, F->variants[v].name)) SELECTED[v] = found = 1;
+            if (!strcmp(tok, F->variants[v].name)) SELECTED[v] = 2, found = 1;
         if (!found) {
             char names[512] = "";
             for (int v = 0; v < F->nvariants; v++)
@@ -1007,7 +1079,9 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
             eng_geom g;
             memset(&g, 0, sizeof g);
             g.records_per_warp = 1;
-            if (f->geometry(&CTX, v, c, &g, err, sizeof err) == 0 && nprobes_for(&g, 1) > PROBE_CAP)
+            CFG = c;
+            if (f->geometry(&CTX, v, c, &g, err, sizeof err) == 0 && g.blocks &&
+                nprobes_for(&g, 1) > PROBE_CAP)
                 PROBE_CAP = nprobes_for(&g, 1);
         }
     }
@@ -1027,7 +1101,10 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
         for (int v = 0; v < f->nvariants; v++) {
             if (!SELECTED[v]) continue;
             const int nc = f->configs ? f->configs(&CTX, v) : 1;
-            for (int c = 0; c < nc; c++) failures += run_variant(v, c, fixed_K);
+            for (int c = 0; c < nc; c++) {
+                CFG = c;
+                failures += run_variant(v, c, fixed_K);
+            }
         }
     }
     for (size_t j = 0; j < NJOBS; j++) {

@@ -87,6 +87,8 @@ typedef struct eng_geom {
     char config[32];             /* parameters for humans: "stride=8", "" */
     char label[24];              /* for file names: "s8" -> NAME_variant-s8_WPB.bin */
     const char *record_covers;   /* what one record's start..end covers */
+    int tail_idle;               /* 1: threads t >= items return at once, so the
+                                    trailing warps of the last block record nothing */
 } eng_geom;
 
 /* How one kernel is launched. */
@@ -125,8 +127,11 @@ typedef struct eng_family {
     int (*configs)(const eng_ctx *c, int v);
     /* The geometry of configuration cfg of variant v.  0, or -1 with err. */
     int (*geometry)(const eng_ctx *c, int v, int cfg, eng_geom *g, char *err, size_t errlen);
-    /* The kernel function of variant v in mode m (attributes, occupancy). */
-    const void *(*kernel)(int v, eng_mode m);
+    /* The kernel function of configuration cfg of variant v in mode m
+     * (attributes, occupancy, name).  NULL for every mode: the variant is not
+     * a kernel (cudaMemcpy): it is validated and timed, never probed.  NULL
+     * for ENG_PROBE only: timed, not probed. */
+    const void *(*kernel)(int v, int cfg, eng_mode m);
     /* Allocate and fill the inputs of every selected variant (c->state). */
     int (*setup)(eng_ctx *c);
     /* Before configuration cfg of v runs (NULL: nothing). */
@@ -154,6 +159,11 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only);
 uint64_t eng_parallel_check(uint64_t n, uint64_t (*fn)(void *ctx, uint64_t lo, uint64_t hi,
                                                         uint64_t *first),
                             void *ctx, uint64_t *first_bad);
+
+/* For geometry hooks: resident blocks per SM of kernel k at the run's block
+ * size and SMEM (the engine sets the kernel's shared-memory attributes
+ * first), e.g. to size a grid-stride loop's grid to SMs x resident blocks. */
+int eng_resident_blocks(const eng_ctx *c, const void *k);
 
 /* %globaltimer read on the device (src/engine/devtime.cu). */
 cudaError_t eng_device_globaltimer(uint64_t *ns);

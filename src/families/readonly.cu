@@ -220,7 +220,7 @@ static int ro_geometry(const eng_ctx *c, int v, int, eng_geom *g, char *err, siz
     return 0;
 }
 
-static const void *ro_kernel(int v, eng_mode m) { return RO_KERNELS[v][m]; }
+static const void *ro_kernel(int v, int, eng_mode m) { return RO_KERNELS[v][m]; }
 
 static int ro_setup(eng_ctx *c)
 {
