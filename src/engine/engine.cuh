@@ -141,6 +141,12 @@ static __device__ __forceinline__ void eng_warp_sum_store(float v, float *out)
     extern "C" __global__ void NAME##_probe(ARGS A) { BODY<ENG_PROBE>(A); }               \
     extern "C" __global__ void NAME##_check(ARGS A) { BODY<ENG_CHECK>(A); }
 
+/* A variant that is timed but not probed (its loads are not what it is
+ * about, e.g. a store pattern): no NAME_probe. */
+#define ENG_KERNELS_NOPROBE(NAME, BODY, ARGS)                                             \
+    extern "C" __global__ void NAME(ARGS A) { BODY<ENG_CLEAN>(A); }                       \
+    extern "C" __global__ void NAME##_check(ARGS A) { BODY<ENG_CHECK>(A); }
+
 #define ENG_KERNEL_TRIO(NAME) {(const void *)NAME, (const void *)NAME##_probe, (const void *)NAME##_check}
 
 #endif
