@@ -104,9 +104,12 @@ sec_summaries() {
     for fam in "${FAMILIES[@]}"; do
         local wpbs=$WPBS_OTHER
         [ "$fam" = readonly ] && wpbs=$WPBS
+        # the size: N where the family has one, else its default sizes
+        local size=() n=default
+        if ./"$fam" --list-positional | grep -qx N; then size=(--n "$N"); n=$N; fi
         for w in $wpbs; do
-            step "summary $fam WPB $w" ./"$fam" --n "$N" --wpb "$w" --device "$DEVICE" \
-                --out "$SCRATCH/logs_${fam}_$w" --table "$OUTDIR/$(name summary "$fam" "$N" "$w")" -q
+            step "summary $fam WPB $w" ./"$fam" "${size[@]}" --wpb "$w" --device "$DEVICE" \
+                --out "$SCRATCH/logs_${fam}_$w" --table "$OUTDIR/$(name summary "$fam" "$n" "$w")" -q
         done
     done
     # latency statistics of the WPB 4 readonly logs (not kept: 2.5-15 MB each)

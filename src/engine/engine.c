@@ -47,7 +47,7 @@
 
 static struct common_opts {
     const char *kernels;
-    int list_kernels, list_occupancy, sweep, no_probes, quiet, device_info;
+    int list_kernels, list_occupancy, sweep, no_probes, quiet, device_info, list_positional;
     uint64_t reps, warmup, device, l2_fetch, carveout, level, seed;
     const char *out_dir, *sample, *ladder, *table;
     double max_overhead, ceiling;
@@ -62,6 +62,8 @@ static struct common_opts {
 static const cli_opt COMMON[] = {
     {"--kernel", 0, CLI_STRING, 0, 0, 0, 0, &O.kernels, "K[,K]",
      "run only these variants (see --list-kernels; default: all)", 0, 0},
+    {"--list-positional", 0, CLI_FLAG, 0, 0, 0, 0, &O.list_positional, 0,
+     "print the positional arguments' names, one per line, and exit", 0, 0},
     {"--list-kernels", 0, CLI_FLAG, 0, 0, 0, 0, &O.list_kernels, 0,
      "print the variants, one per line (name, what it does), and exit", 0, 0},
     {"--reps", 0, CLI_U64, 1, 10000, 0, 0, &O.reps, "R",
@@ -609,7 +611,8 @@ static const char *SUMMARY_COLUMNS =
     "kernel\tn\tsmem_bytes\twarps_per_block\tblocks_per_sm\tkernel_ms\tkernel_ms_min\t"
     "kernel_ms_max\tbw_GBps\tpct_peak\tsm_clock_MHz\tlat_mean_cycles\tlat_p50_cycles\t"
     "lat_p95_cycles\tvalid\tlog\tconfig\tsample\tinstr_ms\tinstr_ms_min\tinstr_ms_max\t"
-    "overhead_pct\trecords\tbytes_read\tbytes_written\tkernel_fn\tregs\tblocks\n";
+    "overhead_pct\trecords\tbytes_read\tbytes_written\tkernel_fn\tregs\tblocks\tflops\t"
+    "gflops\n";
 
 /* The clean kernel's name (what Nsight Compute and cuobjdump call it) and
  * its registers per thread; "-" and 0 for a variant that is not a kernel. */
@@ -631,10 +634,27 @@ static void print_fail_row(int v, const eng_geom *g, int bps)
     int regs;
     kernel_facts(v, fn, sizeof fn, &regs);
     fprintf(TBL, "%s\t%llu\t%u\t%u\t%d\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tFAIL\t-\t%s\t"
-                 "-\tnan\tnan\tnan\tnan\t0\t%.0f\t%.0f\t%s\t%d\t%llu\n",
+                 "-\tnan\tnan\tnan\tnan\t0\t%.0f\t%.0f\t%s\t%d\t%llu\t%.0f\tnan\n",
             F->variants[v].name, (unsigned long long)CTX.n, CTX.smem_bytes, CTX.wpb, bps,
             g->config[0] ? g->config : "-", g->bytes_read, g->bytes_written, fn, regs,
-            (unsigned long long)g->blocks);
+            (unsigned long long)g->blocks, g->flops);
+}
+
+/* A variant that fixes its own block size runs with it; the run's WPB comes
+ * back afterwards. */
+static uint32_t SAVED_WPB;
+static void apply_wpb(const eng_geom *g)
+{
+    SAVED_WPB = CTX.wpb;
+    if (g->wpb) {
+        CTX.wpb = g->wpb;
+        CTX.tpb = 32 * g->wpb;
+    }
+}
+static void restore_wpb(void)
+{
+    CTX.wpb = SAVED_WPB;
+    CTX.tpb = 32 * SAVED_WPB;
 }
 
 static int geometry_of(int v, int cfg, eng_geom *g)
@@ -660,10 +680,21 @@ static int geometry_of(int v, int cfg, eng_geom *g)
     return 0;
 }
 
+static int run_variant_inner(int v, int cfg, uint32_t fixed_K, eng_geom *gp);
+
 static int run_variant(int v, int cfg, uint32_t fixed_K)
 {
     eng_geom g;
     if (geometry_of(v, cfg, &g) != 0) return 0;
+    apply_wpb(&g);
+    const int rc = run_variant_inner(v, cfg, fixed_K, &g);
+    restore_wpb();
+    return rc;
+}
+
+static int run_variant_inner(int v, int cfg, uint32_t fixed_K, eng_geom *gp)
+{
+    eng_geom g = *gp;
     if (nprobes_for(&g, 1) > PROBE_CAP && has_probe(v))
         die("internal: probe buffer too small for %s", F->variants[v].name);
     if (F->prepare) hook(F->prepare(&CTX, v, cfg), "preparing the inputs of", F->variants[v].name);
@@ -720,12 +751,13 @@ static int run_variant(int v, int cfg, uint32_t fixed_K)
     int regs;
     kernel_facts(v, fn, sizeof fn, &regs);
     fprintf(TBL, "%s\t%llu\t%u\t%u\t%d\t%.4f\t%.4f\t%.4f\t%.1f\t%.1f\t%.0f\t%s\t%s\t%s\tok\t%s\t"
-                 "%s\t%s\t%s\t%s\t%s\t%s\t%llu\t%.0f\t%.0f\t%s\t%d\t%llu\n",
+                 "%s\t%s\t%s\t%s\t%s\t%s\t%llu\t%.0f\t%.0f\t%s\t%d\t%llu\t%.0f\t%.1f\n",
             F->variants[v].name, (unsigned long long)CTX.n, CTX.smem_bytes, CTX.wpb, p.bps,
             p.clean.med, p.clean.min, p.clean.max, bw, 100.0 * bw / DEV.peak_dram_GBps, clk,
             lat[0], lat[1], lat[2], logname, g.config[0] ? g.config : "-", smp,
             ims[0], ims[1], ims[2], ovh, (unsigned long long)p.nprobes, g.bytes_read,
-            g.bytes_written, fn, regs, (unsigned long long)g.blocks);
+            g.bytes_written, fn, regs, (unsigned long long)g.blocks, g.flops,
+            g.flops / (p.clean.med * 1e-3) / 1e9);
     fflush(TBL);
     if (!O.quiet && probes)
         fprintf(stderr, "%s: %-16s clean %.4f ms, instrumented %.4f ms (%+.2f%%), 1 block in %u "
@@ -796,6 +828,7 @@ static int run_sweep(int v, int cfg, uint32_t fixed_K, int argc, char **argv)
     eng_geom g;
     if (geometry_of(v, cfg, &g) != 0) die("%s: no sweep", F->variants[v].name);
     if (!is_kernel(v)) die("%s is not a kernel: nothing to sweep", F->variants[v].name);
+    apply_wpb(&g);   /* for the rest of the run: one variant */
     if (F->prepare) hook(F->prepare(&CTX, v, cfg), "preparing the inputs of", F->variants[v].name);
     eng_check chk;
     if (!validate(v, cfg, &g, 0, &chk))
@@ -910,12 +943,14 @@ static int parse_positional(const cli_parse_result *r)
     while (F->posnames[nall]) nall++;
     while (nreq < nall && !F->posdefaults[nreq]) nreq++;
     const int all_default = nreq == 0;
+    const int group = F->pos_group > 0 && F->pos_group < nall ? F->pos_group : nall;
     if (r->npos > nall) return cli_usage_error(PROG, "too many arguments (from '%s')", r->pos[nall]);
-    if (all_default && r->npos != 0 && r->npos != nall) {
+    if (all_default && r->npos != 0 && r->npos < group) {  /* a partial group */
         char names[64] = "";
-        for (int i = 0; i < nall; i++)
+        for (int i = 0; i < group; i++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", F->posnames[i]);
-        return cli_usage_error(PROG, "expected %s (or none of them), got %d argument%s", names, r->npos,
+        return cli_usage_error(PROG, "expected %s%s (or none of them), got %d argument%s", names,
+                               group < nall ? " first" : "", r->npos,
                                r->npos == 1 ? "" : "s");
     }
     if (r->npos < nreq) return cli_usage_error(PROG, "expected at least %d arguments (see --help)", nreq);
@@ -940,6 +975,16 @@ static int parse_positional(const cli_parse_result *r)
             if (!strcmp(F->posnames[i], "N")) has_n = 1, CTX.pos[i] = O.n_opt;
         if (!has_n) return cli_usage_error(PROG, "--n: %s has no N (see --help)", F->name);
         CTX.n = O.n_opt;
+    }
+    /* a family without N (a 2-D one, N0 x N1): n is the product of its sizes */
+    int has_n = 0;
+    for (int i = 0; i < nall; i++) has_n |= !strcmp(F->posnames[i], "N");
+    if (!has_n) {
+        uint64_t prod = 1;
+        int any = 0;
+        for (int i = 0; i < nall; i++)
+            if (F->posnames[i][0] == 'N' || !strcmp(F->posnames[i], "DSIZE")) prod *= CTX.pos[i], any = 1;
+        CTX.n = any ? prod : 0;
     }
     if (O.wpb_given) CTX.wpb = (uint32_t)O.wpb_opt;
     if (O.smem_given) CTX.smem_bytes = (uint32_t)O.smem_opt;
@@ -999,6 +1044,10 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     int rc = cli_parse(PROG, argc, argv, tables, f->options ? 2 : 1, ENG_MAX_POS, &r);
     if (rc) return rc;
     if (r.help) { usage(stdout); return fflush(stdout) == 0 ? 0 : 1; }
+    if (O.list_positional) {
+        for (int i = 0; f->posnames[i]; i++) printf("%s\n", f->posnames[i]);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
     if (O.list_kernels) {
         for (int v = 0; v < f->nvariants; v++) printf("%s\t%s\n", f->variants[v].name, f->variants[v].about);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
@@ -1080,9 +1129,11 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
             memset(&g, 0, sizeof g);
             g.records_per_warp = 1;
             CFG = c;
-            if (f->geometry(&CTX, v, c, &g, err, sizeof err) == 0 && g.blocks &&
-                nprobes_for(&g, 1) > PROBE_CAP)
-                PROBE_CAP = nprobes_for(&g, 1);
+            if (f->geometry(&CTX, v, c, &g, err, sizeof err) == 0 && g.blocks) {
+                apply_wpb(&g);
+                if (nprobes_for(&g, 1) > PROBE_CAP) PROBE_CAP = nprobes_for(&g, 1);
+                restore_wpb();
+            }
         }
     }
     if (logs && PROBE_CAP) ENG_CUDA(cudaMalloc((void **)&D_PROBES, PROBE_CAP * sizeof(warp_probe)));

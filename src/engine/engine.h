@@ -89,6 +89,9 @@ typedef struct eng_geom {
     const char *record_covers;   /* what one record's start..end covers */
     int tail_idle;               /* 1: threads t >= items return at once, so the
                                     trailing warps of the last block record nothing */
+    uint32_t wpb;                /* warps per block of this variant, when it fixes
+                                    its own (a 32 x 32 tile: 32); 0 = the run's WPB */
+    double flops;                /* floating-point operations of one launch (0: none) */
 } eng_geom;
 
 /* How one kernel is launched. */
@@ -142,6 +145,9 @@ typedef struct eng_family {
     int (*poison)(const eng_ctx *c, int v, int cfg);
     int (*check)(const eng_ctx *c, int v, int cfg, eng_check *r);
     void (*teardown)(eng_ctx *c);
+    /* How many leading positionals go together (0: all of them): given all
+     * or none; the ones after them may be given one by one. */
+    int pos_group;
 } eng_family;
 
 /* Each family defines exactly one. */
