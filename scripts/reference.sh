@@ -20,6 +20,7 @@
 #   logs       logs_1e6/: every block recorded, for the per-warp timelines
 #   latency    latency_ca.tsv, latency_cg.tsv (the ladder)
 #   sweeps     sweep_readonly_<variant>_4.tsv (occupancy sweeps)
+#   ceiling    ceiling.tsv: the achievable bandwidth (scripts/ceiling.sh)
 #   sass       sass_<exp>.txt for every family, sass_latency.txt
 #
 # Progress goes to stderr, one line when a step starts and one when it ends,
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$OUTDIR" ] || usage_error "OUTDIR is missing"
-SECTIONS="device summaries overhead sampling logs latency sweeps sass"
+SECTIONS="device summaries overhead sampling logs latency sweeps ceiling sass"
 for s in ${ONLY//,/ } ${SKIP//,/ }; do
     case " $SECTIONS " in *" $s "*) ;; *) usage_error "unknown section '$s' (one of: $SECTIONS)" ;; esac
 done
@@ -102,6 +103,8 @@ sec_device() {
 sec_summaries() {
     local fam w
     for fam in "${FAMILIES[@]}"; do
+        # a family with a script of its own (scripts/<family>.sh) has a section of its own
+        [ -f "scripts/$fam.sh" ] && continue
         local wpbs=$WPBS_OTHER
         [ "$fam" = readonly ] && wpbs=$WPBS
         # the size: N where the family has one, else its default sizes
@@ -172,6 +175,15 @@ sec_sweeps() {
             --device "$DEVICE" --out "$SCRATCH/sweep" --table "$OUTDIR/$(name sweep readonly "$v" 4)" -q
         rm -rf "$SCRATCH/sweep"
     done
+}
+
+# ---------------------------------------------------------------- ceiling
+sec_ceiling() {
+    local ladder=()
+    [ -f "$OUTDIR/latency_ca.tsv" ] && ladder=(--ladder "$OUTDIR/latency_ca.tsv")
+    local n=()
+    [ $QUICK = 1 ] && n=(--n 32M)
+    step "ceiling search" scripts/ceiling.sh "$OUTDIR" "${ladder[@]}" "${n[@]}" --device "$DEVICE"
 }
 
 # ---------------------------------------------------------------- sass

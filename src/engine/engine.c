@@ -599,6 +599,19 @@ static void print_meta(void)
             PROFILE_ONLY || O.no_probes ? "clean kernels only" : "clean twin and probes",
             WARPLOG_TOOLKIT_VERSION);
     fprintf(TBL, "# l2_fetch_granularity_bytes\t%zu\n", L2_FETCH_NOW);
+    /* the device's facts as key/value lines (the log header's keys), for the
+     * tools that read this table: sm_count, peak_dram_GBps, ... */
+    fprintf(TBL, "# experiment\t%s\n# device_name\t%s\n# device_ordinal\t%d\n"
+                 "# compute_capability\t%d.%d\n# sm_count\t%d\n# l2_bytes\t%u\n"
+                 "# bus_width_bits\t%u\n# mem_clock_khz\t%u\n# peak_dram_GBps\t%.6g\n"
+                 "# sm_clock_nominal_khz\t%u\n# max_threads_per_sm\t%u\n# max_smem_per_sm\t%u\n"
+                 "# driver_version\t%d\n# runtime_version\t%d\n# date\t%s\n# toolkit_version\t%s\n"
+                 "# host_arch\t%s\n# ceiling_GBps\t%.6g\n",
+            F->name, DEV.device_name, DEV.device_ordinal, DEV.cc_major, DEV.cc_minor, DEV.sm_count,
+            DEV.l2_bytes, DEV.bus_width_bits, DEV.mem_clock_khz, DEV.peak_dram_GBps,
+            DEV.sm_clock_nominal_khz, DEV.max_threads_per_sm, DEV.max_smem_per_sm,
+            DEV.driver_version, DEV.runtime_version, DEV.date, DEV.toolkit_version, DEV.host_arch,
+            O.ceiling);
     fprintf(TBL, "# kernel_ms\tthe clean twin (no probes): median of --reps launches; bw_GBps = "
                  "(bytes read + written) / kernel_ms\n");
     if (!PROFILE_ONLY && !O.no_probes)

@@ -1,0 +1,457 @@
+/*
+ * ceiling.cu - the ceiling family: how close to the physical limit this GPU's
+ * memory gets.  The theoretical peak (2 x memory clock x bus width) mixes
+ * what a kernel leaves on the table with what no kernel can get; the
+ * achievable ceiling, measured here in the same conditions as the other
+ * experiments, separates the two.
+ *
+ * Operations (STREAM-like, over arrays b, c (inputs) and a (output) of N
+ * floats; grid-stride loops):
+ *   read     sum += b[i]                (a reduction: bytes read only)
+ *   write    a[i] = s
+ *   copy     a[i] = b[i]
+ *   triad    a[i] = b[i] + s c[i]
+ *   dot      sum += b[i] c[i]
+ *   memcpy   cudaMemcpyAsync a <- b: the runtime's copy, in the same run
+ * Each kernel is searched over (one configuration each, the cartesian
+ * product of the lists): --width (bytes per access: 4, 8, 16; Hopper has no
+ * 32-byte access), --unroll (accesses in flight per thread before the first
+ * use: 1..16), --hint (0: plain loads and stores; 1: streaming, ld.global.cs
+ * and st.global.cs: evict first), --grid (blocks per SM launched; 0 = as many
+ * as are resident), and the run's WPB.  scripts/ceiling.sh runs the search
+ * in two steps and bin/ceiling picks the best per operation.
+ *
+ * Bandwidth counts bytes read plus bytes written.  No probes: this family
+ * measures throughput only.  Validation: every output element (write, copy,
+ * triad) or the sum of every thread's partial sum (read, dot; the inputs are
+ * small integers so every partial sum is exact) against the CPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.cuh"
+#include "patterns.h"
+
+enum { CE_READ, CE_WRITE, CE_COPY, CE_TRIAD, CE_DOT, CE_MEMCPY, CE_NVARIANTS };
+#define CE_S 3.0f
+
+struct ce_args {
+    float *a;
+    const float *b, *c;
+    uint64_t n;
+    float *partial;     /* CHECK of read and dot: one sum per thread */
+    eng_dev E;
+};
+
+template <int W> struct ce_vec;
+template <> struct ce_vec<1> { typedef float T; };
+template <> struct ce_vec<2> { typedef float2 T; };
+template <> struct ce_vec<4> { typedef float4 T; };
+
+template <int CS> static __device__ __forceinline__ float ce_ld(const float *p)
+{
+    if (!CS) return *p;
+    float v;
+    asm volatile("ld.global.cs.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    return v;
+}
+template <int CS> static __device__ __forceinline__ float2 ce_ld(const float2 *p)
+{
+    if (!CS) return *p;
+    float2 v;
+    asm volatile("ld.global.cs.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+    return v;
+}
+template <int CS> static __device__ __forceinline__ float4 ce_ld(const float4 *p)
+{
+    if (!CS) return *p;
+    float4 v;
+    asm volatile("ld.global.cs.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
+}
+template <int CS> static __device__ __forceinline__ void ce_st(float *p, float v)
+{
+    if (!CS) { *p = v; return; }
+    asm volatile("st.global.cs.f32 [%0], %1;" : : "l"(p), "f"(v) : "memory");
+}
+template <int CS> static __device__ __forceinline__ void ce_st(float2 *p, float2 v)
+{
+    if (!CS) { *p = v; return; }
+    asm volatile("st.global.cs.v2.f32 [%0], {%1, %2};" : : "l"(p), "f"(v.x), "f"(v.y) : "memory");
+}
+template <int CS> static __device__ __forceinline__ void ce_st(float4 *p, float4 v)
+{
+    if (!CS) { *p = v; return; }
+    asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};"
+                 : : "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+
+static __device__ __forceinline__ float ce_sum(float v) { return v; }
+static __device__ __forceinline__ float ce_sum(float2 v) { return v.x + v.y; }
+static __device__ __forceinline__ float ce_sum(float4 v) { return (v.x + v.y) + (v.z + v.w); }
+static __device__ __forceinline__ float ce_dot(float x, float y) { return x * y; }
+static __device__ __forceinline__ float ce_dot(float2 x, float2 y) { return x.x * y.x + x.y * y.y; }
+static __device__ __forceinline__ float ce_dot(float4 x, float4 y)
+{
+    return (x.x * y.x + x.y * y.y) + (x.z * y.z + x.w * y.w);
+}
+static __device__ __forceinline__ float ce_triad(float x, float y) { return x + CE_S * y; }
+static __device__ __forceinline__ float2 ce_triad(float2 x, float2 y) { return make_float2(x.x + CE_S * y.x, x.y + CE_S * y.y); }
+static __device__ __forceinline__ float4 ce_triad(float4 x, float4 y)
+{
+    return make_float4(x.x + CE_S * y.x, x.y + CE_S * y.y, x.z + CE_S * y.z, x.w + CE_S * y.w);
+}
+template <typename V> static __device__ __forceinline__ V ce_splat(float s);
+template <> __device__ __forceinline__ float ce_splat<float>(float s) { return s; }
+template <> __device__ __forceinline__ float2 ce_splat<float2>(float s) { return make_float2(s, s); }
+template <> __device__ __forceinline__ float4 ce_splat<float4>(float s) { return make_float4(s, s, s, s); }
+
+/* One operation, W floats per access, U accesses in flight per thread. */
+template <int OP, int W, int U, int CS, eng_mode M>
+static __device__ __forceinline__ void ce_body(const ce_args &A)
+{
+    typedef typename ce_vec<W>::T V;
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t nv = A.n / W;
+    const V *b = reinterpret_cast<const V *>(A.b);
+    const V *c = reinterpret_cast<const V *>(A.c);
+    V *a = reinterpret_cast<V *>(A.a);
+    float acc = 0;
+    uint64_t i = t;
+    for (; i + (uint64_t)(U - 1) * T < nv; i += (uint64_t)U * T) {
+        V x[U], y[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            if (OP != CE_WRITE) x[u] = ce_ld<CS>(b + i + u * T);
+            if (OP == CE_TRIAD || OP == CE_DOT) y[u] = ce_ld<CS>(c + i + u * T);
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            if (OP == CE_READ) acc += ce_sum(x[u]);
+            if (OP == CE_DOT) acc += ce_dot(x[u], y[u]);
+            if (OP == CE_WRITE) ce_st<CS>(a + i + u * T, ce_splat<V>(CE_S));
+            if (OP == CE_COPY) ce_st<CS>(a + i + u * T, x[u]);
+            if (OP == CE_TRIAD) ce_st<CS>(a + i + u * T, ce_triad(x[u], y[u]));
+        }
+    }
+    for (; i < nv; i += T) {   /* the rest of the vectors, one at a time */
+        V x = ce_splat<V>(0), y = ce_splat<V>(0);
+        if (OP != CE_WRITE) x = ce_ld<CS>(b + i);
+        if (OP == CE_TRIAD || OP == CE_DOT) y = ce_ld<CS>(c + i);
+        if (OP == CE_READ) acc += ce_sum(x);
+        if (OP == CE_DOT) acc += ce_dot(x, y);
+        if (OP == CE_WRITE) ce_st<CS>(a + i, ce_splat<V>(CE_S));
+        if (OP == CE_COPY) ce_st<CS>(a + i, x);
+        if (OP == CE_TRIAD) ce_st<CS>(a + i, ce_triad(x, y));
+    }
+    const uint64_t rest = A.n - nv * W;   /* N mod W floats, by the first threads */
+    if (t < rest) {
+        const uint64_t k = nv * W + t;
+        if (OP == CE_READ) acc += A.b[k];
+        if (OP == CE_DOT) acc += A.b[k] * A.c[k];
+        if (OP == CE_WRITE) A.a[k] = CE_S;
+        if (OP == CE_COPY) A.a[k] = A.b[k];
+        if (OP == CE_TRIAD) A.a[k] = A.b[k] + CE_S * A.c[k];
+    }
+    if (OP == CE_READ || OP == CE_DOT) {
+        if (M == ENG_CHECK) A.partial[t] = acc;
+        else eng_consume(A.E, __float_as_uint(acc));
+    }
+}
+
+#define CE_K(OPN, OP, W, U, CS)                                                              \
+    template <eng_mode M> static __device__ __forceinline__ void ce_##OPN##_w##W##_u##U##_h##CS(const ce_args &A) \
+    { ce_body<OP, W, U, CS, M>(A); }                                                         \
+    ENG_KERNELS_NOPROBE(ceiling_##OPN##_w##W##_u##U##_h##CS, ce_##OPN##_w##W##_u##U##_h##CS, ce_args)
+#define CE_KU(OPN, OP, W, CS) CE_K(OPN, OP, W, 1, CS) CE_K(OPN, OP, W, 2, CS) CE_K(OPN, OP, W, 4, CS) \
+    CE_K(OPN, OP, W, 8, CS) CE_K(OPN, OP, W, 16, CS)
+#define CE_KW(OPN, OP, CS) CE_KU(OPN, OP, 1, CS) CE_KU(OPN, OP, 2, CS) CE_KU(OPN, OP, 4, CS)
+#define CE_OP(OPN, OP) CE_KW(OPN, OP, 0) CE_KW(OPN, OP, 1)
+CE_OP(read, CE_READ)
+CE_OP(write, CE_WRITE)
+CE_OP(copy, CE_COPY)
+CE_OP(triad, CE_TRIAD)
+CE_OP(dot, CE_DOT)
+
+/* [op][width index][unroll index][hint][mode: clean, check] */
+#define CE_P(OPN, W, U, CS) {(const void *)ceiling_##OPN##_w##W##_u##U##_h##CS, \
+                            (const void *)ceiling_##OPN##_w##W##_u##U##_h##CS##_check}
+#define CE_PU(OPN, W, CS) {CE_P(OPN, W, 1, CS), CE_P(OPN, W, 2, CS), CE_P(OPN, W, 4, CS), \
+                           CE_P(OPN, W, 8, CS), CE_P(OPN, W, 16, CS)}
+#define CE_PW(OPN) {{CE_PU(OPN, 1, 0), CE_PU(OPN, 1, 1)}, {CE_PU(OPN, 2, 0), CE_PU(OPN, 2, 1)}, \
+                    {CE_PU(OPN, 4, 0), CE_PU(OPN, 4, 1)}}
+/* [op][width][hint][unroll][mode] */
+static const void *const CE_KERNELS[5][3][2][5][2] = {CE_PW(read), CE_PW(write), CE_PW(copy),
+                                                       CE_PW(triad), CE_PW(dot)};
+
+static __host__ __device__ __forceinline__ float ce_value(uint64_t i, int which)
+{
+    return (float)(ro_mix64(i * 2 + (uint64_t)which) & 31);
+}
+
+__global__ void ce_init_kernel(float *b, float *c, uint64_t n)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        b[i] = ce_value(i, 0);
+        c[i] = ce_value(i, 1);
+    }
+}
+
+/* ------------------------------------------------------------ the table */
+
+static cli_list opt_width = {{4, 8, 16}, 3};
+static cli_list opt_unroll = {{1, 2, 4, 8, 16}, 5};
+static cli_list opt_hint = {{0, 1}, 2};
+static cli_list opt_grid = {{0}, 1};
+
+static const cli_opt CE_OPTIONS[] = {
+    {"--width", 0, CLI_LIST, 4, 16, 0, 0, &opt_width, "LIST", "bytes per access: 4, 8, 16 (default all)", 0, 0},
+    {"--unroll", 0, CLI_LIST, 1, 16, 0, 0, &opt_unroll, "LIST",
+     "accesses in flight per thread: 1, 2, 4, 8, 16 (default all)", 0, 0},
+    {"--hint", 0, CLI_LIST, 0, 1, 0, 0, &opt_hint, "LIST",
+     "0 plain, 1 streaming (ld/st.global.cs) (default 0,1)", 0, 0},
+    {"--grid", 0, CLI_LIST, 0, 64, 0, 0, &opt_grid, "LIST",
+     "blocks per SM launched; 0 = as many as are resident (default 0)", 0, 0},
+    CLI_END,
+};
+
+static int ce_index(uint64_t v, const uint64_t *allowed, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (allowed[i] == v) return i;
+    return -1;
+}
+static const uint64_t CE_WIDTHS[3] = {4, 8, 16};
+static const uint64_t CE_UNROLLS[5] = {1, 2, 4, 8, 16};
+
+typedef struct ce_conf {
+    int w, u, h;       /* indices into the kernel table */
+    uint64_t grid;
+} ce_conf;
+
+static int ce_configs(const eng_ctx *, int v)
+{
+    if (v == CE_MEMCPY) return 1;
+    return (int)(opt_width.n * opt_unroll.n * opt_hint.n * opt_grid.n);
+}
+
+static ce_conf ce_conf_of(int cfg)
+{
+    ce_conf c;
+    int k = cfg;
+    c.grid = opt_grid.v[k % (int)opt_grid.n];
+    k /= (int)opt_grid.n;
+    c.h = (int)opt_hint.v[k % (int)opt_hint.n];
+    k /= (int)opt_hint.n;
+    c.u = ce_index(opt_unroll.v[k % (int)opt_unroll.n], CE_UNROLLS, 5);
+    k /= (int)opt_unroll.n;
+    c.w = ce_index(opt_width.v[k % (int)opt_width.n], CE_WIDTHS, 3);
+    return c;
+}
+
+static const void *ce_kernel(int v, int cfg, eng_mode m)
+{
+    if (v == CE_MEMCPY || m == ENG_PROBE) return NULL;
+    const ce_conf c = ce_conf_of(cfg);
+    if (c.w < 0 || c.u < 0) return NULL;
+    return CE_KERNELS[v][c.w][c.h][c.u][m == ENG_CHECK ? 1 : 0];
+}
+
+static const double CE_BYTES[CE_NVARIANTS][2] = {  /* per element: read, written */
+    {4, 0}, {0, 4}, {4, 4}, {8, 4}, {8, 0}, {4, 4}};
+
+static int ce_geometry(const eng_ctx *c, int v, int cfg, eng_geom *g, char *err, size_t errlen)
+{
+    const uint64_t n = c->n;
+    g->bytes_read = CE_BYTES[v][0] * (double)n;
+    g->bytes_written = CE_BYTES[v][1] * (double)n;
+    g->flops = v == CE_TRIAD || v == CE_DOT ? 2.0 * (double)n : v == CE_READ ? (double)n : 0;
+    g->tail_idle = 0;
+    if (v == CE_MEMCPY) {
+        g->items = n;
+        g->blocks = 1;
+        return 0;
+    }
+    const ce_conf cc = ce_conf_of(cfg);
+    if (cc.w < 0 || cc.u < 0) {
+        snprintf(err, errlen, "--width takes 4, 8, 16 and --unroll 1, 2, 4, 8, 16");
+        return -1;
+    }
+    uint64_t bps = cc.grid;
+    if (bps == 0) bps = (uint64_t)eng_resident_blocks(c, ce_kernel(v, cfg, ENG_CLEAN));
+    g->blocks = bps * (uint64_t)c->dev->sm_count;
+    g->items = g->blocks * c->tpb;
+    g->elem_bytes = (uint32_t)CE_WIDTHS[cc.w];
+    g->loads_per_warp = (uint32_t)CE_UNROLLS[cc.u];
+    snprintf(g->config, sizeof g->config, "w=%llu,u=%llu,h=%d,g=%llu,wpb=%u",
+             (unsigned long long)CE_WIDTHS[cc.w], (unsigned long long)CE_UNROLLS[cc.u], cc.h,
+             (unsigned long long)cc.grid, c->wpb);
+    snprintf(g->label, sizeof g->label, "w%lluu%lluh%dg%llu", (unsigned long long)CE_WIDTHS[cc.w],
+             (unsigned long long)CE_UNROLLS[cc.u], cc.h, (unsigned long long)cc.grid);
+    return 0;
+}
+
+struct ce_state {
+    float *a, *b, *c, *partial;
+    float *h_out;
+    uint64_t max_threads;
+    double sum_b, dot_bc;   /* exact: small integers */
+};
+
+static uint64_t ce_sum_range(void *, uint64_t lo, uint64_t hi, uint64_t *)
+{
+    uint64_t s = 0;
+    for (uint64_t i = lo; i < hi; i++) s += (uint64_t)ce_value(i, 0);
+    return s;
+}
+
+static uint64_t ce_dot_range(void *, uint64_t lo, uint64_t hi, uint64_t *)
+{
+    uint64_t s = 0;
+    for (uint64_t i = lo; i < hi; i++) s += (uint64_t)ce_value(i, 0) * (uint64_t)ce_value(i, 1);
+    return s;
+}
+
+static int ce_setup(eng_ctx *c)
+{
+    ce_state *s = (ce_state *)calloc(1, sizeof *s);
+    if (!s) return (int)cudaErrorMemoryAllocation;
+    c->state = s;
+    const uint64_t n = c->n;
+    cudaError_t e;
+    if ((e = cudaMalloc((void **)&s->a, n * sizeof(float))) != cudaSuccess) return e;
+    if ((e = cudaMalloc((void **)&s->b, n * sizeof(float))) != cudaSuccess) return e;
+    if ((e = cudaMalloc((void **)&s->c, n * sizeof(float))) != cudaSuccess) return e;
+    s->max_threads = 64ull * 2048 * (uint64_t)c->dev->sm_count;
+    if ((e = cudaMalloc((void **)&s->partial, s->max_threads * sizeof(float))) != cudaSuccess) return e;
+    s->h_out = (float *)malloc((n > s->max_threads ? n : s->max_threads) * sizeof(float));
+    if (!s->h_out) return (int)cudaErrorMemoryAllocation;
+    /* the CPU's sums, on every core (eng_parallel_check adds up what each
+     * range returns; the values are small integers, so the sums are exact) */
+    uint64_t first;
+    s->sum_b = (double)eng_parallel_check(n, ce_sum_range, NULL, &first);
+    s->dot_bc = (double)eng_parallel_check(n, ce_dot_range, NULL, &first);
+    ce_init_kernel<<<4096, 256>>>(s->b, s->c, n);
+    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    return cudaDeviceSynchronize();
+}
+
+static int ce_launch(const eng_ctx *c, int v, int cfg, eng_mode m, const eng_launch *L)
+{
+    const ce_state *s = (const ce_state *)c->state;
+    if (v == CE_MEMCPY)
+        return cudaMemcpyAsync(s->a, s->b, c->n * sizeof(float), cudaMemcpyDeviceToDevice, L->stream);
+    ce_args A;
+    A.a = s->a;
+    A.b = s->b;
+    A.c = s->c;
+    A.n = c->n;
+    A.partial = s->partial;
+    A.E = eng_dev_args(L, 0xffffffffu, (uint32_t *)s->partial);   /* never written by the guard */
+    void *args[] = {&A};
+    return cudaLaunchKernel(ce_kernel(v, cfg, m), dim3((unsigned)L->blocks), dim3(L->threads), args,
+                            L->smem_bytes, L->stream);
+}
+
+static int ce_poison(const eng_ctx *c, int v, int)
+{
+    const ce_state *s = (const ce_state *)c->state;
+    if (v == CE_READ || v == CE_DOT) return cudaMemset(s->partial, 0xff, s->max_threads * sizeof(float));
+    return cudaMemset(s->a, 0xff, c->n * sizeof(float));
+}
+
+struct ce_ref {
+    int v;
+    const float *got;
+};
+
+static uint64_t ce_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
+{
+    const ce_ref *r = (const ce_ref *)ctx;
+    uint64_t bad = 0;
+    for (uint64_t i = lo; i < hi; i++) {
+        const float want = r->v == CE_WRITE ? CE_S
+                         : r->v == CE_TRIAD ? ce_value(i, 0) + CE_S * ce_value(i, 1)
+                                            : ce_value(i, 0);
+        if (r->got[i] != want) {
+            if (!bad) *first = i;
+            bad++;
+        }
+    }
+    return bad;
+}
+
+static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
+{
+    const ce_state *s = (const ce_state *)c->state;
+    cudaError_t e;
+    if (v == CE_READ || v == CE_DOT) {
+        eng_geom g;
+        char err[128];
+        memset(&g, 0, sizeof g);
+        if (ce_geometry(c, v, cfg, &g, err, sizeof err) != 0) return (int)cudaErrorInvalidValue;
+        const uint64_t threads = g.items;
+        if ((e = cudaMemcpy(s->h_out, s->partial, threads * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)
+            return e;
+        double total = 0;
+        uint64_t nan_threads = 0;
+        for (uint64_t t = 0; t < threads; t++) {
+            if (s->h_out[t] != s->h_out[t]) nan_threads++;
+            total += s->h_out[t];
+        }
+        const double want = v == CE_READ ? s->sum_b : s->dot_bc;
+        out->checked = threads;
+        out->bad = nan_threads + (total != want && nan_threads == 0 ? 1 : 0);
+        if (out->bad)
+            snprintf(out->first, sizeof out->first, "the partial sums add up to %.17g, the CPU's to %.17g "
+                     "(%llu threads wrote none)", total, want, (unsigned long long)nan_threads);
+        return 0;
+    }
+    if ((e = cudaMemcpy(s->h_out, s->a, c->n * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess) return e;
+    ce_ref r = {v, s->h_out};
+    uint64_t first = 0;
+    out->checked = c->n;
+    out->bad = eng_parallel_check(c->n, ce_check_range, &r, &first);
+    if (out->bad)
+        snprintf(out->first, sizeof out->first, "a[%llu] = %g", (unsigned long long)first, (double)s->h_out[first]);
+    return 0;
+}
+
+static void ce_teardown(eng_ctx *c)
+{
+    ce_state *s = (ce_state *)c->state;
+    if (!s) return;
+    cudaFree(s->a);
+    cudaFree(s->b);
+    cudaFree(s->c);
+    cudaFree(s->partial);
+    free(s->h_out);
+    free(s);
+    c->state = NULL;
+}
+
+static const char *const CE_POS[] = {"N", "SMEM", "WPB", NULL};
+static const char *const CE_POSDEF[] = {"128M", "0", "8", NULL};
+
+static const eng_variant CE_VARIANTS[CE_NVARIANTS] = {
+    {"read", "sum += b[i]: read only (a reduction)"},
+    {"write", "a[i] = s: write only"},
+    {"copy", "a[i] = b[i]"},
+    {"triad", "a[i] = b[i] + s c[i] (STREAM triad)"},
+    {"dot", "sum += b[i] c[i]"},
+    {"memcpy", "cudaMemcpyAsync device to device, in the same run"},
+};
+
+extern "C" const eng_family eng_family_table = {
+    "ceiling",
+    "The achievable DRAM bandwidth: read, write, copy, triad and dot searched over\n"
+    "access width, accesses in flight per thread, streaming cache hints and grid\n"
+    "size (scripts/ceiling.sh runs the search; bin/ceiling picks the best).\n"
+    "Bandwidth counts bytes read plus bytes written.",
+    CE_POS, CE_POSDEF, CE_VARIANTS, CE_NVARIANTS, CE_OPTIONS,
+    ce_configs, ce_geometry, ce_kernel, ce_setup, NULL, ce_launch, ce_poison, ce_check, ce_teardown,
+    0,
+};

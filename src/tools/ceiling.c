@@ -1,0 +1,126 @@
+/*
+ * ceiling.c - bin/ceiling: the achievable ceiling from ./ceiling's tables.
+ *
+ *   ceiling next TABLE
+ *       per operation, the best access width, unroll and hint of TABLE, as
+ *       the options of the search's second step: "read<TAB>--width 16
+ *       --unroll 8 --hint 1" (memcpy has none and is left out)
+ *   ceiling best [--ladder TSV] [--out FILE] TABLE...
+ *       ceiling.tsv: one row per operation with its best bandwidth over every
+ *       TABLE, its share of the theoretical peak, its configuration and, with
+ *       the latency ladder's DRAM plateau, the bytes that must be in flight
+ *       per SM to reach it (Little's law read backwards).
+ *
+ * Tables are read by column name (src/lib/tsv.h).  Exit: 0 ok, 1 unreadable
+ * input or write error, 2 usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ceiling.h"
+#include "cli.h"
+#include "plateau.h"
+#include "tsv.h"
+
+#define PROG "ceiling"
+
+static int usage(FILE *f, int rc)
+{
+    fprintf(f, "usage: ceiling next TABLE\n"
+               "       ceiling best [--ladder TSV] [--out FILE] TABLE...\n"
+               "TABLE: a summary of ./ceiling (--table).  Exit status: 0 ok, 1 failure, 2 usage.\n");
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *ladder = NULL, *out = NULL;
+    const cli_opt opts[] = {
+        {"--ladder", 0, CLI_STRING, 0, 0, 0, 0, &ladder, "TSV", "latency ladder (./latency)", 0, 0},
+        {"--out", 0, CLI_STRING, 0, 0, 0, 0, &out, "FILE", "write here (whole or not at all)", 0, 0},
+        CLI_END,
+    };
+    const cli_opt *tables[1] = {opts};
+    cli_parse_result r;
+    int rc = cli_parse(PROG, argc, argv, tables, 1, 16, &r);
+    if (rc) return rc;
+    if (r.help) return usage(stdout, 0);
+    if (r.npos < 2) return usage(stderr, 2);
+    const int next = !strcmp(r.pos[0], "next");
+    if (!next && strcmp(r.pos[0], "best") != 0) return cli_usage_error(PROG, "unknown command '%s'", r.pos[0]);
+    if (next && r.npos != 2) return cli_usage_error(PROG, "next takes one TABLE");
+
+    const size_t nt = (size_t)r.npos - 1;
+    tsv_table t[15];
+    char err[512];
+    for (size_t i = 0; i < nt; i++)
+        if (tsv_read(r.pos[1 + i], &t[i], err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            for (size_t k = 0; k < i; k++) tsv_free(&t[k]);
+            return 1;
+        }
+    ceiling_best b[CEILING_MAX_OPS];
+    const int n = ceiling_pick(t, nt, b, CEILING_MAX_OPS, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        rc = 1;
+        goto done;
+    }
+    if (next) {
+        for (int i = 0; i < n; i++) {
+            char w[16], u[16], h[16];
+            if (!ceiling_config_get(b[i].config, "w", w, sizeof w) ||
+                !ceiling_config_get(b[i].config, "u", u, sizeof u) ||
+                !ceiling_config_get(b[i].config, "h", h, sizeof h))
+                continue;   /* memcpy */
+            printf("%s\t--width %s --unroll %s --hint %s\n", b[i].op, w, u, h);
+        }
+    } else {
+        const double peak = tsv_meta_num(&t[0], "peak_dram_GBps");
+        const double sms = tsv_meta_num(&t[0], "sm_count");
+        double lat_cyc = NAN, lat_ns = NAN;
+        if (ladder && plateau_dram_latency_from_tsv(ladder, &lat_cyc, &lat_ns, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": --ladder: %s\n", err);
+            rc = 1;
+            goto done;
+        }
+        char tmp[4200];
+        FILE *f = stdout;
+        if (out) {
+            snprintf(tmp, sizeof tmp, "%s.tmp", out);
+            if (!(f = fopen(tmp, "w"))) {
+                fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
+                rc = 1;
+                goto done;
+            }
+        }
+        fprintf(f, "# the achievable DRAM bandwidth: the best configuration of each operation\n"
+                   "# device_name\t%s\n# peak_dram_GBps\t%.6g\n# sm_count\t%.0f\n",
+                tsv_meta(&t[0], "device_name") ? tsv_meta(&t[0], "device_name") : "?", peak, sms);
+        if (ladder) fprintf(f, "# ladder\t%s\n# dram_latency_ns\t%.1f\n# dram_latency_cycles\t%.1f\n", ladder, lat_ns, lat_cyc);
+        fprintf(f, "# bytes_in_flight_per_sm\tbw_GBps x DRAM latency / SMs: what Little's law needs in flight\n");
+        fprintf(f, "operation\tbw_GBps\tpct_theoretical\tconfig\tkernel_ms\twarps_per_block\tbytes_in_flight_per_sm\ttable\n");
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s\t%.1f\t%.1f\t%s\t%.4f\t%.0f\t%.0f\t%s\n", b[i].op, b[i].bw_GBps,
+                    100.0 * b[i].bw_GBps / peak, b[i].config, b[i].kernel_ms, b[i].wpb,
+                    ceiling_bytes_in_flight_per_sm(b[i].bw_GBps, lat_ns, sms), b[i].table);
+        int bad = fflush(f) != 0 || ferror(f);
+        if (out) {
+            bad |= fclose(f) != 0;
+            if (!bad && rename(tmp, out) != 0) bad = 1;
+            if (bad) remove(tmp);
+        }
+        if (bad) {
+            fprintf(stderr, PROG ": error writing %s\n", out ? out : "stdout");
+            rc = 1;
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+done:
+    for (size_t k = 0; k < nt; k++) tsv_free(&t[k]);
+    return rc;
+}
