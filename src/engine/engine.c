@@ -435,6 +435,15 @@ static uint32_t sparsest_sample(const eng_geom *g, uint64_t records)
     return k;
 }
 
+/* The densest sampling a variant's run may use: the fixed K, or where the
+ * search starts (it only makes K larger).  The probe buffer is sized for it. */
+static uint32_t FIXED_K;
+static uint32_t first_sample(const eng_geom *g)
+{
+    if (FIXED_K) return FIXED_K;
+    return O.sample_mode_overhead ? 1 : sparsest_sample(g, O.min_records);
+}
+
 static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p, uint32_t fixed_K)
 {
     memset(p, 0, sizeof *p);
@@ -454,7 +463,7 @@ static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p
     }
     for (uint64_t r = 0; r < O.warmup; r++) {
         do_launch(v, cfg, ENG_CLEAN, g, smem, 1);
-        if (probes) do_launch(v, cfg, ENG_PROBE, g, smem, 1);
+        if (probes) do_launch(v, cfg, ENG_PROBE, g, smem, first_sample(g));
     }
     (void)cfg;
     ENG_CUDA(cudaDeviceSynchronize());
@@ -470,7 +479,7 @@ static void run_point(int v, int cfg, const eng_geom *g, uint32_t smem, point *p
          * every block.  Either doubles K while the overhead is too high, up
          * to the sparsest K that keeps 4096 records. */
         const uint32_t kmax = sparsest_sample(g, 4096);
-        uint32_t K = O.sample_mode_overhead ? 1 : sparsest_sample(g, O.min_records);
+        uint32_t K = first_sample(g);
         for (;; K *= 2) {
             measure(v, cfg, g, smem, K, p);
             if (p->overhead_pct <= O.max_overhead) {
@@ -708,7 +717,7 @@ static int run_variant(int v, int cfg, uint32_t fixed_K)
 static int run_variant_inner(int v, int cfg, uint32_t fixed_K, eng_geom *gp)
 {
     eng_geom g = *gp;
-    if (nprobes_for(&g, 1) > PROBE_CAP && has_probe(v))
+    if (nprobes_for(&g, first_sample(&g)) > PROBE_CAP && has_probe(v))
         die("internal: probe buffer too small for %s", F->variants[v].name);
     if (F->prepare) hook(F->prepare(&CTX, v, cfg), "preparing the inputs of", F->variants[v].name);
 
@@ -1077,9 +1086,10 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
         if (k & (k - 1))
             return cli_usage_error(PROG, "--sample %s: K must be a power of two (1, 2, 4, ...)", O.sample);
         fixed_K = (uint32_t)k;
+        FIXED_K = fixed_K;
     }
     int nsel = 0;
-    for (int v = 0; v < f->nvariants; v++) nsel += SELECTED[v];
+    for (int v = 0; v < f->nvariants; v++) nsel += SELECTED[v] != 0;
     if (O.sweep && nsel != 1)
         return cli_usage_error(PROG, "--sweep takes one variant: add --kernel NAME");
     if (O.sweep && f->configs)
@@ -1144,12 +1154,21 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
             CFG = c;
             if (f->geometry(&CTX, v, c, &g, err, sizeof err) == 0 && g.blocks) {
                 apply_wpb(&g);
-                if (nprobes_for(&g, 1) > PROBE_CAP) PROBE_CAP = nprobes_for(&g, 1);
+                const uint64_t np = nprobes_for(&g, first_sample(&g));
+                if (np > PROBE_CAP) PROBE_CAP = np;
                 restore_wpb();
             }
         }
     }
-    if (logs && PROBE_CAP) ENG_CUDA(cudaMalloc((void **)&D_PROBES, PROBE_CAP * sizeof(warp_probe)));
+    if (logs && PROBE_CAP) {
+        size_t free_b = 0, total_b = 0;
+        ENG_CUDA(cudaMemGetInfo(&free_b, &total_b));
+        if (PROBE_CAP * sizeof(warp_probe) > free_b / 2)
+            die("recording needs %.1f GB of device memory for the probes (%llu of them), more than "
+                "half of what is free (%.1f GB): record fewer blocks (a larger --sample K)",
+                PROBE_CAP * sizeof(warp_probe) / 1e9, (unsigned long long)PROBE_CAP, free_b / 1e9);
+        ENG_CUDA(cudaMalloc((void **)&D_PROBES, PROBE_CAP * sizeof(warp_probe)));
+    }
     ENG_CUDA(cudaEventCreate(&EV0));
     ENG_CUDA(cudaEventCreate(&EV1));
 

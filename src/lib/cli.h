@@ -93,7 +93,7 @@ typedef struct cli_opt {
 #define CLI_END {0, 0, CLI_FLAG, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 
 typedef struct cli_parse_result {
-    char *pos[16];          /* positional arguments, in order */
+    char *pos[64];          /* positional arguments, in order */
     int npos;
     int help;               /* -h or --help was given: print usage, exit 0 */
 } cli_parse_result;

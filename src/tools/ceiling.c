@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     };
     const cli_opt *tables[1] = {opts};
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, tables, 1, 16, &r);
+    int rc = cli_parse(PROG, argc, argv, tables, 1, 64, &r);
     if (rc) return rc;
     if (r.help) return usage(stdout, 0);
     if (r.npos < 2) return usage(stderr, 2);
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     if (next && r.npos != 2) return cli_usage_error(PROG, "next takes one TABLE");
 
     const size_t nt = (size_t)r.npos - 1;
-    tsv_table t[15];
+    tsv_table t[63];
     char err[512];
     for (size_t i = 0; i < nt; i++)
         if (tsv_read(r.pos[1 + i], &t[i], err, sizeof err) != 0) {

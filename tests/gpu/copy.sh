@@ -12,9 +12,9 @@ for n in 1048576 1048577 1048578 1048579; do
     [ "$ok" = 6 ] || fail "N = $n (N mod 4 = $((n % 4))): $ok of 6 vector copies valid"
 done
 expect_exit 2 ./copy 1e6 0 4 --kernel vector4 --offset 1 --out "$TMP/m"
-expect_says "needs aligned addresses"
+expect_says "need aligned addresses"
 expect_exit 2 ./copy 1e6 0 4 --kernel vector2 --offset 3 --out "$TMP/m"
-expect_says "needs aligned addresses"
+expect_says "need aligned addresses"
 # a scalar copy of a misaligned base is fine
 expect_exit 0 ./copy 1e6 0 4 --kernel grid_scalar,batch --batch 4 --offset 1 --reps 2 --out "$TMP/m" -q
 done_testing

@@ -12,11 +12,10 @@ for src in src/families/*.cu; do
     args=()
     for p in $(./"$fam" --list-positional); do
         case $p in
-            N) args+=(1000003) ;;        # not a multiple of 4: the remainders run
+            N) args+=(--n 1000003) ;;    # not a multiple of 4: the remainders run
             N0) args+=(96) ;;
             N1) args+=(37) ;;
             DSIZE) args+=(256) ;;
-            *) break ;;
         esac
     done
     expect_exit 0 ./"$fam" "${args[@]}" --reps 2 --warmup 1 --out "$TMP/$fam" --table "$TMP/$fam.tsv" -q
