@@ -5,10 +5,11 @@
 #   scripts/ceiling.sh OUTDIR [--ladder TSV] [--device D] [--n N]
 #
 # Step 1: every operation (read, write, copy, triad, dot) over access width
-# (4, 8, 16 B), accesses in flight per thread (1-16) and cache hint (plain,
-# streaming), at 8 warps per block and as many blocks as are resident; and
-# cudaMemcpy.  Step 2: each operation's best width/unroll/hint over warps per
-# block (4, 8, 16, 32) and grid size (1, 2, 4 blocks per SM, or all resident).
+# (8, 16 B), accesses in flight per thread (1, 4, 16), cache hint (plain,
+# streaming, read-only with L2 prefetch) and the grid (a grid-stride loop
+# over the resident blocks, or one pass), at 8 warps per block; and
+# cudaMemcpy.  Step 2: each operation's best over warps per block (4, 16, 32)
+# and, for grid-stride loops, grid size (1, 2, 4 blocks per SM or all).
 # bin/ceiling picks the best row of each operation over both steps and, with
 # --ladder (the latency ladder, ./latency), the bytes in flight per SM that
 # Little's law needs for it.  Every configuration is validated.  Progress:
@@ -17,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
-OUTDIR="" LADDER=() DEVICE=0 N=128M
+OUTDIR="" LADDER=() DEVICE=0 N=512M
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
@@ -39,7 +40,7 @@ say "step 1: every width, unroll and hint at WPB 8"
 ./ceiling --n "$N" --wpb 8 --device "$DEVICE" --table "$S/step1.tsv"
 tables=("$S/step1.tsv")
 while IFS=$'\t' read -r op args; do
-    for w in 4 8 16 32; do
+    for w in 4 16 32; do
         say "step 2: $op $args, WPB $w"
         # shellcheck disable=SC2086  # args is a list of options
         ./ceiling --n "$N" --kernel "$op" $args --grid 1,2,4,0 --wpb "$w" --device "$DEVICE" \

@@ -16,9 +16,10 @@
  * Each kernel is searched over (one configuration each, the cartesian
  * product of the lists): --width (bytes per access: 4, 8, 16; Hopper has no
  * 32-byte access), --unroll (accesses in flight per thread before the first
- * use: 1..16), --hint (0: plain loads and stores; 1: streaming, ld.global.cs
- * and st.global.cs: evict first), --grid (blocks per SM launched; 0 = as many
- * as are resident), and the run's WPB.  scripts/ceiling.sh runs the search
+ * use: 1..16), --hint (0: plain; 1: streaming, ld.global.cs and st.global.cs:
+ * evict first; 2: read-only loads with a 256-byte L2 prefetch), --pass (0: a
+ * grid-stride loop over --grid blocks per SM, 0 = as many as are resident;
+ * 1: one pass, a grid as large as the data), and the run's WPB.  scripts/ceiling.sh runs the search
  * in two steps and bin/ceiling picks the best per operation.
  *
  * Bandwidth counts bytes read plus bytes written.  No probes: this family
@@ -48,41 +49,49 @@ template <> struct ce_vec<1> { typedef float T; };
 template <> struct ce_vec<2> { typedef float2 T; };
 template <> struct ce_vec<4> { typedef float4 T; };
 
-template <int CS> static __device__ __forceinline__ float ce_ld(const float *p)
+/* Hints: 0 plain; 1 streaming (ld/st.global.cs: evict first); 2 read-only
+ * path with a 256-byte L2 prefetch (ld.global.nc.L2::256B), stores plain. */
+template <int H> static __device__ __forceinline__ float ce_ld(const float *p)
 {
-    if (!CS) return *p;
+    if (H == 0) return *p;
     float v;
-    asm volatile("ld.global.cs.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    if (H == 1) asm volatile("ld.global.cs.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    else asm volatile("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(v) : "l"(p));
     return v;
 }
-template <int CS> static __device__ __forceinline__ float2 ce_ld(const float2 *p)
+template <int H> static __device__ __forceinline__ float2 ce_ld(const float2 *p)
 {
-    if (!CS) return *p;
+    if (H == 0) return *p;
     float2 v;
-    asm volatile("ld.global.cs.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+    if (H == 1) asm volatile("ld.global.cs.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+    else asm volatile("ld.global.nc.L2::256B.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
     return v;
 }
-template <int CS> static __device__ __forceinline__ float4 ce_ld(const float4 *p)
+template <int H> static __device__ __forceinline__ float4 ce_ld(const float4 *p)
 {
-    if (!CS) return *p;
+    if (H == 0) return *p;
     float4 v;
-    asm volatile("ld.global.cs.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    if (H == 1)
+        asm volatile("ld.global.cs.v4.f32 {%0, %1, %2, %3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    else
+        asm volatile("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
     return v;
 }
 template <int CS> static __device__ __forceinline__ void ce_st(float *p, float v)
 {
-    if (!CS) { *p = v; return; }
+    if (CS != 1) { *p = v; return; }
     asm volatile("st.global.cs.f32 [%0], %1;" : : "l"(p), "f"(v) : "memory");
 }
 template <int CS> static __device__ __forceinline__ void ce_st(float2 *p, float2 v)
 {
-    if (!CS) { *p = v; return; }
+    if (CS != 1) { *p = v; return; }
     asm volatile("st.global.cs.v2.f32 [%0], {%1, %2};" : : "l"(p), "f"(v.x), "f"(v.y) : "memory");
 }
 template <int CS> static __device__ __forceinline__ void ce_st(float4 *p, float4 v)
 {
-    if (!CS) { *p = v; return; }
+    if (CS != 1) { *p = v; return; }
     asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};"
                  : : "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
 }
@@ -168,7 +177,7 @@ static __device__ __forceinline__ void ce_body(const ce_args &A)
 #define CE_KU(OPN, OP, W, CS) CE_K(OPN, OP, W, 1, CS) CE_K(OPN, OP, W, 2, CS) CE_K(OPN, OP, W, 4, CS) \
     CE_K(OPN, OP, W, 8, CS) CE_K(OPN, OP, W, 16, CS)
 #define CE_KW(OPN, OP, CS) CE_KU(OPN, OP, 1, CS) CE_KU(OPN, OP, 2, CS) CE_KU(OPN, OP, 4, CS)
-#define CE_OP(OPN, OP) CE_KW(OPN, OP, 0) CE_KW(OPN, OP, 1)
+#define CE_OP(OPN, OP) CE_KW(OPN, OP, 0) CE_KW(OPN, OP, 1) CE_KW(OPN, OP, 2)
 CE_OP(read, CE_READ)
 CE_OP(write, CE_WRITE)
 CE_OP(copy, CE_COPY)
@@ -180,10 +189,11 @@ CE_OP(dot, CE_DOT)
                             (const void *)ceiling_##OPN##_w##W##_u##U##_h##CS##_check}
 #define CE_PU(OPN, W, CS) {CE_P(OPN, W, 1, CS), CE_P(OPN, W, 2, CS), CE_P(OPN, W, 4, CS), \
                            CE_P(OPN, W, 8, CS), CE_P(OPN, W, 16, CS)}
-#define CE_PW(OPN) {{CE_PU(OPN, 1, 0), CE_PU(OPN, 1, 1)}, {CE_PU(OPN, 2, 0), CE_PU(OPN, 2, 1)}, \
-                    {CE_PU(OPN, 4, 0), CE_PU(OPN, 4, 1)}}
+#define CE_PW(OPN) {{CE_PU(OPN, 1, 0), CE_PU(OPN, 1, 1), CE_PU(OPN, 1, 2)},   \
+                    {CE_PU(OPN, 2, 0), CE_PU(OPN, 2, 1), CE_PU(OPN, 2, 2)},   \
+                    {CE_PU(OPN, 4, 0), CE_PU(OPN, 4, 1), CE_PU(OPN, 4, 2)}}
 /* [op][width][hint][unroll][mode] */
-static const void *const CE_KERNELS[5][3][2][5][2] = {CE_PW(read), CE_PW(write), CE_PW(copy),
+static const void *const CE_KERNELS[5][3][3][5][2] = {CE_PW(read), CE_PW(write), CE_PW(copy),
                                                        CE_PW(triad), CE_PW(dot)};
 
 static __host__ __device__ __forceinline__ float ce_value(uint64_t i, int which)
@@ -202,19 +212,25 @@ __global__ void ce_init_kernel(float *b, float *c, uint64_t n)
 
 /* ------------------------------------------------------------ the table */
 
-static cli_list opt_width = {{4, 8, 16}, 3};
-static cli_list opt_unroll = {{1, 2, 4, 8, 16}, 5};
-static cli_list opt_hint = {{0, 1}, 2};
+static cli_list opt_width = {{8, 16}, 2};
+static cli_list opt_unroll = {{1, 4, 16}, 3};
+static cli_list opt_hint = {{0, 1, 2}, 3};
 static cli_list opt_grid = {{0}, 1};
+static cli_list opt_pass = {{0, 1}, 2};
 
 static const cli_opt CE_OPTIONS[] = {
-    {"--width", 0, CLI_LIST, 4, 16, 0, 0, &opt_width, "LIST", "bytes per access: 4, 8, 16 (default all)", 0, 0},
+    {"--width", 0, CLI_LIST, 4, 16, 0, 0, &opt_width, "LIST", "bytes per access: 4, 8, 16 (default 8,16)", 0, 0},
     {"--unroll", 0, CLI_LIST, 1, 16, 0, 0, &opt_unroll, "LIST",
-     "accesses in flight per thread: 1, 2, 4, 8, 16 (default all)", 0, 0},
-    {"--hint", 0, CLI_LIST, 0, 1, 0, 0, &opt_hint, "LIST",
-     "0 plain, 1 streaming (ld/st.global.cs) (default 0,1)", 0, 0},
+     "accesses in flight per thread: 1, 2, 4, 8, 16 (default 1,4,16)", 0, 0},
+    {"--hint", 0, CLI_LIST, 0, 2, 0, 0, &opt_hint, "LIST",
+     "0 plain, 1 streaming (ld/st.global.cs), 2 read-only loads with a 256-byte\n"
+     "L2 prefetch (ld.global.nc.L2::256B) (default 0,1,2)", 0, 0},
+    {"--pass", 0, CLI_LIST, 0, 1, 0, 0, &opt_pass, "LIST",
+     "0: a grid-stride loop over --grid blocks per SM; 1: one pass, a grid as\n"
+     "large as the data (each thread its U accesses) (default 0,1)", 0, 0},
     {"--grid", 0, CLI_LIST, 0, 64, 0, 0, &opt_grid, "LIST",
-     "blocks per SM launched; 0 = as many as are resident (default 0)", 0, 0},
+     "blocks per SM launched by the grid-stride loop; 0 = as many as are\n"
+     "resident (default 0)", 0, 0},
     CLI_END,
 };
 
@@ -230,20 +246,35 @@ static const uint64_t CE_UNROLLS[5] = {1, 2, 4, 8, 16};
 typedef struct ce_conf {
     int w, u, h;       /* indices into the kernel table */
     uint64_t grid;
+    int pass;          /* 1: one pass over the data */
 } ce_conf;
 
+/* one-pass configurations take no --grid: they are counted once */
 static int ce_configs(const eng_ctx *, int v)
 {
     if (v == CE_MEMCPY) return 1;
-    return (int)(opt_width.n * opt_unroll.n * opt_hint.n * opt_grid.n);
+    int per = 0;
+    for (size_t p = 0; p < opt_pass.n; p++) per += opt_pass.v[p] ? 1 : (int)opt_grid.n;
+    return (int)(opt_width.n * opt_unroll.n * opt_hint.n) * per;
 }
 
 static ce_conf ce_conf_of(int cfg)
 {
     ce_conf c;
-    int k = cfg;
-    c.grid = opt_grid.v[k % (int)opt_grid.n];
-    k /= (int)opt_grid.n;
+    int per = 0;
+    for (size_t p = 0; p < opt_pass.n; p++) per += opt_pass.v[p] ? 1 : (int)opt_grid.n;
+    int k = cfg / per, j = cfg % per;
+    c.pass = 0;
+    c.grid = 0;
+    for (size_t p = 0; p < opt_pass.n; p++) {
+        const int span = opt_pass.v[p] ? 1 : (int)opt_grid.n;
+        if (j < span) {
+            c.pass = (int)opt_pass.v[p];
+            c.grid = c.pass ? 0 : opt_grid.v[j];
+            break;
+        }
+        j -= span;
+    }
     c.h = (int)opt_hint.v[k % (int)opt_hint.n];
     k /= (int)opt_hint.n;
     c.u = ce_index(opt_unroll.v[k % (int)opt_unroll.n], CE_UNROLLS, 5);
@@ -280,17 +311,25 @@ static int ce_geometry(const eng_ctx *c, int v, int cfg, eng_geom *g, char *err,
         snprintf(err, errlen, "--width takes 4, 8, 16 and --unroll 1, 2, 4, 8, 16");
         return -1;
     }
-    uint64_t bps = cc.grid;
-    if (bps == 0) bps = (uint64_t)eng_resident_blocks(c, ce_kernel(v, cfg, ENG_CLEAN));
-    g->blocks = bps * (uint64_t)c->dev->sm_count;
+    if (cc.pass) {
+        /* every thread its U vectors once: ceil(vectors / (U x threads per block)) blocks */
+        const uint64_t per_block = CE_UNROLLS[cc.u] * c->tpb;
+        const uint64_t nv = n / (CE_WIDTHS[cc.w] / 4);
+        g->blocks = (nv + per_block - 1) / per_block;
+        if (g->blocks == 0) g->blocks = 1;
+    } else {
+        uint64_t bps = cc.grid;
+        if (bps == 0) bps = (uint64_t)eng_resident_blocks(c, ce_kernel(v, cfg, ENG_CLEAN));
+        g->blocks = bps * (uint64_t)c->dev->sm_count;
+    }
     g->items = g->blocks * c->tpb;
     g->elem_bytes = (uint32_t)CE_WIDTHS[cc.w];
     g->loads_per_warp = (uint32_t)CE_UNROLLS[cc.u];
-    snprintf(g->config, sizeof g->config, "w=%llu,u=%llu,h=%d,g=%llu,wpb=%u",
-             (unsigned long long)CE_WIDTHS[cc.w], (unsigned long long)CE_UNROLLS[cc.u], cc.h,
+    snprintf(g->config, sizeof g->config, "w=%llu,u=%llu,h=%d,p=%d,g=%llu,wpb=%u",
+             (unsigned long long)CE_WIDTHS[cc.w], (unsigned long long)CE_UNROLLS[cc.u], cc.h, cc.pass,
              (unsigned long long)cc.grid, c->wpb);
-    snprintf(g->label, sizeof g->label, "w%lluu%lluh%dg%llu", (unsigned long long)CE_WIDTHS[cc.w],
-             (unsigned long long)CE_UNROLLS[cc.u], cc.h, (unsigned long long)cc.grid);
+    snprintf(g->label, sizeof g->label, "w%lluu%lluh%dp%dg%llu", (unsigned long long)CE_WIDTHS[cc.w],
+             (unsigned long long)CE_UNROLLS[cc.u], cc.h, cc.pass, (unsigned long long)cc.grid);
     return 0;
 }
 
@@ -325,7 +364,9 @@ static int ce_setup(eng_ctx *c)
     if ((e = cudaMalloc((void **)&s->a, n * sizeof(float))) != cudaSuccess) return e;
     if ((e = cudaMalloc((void **)&s->b, n * sizeof(float))) != cudaSuccess) return e;
     if ((e = cudaMalloc((void **)&s->c, n * sizeof(float))) != cudaSuccess) return e;
-    s->max_threads = 64ull * 2048 * (uint64_t)c->dev->sm_count;
+    /* the most threads a configuration launches: a one-pass grid of 4-byte
+     * accesses, or 64 resident blocks per SM */
+    s->max_threads = n + 64ull * 2048 * (uint64_t)c->dev->sm_count;
     if ((e = cudaMalloc((void **)&s->partial, s->max_threads * sizeof(float))) != cudaSuccess) return e;
     s->h_out = (float *)malloc((n > s->max_threads ? n : s->max_threads) * sizeof(float));
     if (!s->h_out) return (int)cudaErrorMemoryAllocation;
@@ -434,7 +475,9 @@ static void ce_teardown(eng_ctx *c)
 }
 
 static const char *const CE_POS[] = {"N", "SMEM", "WPB", NULL};
-static const char *const CE_POSDEF[] = {"128M", "0", "8", NULL};
+/* 512 Mi floats: 2 GiB per array, a kernel of about 0.7 ms, so the launch's own
+ * microseconds stay under 1% of what is timed */
+static const char *const CE_POSDEF[] = {"512M", "0", "8", NULL};
 
 static const eng_variant CE_VARIANTS[CE_NVARIANTS] = {
     {"read", "sum += b[i]: read only (a reduction)"},

@@ -72,12 +72,13 @@ int main(int argc, char **argv)
     }
     if (next) {
         for (int i = 0; i < n; i++) {
-            char w[16], u[16], h[16];
+            char w[16], u[16], h[16], p[16];
             if (!ceiling_config_get(b[i].config, "w", w, sizeof w) ||
                 !ceiling_config_get(b[i].config, "u", u, sizeof u) ||
-                !ceiling_config_get(b[i].config, "h", h, sizeof h))
+                !ceiling_config_get(b[i].config, "h", h, sizeof h) ||
+                !ceiling_config_get(b[i].config, "p", p, sizeof p))
                 continue;   /* memcpy */
-            printf("%s\t--width %s --unroll %s --hint %s\n", b[i].op, w, u, h);
+            printf("%s\t--width %s --unroll %s --hint %s --pass %s\n", b[i].op, w, u, h, p);
         }
     } else {
         const double peak = tsv_meta_num(&t[0], "peak_dram_GBps");

@@ -35,8 +35,11 @@ check_logs() { # DIR WPB K: every log passes warplog check; full concurrency whe
     [ $n -ge 1 ] || fail "no logs in $1"
 }
 
-# all variants, every block recorded
+# all variants, every block recorded; the columns of before are all there
 expect_exit 0 ./readonly 1e7 0 4 --reps 3 --sample 1 --out "$TMP/a" -q
+cols=$(grep -v '^#' <<<"$OUTTXT" | head -n 1 | tr '\t' '\n')
+while read -r c; do grep -qx "$c" <<<"$cols" || fail "./readonly lost the column $c"; done \
+    <tests/golden/engine/readonly_columns_v1.txt
 [ "$(grep -c $'\tok\t' <<<"$OUTTXT")" = 6 ] || fail "not all 6 variants validated: $OUTTXT"
 check_logs "$TMP/a" 4 1
 expect_exit 0 ./readonly_profile 1e7 0 4 --reps 3 -q
