@@ -101,7 +101,7 @@ void warplog_header_print(FILE *f, const warplog_header *h, const char *prefix)
     U(stride); U(seed); U(smem_bytes); U(warps_per_block); U(threads_per_block); U(blocks);
     U(blocks_per_sm); U(bytes_per_warp_load); U(loads_per_warp); I(carveout_pct);
     U(l2_fetch_bytes); U(reps);
-    S(device_name); I(device_ordinal);
+    S(device_name); I(device_ordinal); S(device_uuid);
     fprintf(f, "%scompute_capability\t%d.%d\n", p, h->cc_major, h->cc_minor);
     I(sm_count); U(l2_bytes); U(bus_width_bits); U(mem_clock_khz); D(peak_dram_GBps);
     U(sm_clock_nominal_khz); D(sm_clock_measured_MHz); U(max_threads_per_sm);

@@ -196,7 +196,7 @@ typedef struct warplog_header {
     char     toolkit_version[16];
     char     host_arch[16];         /* sm_90, ... the code was built for */
 
-    /* --- version 2: sampling, the clean twin, what a record covers --- 160 B
+    /* --- version 2: sampling, the clean twin, what a record covers --- 208 B
      * A version-1 file reads as sample_blocks = records_per_warp = 1 and
      * zeros elsewhere. */
     uint32_t sample_blocks;         /* K: one block in K is recorded (1 = all) */
@@ -211,8 +211,9 @@ typedef struct warplog_header {
     char     config[32];            /* the variant's parameters: "stride=8", "" */
     uint32_t sample_offset;         /* which block of each group of K records */
     uint32_t reserved1;
+    char     device_uuid[48];       /* "GPU-1ab6f806-59e0-1d99-da3f-a7d19c88934d" */
 
-    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64 - 160];
+    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64 - 208];
 } warplog_header;
 
 WARPLOG_STATIC_ASSERT(sizeof(warplog_header) == WARPLOG_HEADER_BYTES,
@@ -224,7 +225,8 @@ WARPLOG_STATIC_ASSERT(offsetof(warplog_header, date) == 400, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, sample_blocks) == 464, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, record_covers) == 520, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, sample_offset) == 616, "header layout");
-WARPLOG_STATIC_ASSERT(offsetof(warplog_header, reserved) == 624, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, device_uuid) == 624, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, reserved) == 672, "header layout");
 
 /*
  * Expand one device probe into a record.  The kernel keeps the low 32 bits of

@@ -6,7 +6,10 @@
 #
 #   --quick      smaller runs (N = 1e7, fewer sweeps, the quick ladder)
 #   --only S     run only these sections; --skip S: all but these
-#   --device D   CUDA device ordinal (default 0)
+#   --device D   CUDA device ordinal (default 0); a list (0,2) or all: the
+#                whole set on every GPU at once, one process per GPU, into
+#                OUTDIR/<gpu>/ (gpu<ordinal>-<uuid>-<name>); warplat's own runs
+#                never measure on a GPU another one is measuring on (a lock)
 #
 # Sections, in order (each one's files are rewritten whole; the others are
 # left as they are, so the script can be re-run section by section):
@@ -58,6 +61,39 @@ wanted() {
 
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
+
+# several GPUs: this script once per GPU, in parallel, each into its folder
+case $DEVICE in
+    all|*,*)
+        if [ "$DEVICE" = all ]; then
+            ords=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null) ||
+                { echo "reference.sh: --device all: nvidia-smi lists no GPU" >&2; exit 1; }
+        else
+            ords=${DEVICE//,/ }
+        fi
+        pids=() dirs=()
+        for d in $ords; do
+            ./readonly --device-info --device "$d" >"$OUTDIR/.device_$d.tsv" ||
+                { echo "reference.sh: cannot read device $d" >&2; exit 1; }
+            uuid=$(bin/tsv get "$OUTDIR/.device_$d.tsv" value --where key=device_uuid)
+            gname=$(bin/tsv get "$OUTDIR/.device_$d.tsv" value --where key=device_name)
+            key=$(bin/names gpu "$d" "$uuid" "$gname")
+            rm -f "$OUTDIR/.device_$d.tsv"
+            pass=()
+            [ $QUICK = 1 ] && pass+=(--quick)
+            [ -n "$ONLY" ] && pass+=(--only "$ONLY")
+            [ -n "$SKIP" ] && pass+=(--skip "$SKIP")
+            echo "reference.sh: device $d -> $OUTDIR/$key" >&2
+            "$0" "$OUTDIR/$key" --device "$d" "${pass[@]}" 2>"$OUTDIR/$key.log" &
+            pids+=($!) dirs+=("$key")
+        done
+        rc=0
+        for i in "${!pids[@]}"; do
+            if wait "${pids[$i]}"; then echo "reference.sh: ${dirs[$i]} done" >&2
+            else echo "reference.sh: ${dirs[$i]} FAILED (see $OUTDIR/${dirs[$i]}.log)" >&2; rc=1; fi
+        done
+        exit $rc ;;
+esac
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/warplat-ref.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 FAILED=()

@@ -62,6 +62,11 @@ int devinfo_fill(int ordinal, warplog_header *h, char *err, size_t errlen)
         return -1;
     }
     snprintf(h->device_name, sizeof h->device_name, "%.95s", p.name);
+    /* the UUID as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx */
+    const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+    snprintf(h->device_uuid, sizeof h->device_uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     h->device_ordinal = ordinal;
     ATTR(cc_major, cudaDevAttrComputeCapabilityMajor);
     ATTR(cc_minor, cudaDevAttrComputeCapabilityMinor);

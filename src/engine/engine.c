@@ -26,7 +26,11 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +53,7 @@ static struct common_opts {
     const char *kernels;
     int list_kernels, list_occupancy, sweep, no_probes, quiet, device_info, list_positional;
     uint64_t reps, warmup, device, l2_fetch, carveout, level, seed;
-    const char *out_dir, *sample, *ladder, *table;
+    const char *out_dir, *sample, *ladder, *table, *devices;
     double max_overhead, ceiling;
     uint64_t min_records;
     cli_list points;
@@ -82,7 +86,9 @@ static const cli_opt COMMON[] = {
      "validate and time the clean twin only; no probes, no logs", 0, 0},
     {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &O.seed, "S",
      "seed of random inputs (default 12345)", 0, &O.seed_given},
-    {"--device", 0, CLI_U64, 0, 1023, 0, 0, &O.device, "D", "CUDA device ordinal (default 0)", 0, 0},
+    {"--device", 0, CLI_STRING, 0, 0, 0, 0, &O.devices, "D|LIST|all",
+     "CUDA device ordinal (default 0); a list (0,2) or all: one process per GPU,\n"
+     "in parallel, each writing under --out DIR/<gpu> (its ordinal, UUID and name)", 0, 0},
     {"--out", 0, CLI_STRING, 0, 0, 0, 0, &O.out_dir, "DIR", "where logs go (default data)", 0, 0},
     {"--table", 0, CLI_STRING, 0, 0, 0, 0, &O.table, "FILE",
      "write the table to FILE (whole or not at all) instead of stdout", 0, 0},
@@ -957,6 +963,87 @@ static int run_sweep(int v, int cfg, uint32_t fixed_K, int argc, char **argv)
     return 0;
 }
 
+/* ------------------------------------------------------------ several GPUs */
+
+/* One measurement at a time on a GPU: an exclusive lock on a file named by
+ * its UUID, held until the process ends.  Another warplat process that wants
+ * the same GPU waits (and says so); other GPUs are not affected. */
+static void lock_device(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/warplat-%s.lock", dir && *dir ? dir : "/tmp",
+             DEV.device_uuid[0] ? DEV.device_uuid : "gpu");
+    const int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
+    if (fd < 0) return;   /* no lock file: measure anyway, as before locks existed */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (!O.quiet)
+            fprintf(stderr, "%s: waiting for %s (device %d): another warplat run is measuring on it\n",
+                    PROG, DEV.device_name, CTX.device);
+        if (flock(fd, LOCK_EX) != 0) die("cannot lock %s: %s", path, strerror(errno));
+    }
+    /* the descriptor stays open (and the lock held) until exit */
+}
+
+/* --device LIST|all with more than one GPU: this program again, once per GPU,
+ * in parallel, each with --device k --out DIR/<gpu key> and its table in that
+ * folder.  Returns the worst exit status. */
+static int run_on_devices(int argc, char **argv, const int *ords, int nord)
+{
+    pid_t pids[64];
+    char keys[64][160];
+    extern char **environ;
+    for (int i = 0; i < nord; i++) {
+        warplog_header h;
+        char err[256];
+        warplog_header_init(&h);
+        if (devinfo_fill(ords[i], &h, err, sizeof err) != 0) die("device %d: %s", ords[i], err);
+        if (names_gpu(keys[i], sizeof keys[i], ords[i], h.device_uuid, h.device_name) != 0)
+            snprintf(keys[i], sizeof keys[i], "gpu%d", ords[i]);
+        char outdir[1024], table[1200], dev[16];
+        snprintf(outdir, sizeof outdir, "%.800s/%.150s", O.out_dir, keys[i]);
+        if (mkdir_p(outdir) != 0) die("cannot create %s: %s", outdir, strerror(errno));
+        snprintf(table, sizeof table, "%s/%s.tsv", outdir, F->name);
+        snprintf(dev, sizeof dev, "%d", ords[i]);
+        /* argv with --device, --out and --table replaced */
+        char **av = calloc((size_t)argc + 8, sizeof *av);
+        if (!av) die("out of host memory");
+        int k = 0;
+        av[k++] = argv[0];
+        for (int a = 1; a < argc; a++) {
+            const char *x = argv[a];
+            int skip_next = 0, skip = 0;
+            for (const char *opt = "--device\0--out\0--table\0"; *opt; opt += strlen(opt) + 1) {
+                const size_t ol = strlen(opt);
+                if (!strcmp(x, opt)) skip = skip_next = 1;
+                else if (!strncmp(x, opt, ol) && x[ol] == '=') skip = 1;
+            }
+            if (skip) { a += skip_next; continue; }
+            av[k++] = argv[a];
+        }
+        av[k++] = "--device";
+        av[k++] = dev;
+        av[k++] = "--out";
+        av[k++] = outdir;
+        av[k++] = "--table";
+        av[k++] = table;
+        av[k] = NULL;
+        if (posix_spawn(&pids[i], "/proc/self/exe", NULL, NULL, av, environ) != 0)
+            die("cannot start the run on device %d: %s", ords[i], strerror(errno));
+        free(av);
+        fprintf(stderr, "%s: device %d (%s): running, results in %s\n", PROG, ords[i], keys[i], outdir);
+    }
+    int worst = 0;
+    for (int i = 0; i < nord; i++) {
+        int st = 0;
+        if (waitpid(pids[i], &st, 0) < 0) st = 1 << 8;
+        const int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+        fprintf(stderr, "%s: device %d (%s): %s (exit %d)\n", PROG, ords[i], keys[i], rc ? "FAILED" : "done", rc);
+        if (rc > worst) worst = rc;
+    }
+    return worst;
+}
+
 /* ------------------------------------------------------------ main */
 
 static int parse_positional(const cli_parse_result *r)
@@ -1055,6 +1142,7 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     O.warmup = 2;
     O.seed = 12345;
     O.out_dir = "data";
+    O.devices = "0";
     O.carveout = 100;
     O.level = 1;
     O.max_overhead = 2.0;
@@ -1101,7 +1189,28 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     if (O.table && dir_usable(".", "--table") != 0) return 1;
     CTX.seed = O.seed;
     SAMPLE_OFFSET = (uint32_t)((O.seed * 0x9E3779B97F4A7C15ull) >> 40);
-    CTX.device = (int)O.device;
+    /* --device: one ordinal, a list, or all */
+    int ords[64], nord = 0;
+    if (!strcmp(O.devices, "all")) {
+        int n = 0;
+        if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+            fprintf(stderr, "%s: no CUDA device: --device all found none\n", PROG);
+            return 1;
+        }
+        for (int i = 0; i < n && i < 64; i++) ords[nord++] = i;
+    } else {
+        cli_list l;
+        char err[256];
+        if (cli_parse_list("--device", O.devices, 0, 1023, l.v, 64, &l.n, err, sizeof err) != 0)
+            return cli_usage_error(PROG, "%s (or all)", err);
+        for (size_t i = 0; i < l.n; i++) ords[nord++] = (int)l.v[i];
+    }
+    if (nord > 1) {
+        if (O.list_occupancy || O.device_info) return cli_usage_error(PROG, "this takes one --device");
+        if (dir_usable(O.out_dir, "--out") != 0) return 1;
+        return run_on_devices(argc, argv, ords, nord);
+    }
+    CTX.device = ords[0];
     CTX.selected = SELECTED;
     const char *inj = getenv("WARPLAT_INJECT_CUDA_ERROR");
     if (inj && *inj) inject_at = atol(inj);
@@ -1127,6 +1236,7 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
                 DEV.device_name, DEV.sm_count, WARP_PROBE_MAX_SMS);
         return 1;
     }
+    lock_device();
     if (O.list_occupancy) return list_occupancy();
     if (O.device_info) {
         printf("key\tvalue\n");

@@ -169,3 +169,30 @@ names_kind names_parse(const char *base, char *exp, char *variant, char *label, 
     }
     return NAMES_UNKNOWN;
 }
+
+int names_gpu(char *buf, size_t len, int ordinal, const char *uuid, const char *name)
+{
+    if (ordinal < 0 || !uuid || !name) return -1;
+    char slug[96];
+    size_t k = 0;
+    int dash = 0;
+    for (const char *p = name; *p && k + 2 < sizeof slug; p++) {
+        const char c = *p;
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z')) {
+            if (dash && k) slug[k++] = '-';
+            dash = 0;
+            slug[k++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        } else {
+            dash = 1;
+        }
+    }
+    slug[k] = 0;
+    const char *u = strncmp(uuid, "GPU-", 4) == 0 ? uuid + 4 : uuid;
+    char hex[9];
+    size_t h = 0;
+    for (; h < 8 && ((u[h] >= '0' && u[h] <= '9') || (u[h] >= 'a' && u[h] <= 'f') || (u[h] >= 'A' && u[h] <= 'F')); h++)
+        hex[h] = u[h];
+    hex[h] = 0;
+    if (!k || !h) return -1;
+    return put(len, snprintf(buf, len, "gpu%d-%s-%s", ordinal, hex, slug));
+}

@@ -40,6 +40,11 @@ int names_latency_stats(char *buf, size_t len, const char *n, unsigned wpb);
 names_kind names_parse(const char *base, char *exp, char *variant, char *label, char *n,
                        size_t partlen, unsigned *wpb);
 
+/* The folder of one GPU's results among several (--device all, a fleet):
+ * "gpu<ordinal>-<first 8 hex digits of the UUID>-<name in lower case with
+ * dashes>", e.g. gpu0-1ab6f806-nvidia-h100-80gb-hbm3. */
+int names_gpu(char *buf, size_t len, int ordinal, const char *uuid, const char *name);
+
 /* The experiment name is acceptable: [a-z0-9]+ */
 int names_valid_exp(const char *exp);
 

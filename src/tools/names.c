@@ -21,7 +21,7 @@ static int usage(FILE *f, int rc)
 {
     fprintf(f, "usage: names summary EXP N WPB | log EXP VARIANT WPB [LABEL] | logdir N |\n"
                "             sweep EXP VARIANT WPB | sectors EXP | sass EXP |\n"
-               "             latency-stats N WPB | parse BASENAME\n"
+               "             latency-stats N WPB | gpu ORDINAL UUID NAME | parse BASENAME\n"
                "Prints the name docs/naming.md gives a result file.  Exit: 0 ok, 2 usage.\n");
     return rc;
 }
@@ -54,6 +54,15 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "sectors") && argc == 3) rc = names_sectors(b, sizeof b, argv[2]);
     else if (!strcmp(c, "sass") && argc == 3) rc = names_sass(b, sizeof b, argv[2]);
     else if (!strcmp(c, "latency-stats") && argc == 4) rc = wpb_of(argv[3], &w) ? -3 : names_latency_stats(b, sizeof b, argv[2], w);
+    else if (!strcmp(c, "gpu") && argc == 5) {
+        uint64_t o;
+        char e[128];
+        if (cli_parse_range("ORDINAL", argv[2], 0, 1023, &o, e, sizeof e) != 0) {
+            fprintf(stderr, "names: %s\n", e);
+            return 2;
+        }
+        rc = names_gpu(b, sizeof b, (int)o, argv[3], argv[4]);
+    }
     else if (!strcmp(c, "parse") && argc == 3) {
         static const char *kinds[] = {"unknown", "summary", "log", "sweep", "sectors", "sass",
                                       "latency_stats", "ladder", "fixed"};

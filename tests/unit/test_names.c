@@ -40,5 +40,11 @@ int main(void)
     CHECK(names_parse("readonly_baseline_4.txt", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
     CHECK(names_parse("notes.md", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
     CHECK(names_parse("readonly_1e8_wpbx.tsv", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    CHECK(names_gpu(b, sizeof b, 0, "GPU-1ab6f806-59e0-1d99-da3f-a7d19c88934d", "NVIDIA H100 80GB HBM3") == 0);
+    CHECK(!strcmp(b, "gpu0-1ab6f806-nvidia-h100-80gb-hbm3"));
+    CHECK(names_gpu(b, sizeof b, 3, "deadbeefcafe", "NVIDIA  H200 ") == 0);
+    CHECK(!strcmp(b, "gpu3-deadbeef-nvidia-h200"));
+    CHECK(names_gpu(b, sizeof b, 0, "GPU-zz", "x") == -1);
+    CHECK(names_gpu(b, sizeof b, 0, "GPU-12345678", "!!") == -1);
     return check_report("test_names");
 }
