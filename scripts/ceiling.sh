@@ -2,7 +2,7 @@
 # scripts/ceiling.sh - the achievable DRAM bandwidth of this GPU, searched in
 # two steps, into OUTDIR/ceiling.tsv (and the searches' tables beside it).
 #
-#   scripts/ceiling.sh OUTDIR [--ladder TSV] [--device D] [--n N]
+#   scripts/ceiling.sh OUTDIR [--ladder TSV] [--device D] [--n N] [--quick]
 #
 # Step 1: every operation (read, write, copy, triad, dot) over access width
 # (8, 16 B), accesses in flight per thread (1, 4, 16), cache hint (plain,
@@ -22,6 +22,7 @@ OUTDIR="" LADDER=() DEVICE=0 N=512M
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
+        --quick) N=64M; shift ;;
         --ladder|--device|--n)
             [ $# -ge 2 ] && [ -n "$2" ] || { echo "ceiling.sh: $1 needs a value" >&2; exit 2; }
             case $1 in --ladder) LADDER=(--ladder "$2") ;; --device) DEVICE=$2 ;; --n) N=$2 ;; esac

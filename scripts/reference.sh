@@ -23,7 +23,9 @@
 #   logs       logs_1e6/: every block recorded, for the per-warp timelines
 #   latency    latency_ca.tsv, latency_cg.tsv (the ladder)
 #   sweeps     sweep_readonly_<variant>_4.tsv (occupancy sweeps)
-#   ceiling    ceiling.tsv: the achievable bandwidth (scripts/ceiling.sh)
+#   families   every family with a script of its own, scripts/<family>.sh
+#              OUTDIR [--device D] [--quick] [--ladder TSV] (ceiling.sh: the
+#              achievable bandwidth; stencil.sh: layouts and the size sweep)
 #   sass       sass_<exp>.txt for every family, sass_latency.txt
 #
 # Progress goes to stderr, one line when a step starts and one when it ends,
@@ -49,7 +51,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$OUTDIR" ] || usage_error "OUTDIR is missing"
-SECTIONS="device summaries overhead sampling logs latency sweeps ceiling sass"
+SECTIONS="device summaries overhead sampling logs latency sweeps families sass"
 for s in ${ONLY//,/ } ${SKIP//,/ }; do
     case " $SECTIONS " in *" $s "*) ;; *) usage_error "unknown section '$s' (one of: $SECTIONS)" ;; esac
 done
@@ -213,13 +215,15 @@ sec_sweeps() {
     done
 }
 
-# ---------------------------------------------------------------- ceiling
-sec_ceiling() {
-    local ladder=()
-    [ -f "$OUTDIR/latency_ca.tsv" ] && ladder=(--ladder "$OUTDIR/latency_ca.tsv")
-    local n=()
-    [ $QUICK = 1 ] && n=(--n 32M)
-    step "ceiling search" scripts/ceiling.sh "$OUTDIR" "${ladder[@]}" "${n[@]}" --device "$DEVICE"
+# ---------------------------------------------------------------- families
+sec_families() {
+    local fam opts=(--device "$DEVICE")
+    [ $QUICK = 1 ] && opts+=(--quick)
+    [ -f "$OUTDIR/latency_ca.tsv" ] && opts+=(--ladder "$OUTDIR/latency_ca.tsv")
+    for fam in "${FAMILIES[@]}"; do
+        [ -f "scripts/$fam.sh" ] || continue
+        step "$fam (scripts/$fam.sh)" "scripts/$fam.sh" "$OUTDIR" "${opts[@]}"
+    done
 }
 
 # ---------------------------------------------------------------- sass
