@@ -1,0 +1,761 @@
+/*
+ * fleet.c - the figures of one GPU's results folder and the comparison of
+ * many (contract and rule: fleet.h; how to read the output: docs/fleet.md).
+ *
+ * Why these figures: each one moves when a GPU is unwell in a way its
+ * siblings are not.  DRAM latency rises with a memory clock set low or a
+ * memory error being corrected; the L2 plateaus move with the L2 clock;
+ * read bandwidth falls with either, and with a link or power limit; the SM
+ * clock under load falls when the card throttles; the probes' overhead
+ * rises when the SM clock or the L2 misbehave.  All come from files that
+ * scripts/reference.sh writes anyway.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "fleet.h"
+#include "err.h"
+#include "names.h"
+#include "plateau.h"
+#include "tsv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const fleet_figure_def fleet_figures[FLEET_NFIG] = {
+    [FLEET_DRAM_LAT_CYCLES]    = {"dram_lat_cycles", "cycles", 0.1,
+                                  "DRAM latency: the last plateau of the latency ladder"},
+    [FLEET_DRAM_LAT_NS]        = {"dram_lat_ns", "ns", 0.1,
+                                  "DRAM latency in ns (the plateau's ns_per_load)"},
+    [FLEET_L2_NEAR_LAT_CYCLES] = {"l2_near_lat_cycles", "cycles", 0.1,
+                                  "L2 hit latency, near partition (or the only L2 plateau)"},
+    [FLEET_L2_FAR_LAT_CYCLES]  = {"l2_far_lat_cycles", "cycles", 0.1,
+                                  "L2 hit latency, far partition"},
+    [FLEET_READ_BW_GBPS]       = {"read_bw_GBps", "GB/s", 0.1,
+                                  "best read bandwidth (ceiling.tsv, else readonly float4 at WPB 4)"},
+    [FLEET_SM_CLOCK_MHZ]       = {"sm_clock_MHz", "MHz", 1.0,
+                                  "SM clock measured under a memory-bound load"},
+    /* the overhead is a few percent and may be near 0: a relative floor alone
+     * would flag a 0.5 against a 1.5 %; one percentage point is the spread of
+     * overhead_pct between WPBs of one run */
+    [FLEET_OVERHEAD_MAX_PCT]   = {"overhead_max_pct", "%", 1.0,
+                                  "largest overhead of the probes (overhead.tsv)"},
+};
+
+int fleet_figure_find(const char *name)
+{
+    for (int i = 0; i < FLEET_NFIG; i++)
+        if (name && !strcmp(name, fleet_figures[i].name)) return i;
+    return -1;
+}
+
+void fleet_rule_default(fleet_rule *r)
+{
+    r->k_mads = 3.0;
+    r->floor_pct = 1.0;
+    r->min_group = 3;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of the finite values of v, computed on a sorted copy. */
+double fleet_median(const double *v, size_t n)
+{
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s) return NAN;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i])) s[k++] = v[i];
+    double m = NAN;
+    if (k) {
+        qsort(s, k, sizeof *s, cmp_double);
+        m = k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]);
+    }
+    free(s);
+    return m;
+}
+
+double fleet_mad(const double *v, size_t n, double median)
+{
+    if (!isfinite(median)) return NAN;
+    double *d = malloc((n ? n : 1) * sizeof *d);
+    if (!d) return NAN;
+    for (size_t i = 0; i < n; i++) d[i] = isfinite(v[i]) ? fabs(v[i] - median) : NAN;
+    const double m = fleet_median(d, n);
+    free(d);
+    return m;
+}
+
+void fleet_judge_values(const double *v, size_t n, double resolution, const fleet_rule *rule,
+                        fleet_fig *out)
+{
+    size_t have = 0;
+    for (size_t i = 0; i < n; i++) have += isfinite(v[i]) != 0;
+    const double med = fleet_median(v, n);
+    const double mad = fleet_mad(v, n, med);
+    double floor_v = fabs(med) * rule->floor_pct / 100.0;
+    if (!(floor_v >= resolution)) floor_v = resolution;
+    const int judged = (int)have >= rule->min_group && isfinite(med) && isfinite(mad);
+    for (size_t i = 0; i < n; i++) {
+        fleet_fig *f = &out[i];
+        f->n = (int)have;
+        f->median = med;
+        f->mad = mad;
+        f->floor = floor_v;
+        f->distance_mads = NAN;
+        f->flagged = -1;
+        f->note[0] = 0;
+        if (!isfinite(v[i])) {
+            snprintf(f->note, sizeof f->note, "no value");
+        } else if (!judged) {
+            snprintf(f->note, sizeof f->note,
+                     "not judged: %zu GPU%s of this model with this figure, the rule needs %d",
+                     have, have == 1 ? "" : "s", rule->min_group);
+        } else {
+            const double scale = mad > floor_v ? mad : floor_v;
+            f->distance_mads = (v[i] - med) / scale;
+            f->flagged = fabs(f->distance_mads) > rule->k_mads;
+            if (mad < floor_v)
+                snprintf(f->note, sizeof f->note, "MAD %.3g below the floor: distance in floors of %.3g",
+                         mad, floor_v);
+        }
+    }
+}
+
+int fleet_judge(fleet_gpu *gpus, size_t n, const fleet_rule *rule)
+{
+    if (!n) return 0;
+    size_t *idx = malloc(n * sizeof *idx);
+    double *v = malloc(n * sizeof *v);
+    fleet_fig *res = malloc(n * sizeof *res);
+    char *done = calloc(n, 1);
+    if (!idx || !v || !res || !done) {
+        free(idx), free(v), free(res), free(done);
+        return -1;
+    }
+    for (size_t a = 0; a < n; a++) {
+        if (done[a]) continue;
+        size_t m = 0;   /* the group of gpus[a]: the same device name */
+        for (size_t b = a; b < n; b++)
+            if (!done[b] && !strcmp(gpus[b].name, gpus[a].name)) idx[m++] = b, done[b] = 1;
+        for (int f = 0; f < FLEET_NFIG; f++) {
+            for (size_t i = 0; i < m; i++) v[i] = gpus[idx[i]].fig[f].value;
+            fleet_judge_values(v, m, fleet_figures[f].resolution, rule, res);
+            for (size_t i = 0; i < m; i++) {
+                fleet_fig *dst = &gpus[idx[i]].fig[f];
+                dst->n = res[i].n;
+                dst->median = res[i].median;
+                dst->mad = res[i].mad;
+                dst->floor = res[i].floor;
+                dst->distance_mads = res[i].distance_mads;
+                dst->flagged = res[i].flagged;
+                snprintf(dst->note, sizeof dst->note, "%s", res[i].note);
+            }
+        }
+    }
+    free(idx), free(v), free(res), free(done);
+    return 0;
+}
+
+/* ------------------------------------------------------------ one folder */
+
+static int file_exists(const char *dir, const char *base)
+{
+    char p[1400];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, base);
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The readonly summary at WPB 4 with the largest N in dir (1e8 for a full
+ * run, 1e7 for --quick): its base name into best, 0; -1 when there is none. */
+static int find_readonly_wpb4(const char *dir, char *best, size_t len)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    double best_n = -1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char exp[64], n[64];
+        unsigned wpb = 0;
+        if (names_parse(e->d_name, exp, NULL, NULL, n, sizeof exp, &wpb) != NAMES_SUMMARY) continue;
+        if (strcmp(exp, "readonly") != 0 || wpb != 4) continue;
+        const double nv = tsv_parse_num(n);
+        if (isfinite(nv) && nv > best_n && file_exists(dir, e->d_name)) {
+            best_n = nv;
+            snprintf(best, len, "%s", e->d_name);
+        }
+    }
+    closedir(d);
+    return best_n > 0 ? 0 : -1;
+}
+
+int fleet_is_results_dir(const char *dir)
+{
+    static const char *const marks[] = {"device.tsv", "latency_ca.tsv", "latency_cg.tsv",
+                                        "ceiling.tsv", "overhead.tsv"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (file_exists(dir, marks[i])) return 1;
+    char b[256];
+    return find_readonly_wpb4(dir, b, sizeof b) == 0;
+}
+
+/* Keep a string fit for one TSV field: no tab or newline, never empty. */
+static void field_copy(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src && *src ? src : "-");
+    for (char *p = dst; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';
+}
+
+static void set_fig(fleet_fig *f, double v, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_fig(fleet_fig *f, double v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->source, sizeof f->source, fmt, ap);
+    va_end(ap);
+    for (char *p = f->source; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';
+    f->value = isfinite(v) ? v : NAN;
+}
+
+/* The device name and UUID: device.tsv (key/value rows) first, then the
+ * metadata of the tables.  An older summary says "# device<TAB>NAME (sm_90,
+ * ...)": the part before " (" is the name. */
+static void read_identity(const char *dir, fleet_gpu *g)
+{
+    snprintf(g->name, sizeof g->name, "unknown");
+    snprintf(g->uuid, sizeof g->uuid, "-");
+    snprintf(g->name_source, sizeof g->name_source, "-");
+    char path[1400], err[256], ro[256];
+    tsv_table t;
+    int have_name = 0, have_uuid = 0;
+
+    snprintf(path, sizeof path, "%s/device.tsv", dir);
+    if (file_exists(dir, "device.tsv") && tsv_read(path, &t, err, sizeof err) == 0) {
+        long r = tsv_find(&t, "key", "device_name", 0);
+        const char *s = r >= 0 ? tsv_get(&t, (size_t)r, "value") : NULL;
+        if (s && *s) {
+            field_copy(g->name, sizeof g->name, s);
+            snprintf(g->name_source, sizeof g->name_source, "device.tsv");
+            have_name = 1;
+        }
+        r = tsv_find(&t, "key", "device_uuid", 0);
+        s = r >= 0 ? tsv_get(&t, (size_t)r, "value") : NULL;
+        if (s && *s) field_copy(g->uuid, sizeof g->uuid, s), have_uuid = 1;
+        tsv_free(&t);
+    }
+    const char *tables[4] = {"latency_ca.tsv", "latency_cg.tsv", NULL, "ceiling.tsv"};
+    if (find_readonly_wpb4(dir, ro, sizeof ro) == 0) tables[2] = ro;
+    for (int i = 0; i < 4 && !(have_name && have_uuid); i++) {
+        if (!tables[i] || !file_exists(dir, tables[i])) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, tables[i]);
+        if (tsv_read(path, &t, err, sizeof err) != 0) continue;
+        const char *s = tsv_meta(&t, "device_name");
+        char buf[128];
+        if (!s && (s = tsv_meta(&t, "device"))) {
+            snprintf(buf, sizeof buf, "%s", s);
+            char *paren = strstr(buf, " (");
+            if (paren) *paren = 0;
+            s = buf;
+        }
+        if (!have_name && s && *s && strcmp(s, "?") != 0) {
+            field_copy(g->name, sizeof g->name, s);
+            snprintf(g->name_source, sizeof g->name_source, "%.60s", tables[i]);
+            have_name = 1;
+        }
+        const char *u = tsv_meta(&t, "device_uuid");
+        if (!have_uuid && u && *u) field_copy(g->uuid, sizeof g->uuid, u), have_uuid = 1;
+        tsv_free(&t);
+    }
+}
+
+/* DRAM and L2 plateaus of the ladder (latency_ca.tsv, else latency_cg.tsv). */
+static void read_ladder(const char *dir, fleet_gpu *g)
+{
+    const char *file = file_exists(dir, "latency_ca.tsv") ? "latency_ca.tsv"
+                       : file_exists(dir, "latency_cg.tsv") ? "latency_cg.tsv" : NULL;
+    fleet_fig *dc = &g->fig[FLEET_DRAM_LAT_CYCLES], *dn = &g->fig[FLEET_DRAM_LAT_NS];
+    fleet_fig *ln = &g->fig[FLEET_L2_NEAR_LAT_CYCLES], *lf = &g->fig[FLEET_L2_FAR_LAT_CYCLES];
+    if (!file) {
+        const char *why = "no latency_ca.tsv (scripts/reference.sh --only latency writes it)";
+        set_fig(dc, NAN, "%s", why), set_fig(dn, NAN, "%s", why);
+        set_fig(ln, NAN, "%s", why), set_fig(lf, NAN, "%s", why);
+        return;
+    }
+    char path[1400], err[256];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    plateau_series s;
+    plateau_level lv[PLATEAU_MAX_LEVELS];
+    int k = -1;
+    if (plateau_read_tsv(path, &s, err, sizeof err) == 0) {
+        k = plateau_find(s.pts, s.n, NULL, lv, PLATEAU_MAX_LEVELS, err, sizeof err);
+        if (k > 0) plateau_label(lv, k, plateau_series_l1_bypassed(&s));
+        plateau_series_free(&s);
+    }
+    if (k < 0) {
+        set_fig(dc, NAN, "%s: %s", file, err), set_fig(dn, NAN, "%s: %s", file, err);
+        set_fig(ln, NAN, "%s: %s", file, err), set_fig(lf, NAN, "%s: %s", file, err);
+        return;
+    }
+    const plateau_level *dram = NULL, *near = NULL, *far = NULL, *l2 = NULL;
+    for (int i = 0; i < k; i++) {
+        if (!strcmp(lv[i].name, "DRAM")) dram = &lv[i];
+        else if (!strcmp(lv[i].name, "L2-near")) near = &lv[i];
+        else if (!strcmp(lv[i].name, "L2-far")) far = &lv[i];
+        else if (!strcmp(lv[i].name, "L2")) l2 = &lv[i];
+    }
+    if (k < 2 || !dram) {
+        char why[200];
+        snprintf(why, sizeof why, "%s: %d plateau%s found, no DRAM level", file, k, k == 1 ? "" : "s");
+        set_fig(dc, NAN, "%s", why), set_fig(dn, NAN, "%s", why);
+    } else {
+        set_fig(dc, dram->cycles, "%s DRAM plateau (%zu points, %.0f B to %.0f B)", file, dram->npoints,
+                dram->from_bytes, dram->to_bytes);
+        if (dram->ns > 0)
+            set_fig(dn, dram->ns, "%s DRAM plateau (%zu points)", file, dram->npoints);
+        else
+            set_fig(dn, NAN, "%s has no ns_per_load column", file);
+    }
+    if (!near && l2) {
+        set_fig(ln, l2->cycles, "%s L2 plateau (the only L2 level, %zu points)", file, l2->npoints);
+        set_fig(lf, NAN, "%s: one L2 level, no far partition seen", file);
+        return;
+    }
+    if (near)
+        set_fig(ln, near->cycles, "%s L2-near plateau (%zu points)", file, near->npoints);
+    else
+        set_fig(ln, NAN, "%s: no L2 plateau found (%d levels)", file, k);
+    if (far)
+        set_fig(lf, far->cycles, "%s L2-far plateau (%zu points)", file, far->npoints);
+    else
+        set_fig(lf, NAN, "%s: no L2-far plateau found (%d levels)", file, k);
+}
+
+/* Read bandwidth and the SM clock under load. */
+static void read_bandwidth(const char *dir, fleet_gpu *g)
+{
+    char path[1400], err[256], ro[256];
+    tsv_table t;
+    fleet_fig *bw = &g->fig[FLEET_READ_BW_GBPS], *clk = &g->fig[FLEET_SM_CLOCK_MHZ];
+    const int have_ro = find_readonly_wpb4(dir, ro, sizeof ro) == 0;
+    set_fig(bw, NAN, "no ceiling.tsv and no readonly_<N>_wpb4.tsv");
+    set_fig(clk, NAN, "no readonly_<N>_wpb4.tsv and no latency ladder with sm_clock_measured_MHz");
+
+    int got_bw = 0;
+    if (file_exists(dir, "ceiling.tsv")) {
+        snprintf(path, sizeof path, "%s/ceiling.tsv", dir);
+        if (tsv_read(path, &t, err, sizeof err) != 0) {
+            set_fig(bw, NAN, "%s", err);
+        } else {
+            const long r = tsv_find(&t, "operation", "read", 0);
+            const double v = r >= 0 ? tsv_num(&t, (size_t)r, "bw_GBps") : NAN;
+            if (isfinite(v) && v > 0) {
+                set_fig(bw, v, "ceiling.tsv read");
+                got_bw = 1;
+            } else {
+                set_fig(bw, NAN, "ceiling.tsv has no read row with a bw_GBps");
+            }
+            tsv_free(&t);
+        }
+    }
+    if (have_ro) {
+        snprintf(path, sizeof path, "%s/%s", dir, ro);
+        if (tsv_read(path, &t, err, sizeof err) != 0) {
+            if (!got_bw) set_fig(bw, NAN, "%s", err);
+            set_fig(clk, NAN, "%s", err);
+        } else {
+            if (!got_bw) {
+                const long r = tsv_find(&t, "kernel", "float4", 0);
+                const char *valid = r >= 0 ? tsv_get(&t, (size_t)r, "valid") : NULL;
+                const double v = r >= 0 ? tsv_num(&t, (size_t)r, "bw_GBps") : NAN;
+                if (r < 0)
+                    set_fig(bw, NAN, "%s has no float4 row", ro);
+                else if (valid && strcmp(valid, "ok") != 0)
+                    set_fig(bw, NAN, "%s float4 row not valid (%s)", ro, valid);
+                else
+                    set_fig(bw, v, "%s float4 (fallback: no ceiling.tsv read row)", ro);
+            }
+            /* the clock of every variant's run, not just one: a card that
+             * throttles under load does so in all of them */
+            double c[256];
+            size_t nc = 0;
+            for (size_t r = 0; r < t.nrow && nc < 256; r++) {
+                const double v = tsv_num(&t, r, "sm_clock_MHz");
+                if (isfinite(v) && v > 0) c[nc++] = v;
+            }
+            if (nc)
+                set_fig(clk, fleet_median(c, nc), "%s sm_clock_MHz, median of %zu rows", ro, nc);
+            tsv_free(&t);
+        }
+    }
+    if (!isfinite(clk->value)) {
+        const char *file = file_exists(dir, "latency_ca.tsv") ? "latency_ca.tsv"
+                           : file_exists(dir, "latency_cg.tsv") ? "latency_cg.tsv" : NULL;
+        if (file) {
+            snprintf(path, sizeof path, "%s/%s", dir, file);
+            if (tsv_read(path, &t, err, sizeof err) == 0) {
+                const double v = tsv_meta_num(&t, "sm_clock_measured_MHz");
+                if (isfinite(v) && v > 0)
+                    set_fig(clk, v, "%s sm_clock_measured_MHz (fallback: one chasing thread, not under load)",
+                            file);
+                tsv_free(&t);
+            }
+        }
+    }
+}
+
+static void read_overhead(const char *dir, fleet_gpu *g)
+{
+    fleet_fig *f = &g->fig[FLEET_OVERHEAD_MAX_PCT];
+    if (!file_exists(dir, "overhead.tsv")) {
+        set_fig(f, NAN, "no overhead.tsv (scripts/reference.sh --only overhead writes it)");
+        return;
+    }
+    char path[1400], err[256];
+    snprintf(path, sizeof path, "%s/overhead.tsv", dir);
+    tsv_table t;
+    if (tsv_read(path, &t, err, sizeof err) != 0) {
+        set_fig(f, NAN, "%s", err);
+        return;
+    }
+    double best = NAN;
+    long at = -1;
+    for (size_t r = 0; r < t.nrow; r++) {
+        const double v = tsv_num(&t, r, "overhead_pct");
+        if (isfinite(v) && (!isfinite(best) || v > best)) best = v, at = (long)r;
+    }
+    if (at < 0) {
+        set_fig(f, NAN, "overhead.tsv has no overhead_pct value");
+    } else {
+        const char *var = tsv_get(&t, (size_t)at, "variant");
+        const char *wpb = tsv_get(&t, (size_t)at, "wpb");
+        set_fig(f, best, "overhead.tsv max over %zu rows (%s, WPB %s)", t.nrow, var ? var : "?",
+                wpb ? wpb : "?");
+    }
+    tsv_free(&t);
+}
+
+int fleet_read_gpu(const char *dir, const char *label, fleet_gpu *g, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "%s: not a folder", dir);
+        return -1;
+    }
+    if (!fleet_is_results_dir(dir)) {
+        set_err(err, errlen,
+                "%s holds no GPU results (none of device.tsv, latency_ca.tsv, latency_cg.tsv, "
+                "ceiling.tsv, overhead.tsv, readonly_<N>_wpb4.tsv)", dir);
+        return -1;
+    }
+    snprintf(g->dir, sizeof g->dir, "%s", dir);
+    field_copy(g->label, sizeof g->label, label);
+    for (int f = 0; f < FLEET_NFIG; f++) {
+        g->fig[f].value = NAN;
+        g->fig[f].median = g->fig[f].mad = g->fig[f].floor = g->fig[f].distance_mads = NAN;
+        g->fig[f].flagged = -1;
+    }
+    read_identity(dir, g);
+    read_ladder(dir, g);
+    read_bandwidth(dir, g);
+    read_overhead(dir, g);
+    return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+typedef struct outfile {
+    char path[1400], tmp[1410];
+    FILE *f;
+} outfile;
+
+static int out_open(outfile *o, const char *dir, const char *base, char *err, size_t errlen)
+{
+    if (strlen(dir) > 1300 || strlen(base) > 64) {
+        set_err(err, errlen, "output folder name too long: %s", dir);
+        return -1;
+    }
+    snprintf(o->path, sizeof o->path, "%.1300s/%.64s", dir, base);
+    snprintf(o->tmp, sizeof o->tmp, "%.1399s.tmp", o->path);
+    o->f = fopen(o->tmp, "w");
+    if (!o->f) {
+        set_err(err, errlen, "cannot write %s: %s", o->tmp, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* A number as a TSV field: "nan" when not finite. */
+static void put_num(FILE *f, const char *fmt, double v)
+{
+    if (isfinite(v)) fprintf(f, fmt, v);
+    else fputs("nan", f);
+}
+
+static void put_rule(FILE *f, const fleet_rule *r, const fleet_gpu *g, size_t n)
+{
+    fprintf(f, "# rule\tflagged when |value - median| > %g x max(MAD, floor); median and MAD (median "
+               "absolute deviation, unscaled) over the GPUs of one model (device name) that have the "
+               "figure; floor = max(%g %% of |median|, the figure's resolution); models with fewer "
+               "than %d such GPUs are not judged\n",
+            r->k_mads, r->floor_pct, r->min_group);
+    fprintf(f, "# k_mads\t%g\n# floor_pct\t%g\n# min_group\t%d\n# gpus\t%zu\n", r->k_mads, r->floor_pct,
+            r->min_group, n);
+    /* the models, each with its number of GPUs */
+    size_t nmodels = 0;
+    fprintf(f, "# models\t");
+    for (size_t a = 0; a < n; a++) {
+        int seen = 0;
+        for (size_t b = 0; b < a && !seen; b++) seen = !strcmp(g[a].name, g[b].name);
+        if (seen) continue;
+        size_t c = 0;
+        for (size_t b = a; b < n; b++) c += !strcmp(g[a].name, g[b].name);
+        fprintf(f, "%s%s (%zu)", nmodels ? "; " : "", g[a].name, c);
+        nmodels++;
+    }
+    fprintf(f, "\n# model_count\t%zu\n", nmodels);
+}
+
+static void write_fleet(FILE *f, const fleet_gpu *g, size_t n, const fleet_rule *r)
+{
+    fprintf(f, "# fleet: one row per GPU and figure (docs/fleet.md); figures are compared only among "
+               "GPUs of one model\n");
+    put_rule(f, r, g, n);
+    for (int k = 0; k < FLEET_NFIG; k++)
+        fprintf(f, "# figure_%s\t%s (%s)\n", fleet_figures[k].name, fleet_figures[k].what,
+                fleet_figures[k].unit);
+    fprintf(f, "# distance_mads\t(value - median) / max(mad, mad_floor), signed; flagged 1, 0, or - "
+               "(not judged: see note)\n");
+    fprintf(f, "gpu\tname\tfigure\tvalue\tunit\tmedian\tmad\tdistance_mads\tflagged\tuuid\tn\t"
+               "mad_floor\tsource\tnote\tfolder\n");
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < FLEET_NFIG; k++) {
+            const fleet_fig *x = &g[i].fig[k];
+            fprintf(f, "%s\t%s\t%s\t", g[i].label, g[i].name, fleet_figures[k].name);
+            put_num(f, "%.6g", x->value);
+            fprintf(f, "\t%s\t", fleet_figures[k].unit);
+            put_num(f, "%.6g", x->median);
+            fputc('\t', f);
+            put_num(f, "%.4g", x->mad);
+            fputc('\t', f);
+            put_num(f, "%.2f", x->distance_mads);
+            fprintf(f, "\t%s\t%s\t%d\t", x->flagged < 0 ? "-" : x->flagged ? "1" : "0", g[i].uuid, x->n);
+            put_num(f, "%.4g", x->floor);
+            char src[sizeof x->source], note[sizeof x->note], dir[sizeof g[i].dir];
+            field_copy(src, sizeof src, x->source);
+            field_copy(note, sizeof note, x->note);
+            field_copy(dir, sizeof dir, g[i].dir);
+            fprintf(f, "\t%s\t%s\t%s\n", src, note, dir);
+        }
+}
+
+static void write_summary(FILE *f, const fleet_gpu *g, size_t n, const fleet_rule *r)
+{
+    fprintf(f, "# fleet summary: one row per GPU; verdict flagged (a figure beyond the rule), ok "
+               "(every judged figure within it), not judged (too few GPUs of its model)\n");
+    put_rule(f, r, g, n);
+    size_t nflag = 0;
+    for (size_t i = 0; i < n; i++) {
+        int fl = 0;
+        for (int k = 0; k < FLEET_NFIG; k++) fl |= g[i].fig[k].flagged == 1;
+        nflag += fl;
+    }
+    fprintf(f, "# flagged_gpus\t%zu\n", nflag);
+    fprintf(f, "gpu\tname\tuuid\tfigures\tjudged\tflagged\tverdict\tflagged_figures\tname_source\n");
+    for (size_t i = 0; i < n; i++) {
+        int have = 0, judged = 0, flagged = 0;
+        char list[512] = "";
+        for (int k = 0; k < FLEET_NFIG; k++) {
+            const fleet_fig *x = &g[i].fig[k];
+            have += isfinite(x->value) != 0;
+            judged += x->flagged >= 0;
+            if (x->flagged == 1) {
+                flagged++;
+                const size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%s %+.1f", l ? ", " : "", fleet_figures[k].name,
+                         x->distance_mads);
+            }
+        }
+        fprintf(f, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", g[i].label, g[i].name, g[i].uuid, have, judged,
+                flagged, flagged ? "flagged" : judged ? "ok" : "not judged", flagged ? list : "-",
+                g[i].name_source);
+    }
+}
+
+/* The chart's data: per figure and model, each GPU's value against the
+ * model's median and the band the rule allows. */
+static void write_chart(FILE *f, const fleet_gpu *g, size_t n, const fleet_rule *r)
+{
+    fprintf(f, "# fleet chart data: per figure and model, each GPU's value, its ratio to the model's "
+               "median and the band median +- k x max(MAD, floor) that the rule allows\n");
+    fprintf(f, "# k_mads\t%g\n", r->k_mads);
+    fprintf(f, "figure\tunit\tname\tgpu\tindex\tvalue\tratio\tdistance_mads\tband_lo\tband_hi\tflagged\n");
+    for (int k = 0; k < FLEET_NFIG; k++) {
+        for (size_t a = 0; a < n; a++) {
+            int seen = 0;
+            for (size_t b = 0; b < a && !seen; b++) seen = !strcmp(g[a].name, g[b].name);
+            if (seen) continue;
+            int index = 0;
+            for (size_t b = a; b < n; b++) {
+                if (strcmp(g[a].name, g[b].name) != 0) continue;
+                const fleet_fig *x = &g[b].fig[k];
+                if (!isfinite(x->value)) continue;
+                const double scale = x->mad > x->floor ? x->mad : x->floor;
+                fprintf(f, "%s\t%s\t%s\t%s\t%d\t", fleet_figures[k].name, fleet_figures[k].unit, g[b].name,
+                        g[b].label, ++index);
+                put_num(f, "%.6g", x->value);
+                fputc('\t', f);
+                put_num(f, "%.5f", x->value / x->median);
+                fputc('\t', f);
+                put_num(f, "%.2f", x->distance_mads);
+                fputc('\t', f);
+                put_num(f, "%.6g", x->flagged >= 0 ? x->median - r->k_mads * scale : NAN);
+                fputc('\t', f);
+                put_num(f, "%.6g", x->flagged >= 0 ? x->median + r->k_mads * scale : NAN);
+                fprintf(f, "\t%s\n", x->flagged < 0 ? "-" : x->flagged ? "1" : "0");
+            }
+        }
+    }
+}
+
+int fleet_write(const char *outdir, const fleet_gpu *gpus, size_t n, const fleet_rule *rule,
+                char *err, size_t errlen)
+{
+    outfile o[3];
+    static const char *const base[3] = {"fleet.tsv", "fleet_summary.tsv", "fleet_chart.tsv"};
+    int k, rc = 0;
+    memset(o, 0, sizeof o);
+    for (k = 0; k < 3; k++)
+        if (out_open(&o[k], outdir, base[k], err, errlen) != 0) { rc = -1; break; }
+    if (rc == 0) {
+        write_fleet(o[0].f, gpus, n, rule);
+        write_summary(o[1].f, gpus, n, rule);
+        write_chart(o[2].f, gpus, n, rule);
+    }
+    for (int i = 0; i < 3; i++) {
+        if (!o[i].f) continue;
+        const int bad = fflush(o[i].f) != 0 || ferror(o[i].f);
+        if (fclose(o[i].f) != 0 || bad) {
+            if (rc == 0) set_err(err, errlen, "error writing %s: %s", o[i].tmp, strerror(errno));
+            rc = -1;
+        }
+    }
+    for (int i = 0; i < 3 && rc == 0; i++)
+        if (rename(o[i].tmp, o[i].path) != 0) {
+            set_err(err, errlen, "cannot rename %s: %s", o[i].tmp, strerror(errno));
+            rc = -1;
+        }
+    if (rc != 0)
+        for (int i = 0; i < 3; i++)
+            if (o[i].tmp[0]) remove(o[i].tmp);
+    return rc;
+}
+
+/* ------------------------------------------------------------ finding folders */
+
+typedef struct dirlist {
+    char **v;
+    size_t n, cap;
+} dirlist;
+
+static int dl_add(dirlist *l, const char *p)
+{
+    if (l->n == l->cap) {
+        const size_t cap = l->cap ? 2 * l->cap : 16;
+        char **v = realloc(l->v, cap * sizeof *v);
+        if (!v) return -1;
+        l->v = v, l->cap = cap;
+    }
+    if (!(l->v[l->n] = strdup(p))) return -1;
+    l->n++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Depth-first, in name order.  A folder that cannot be listed is skipped: a
+ * fleet's shared folder may hold other people's folders.  -1 only when
+ * memory runs out. */
+static int walk(const char *dir, int depth, int max_depth, dirlist *l)
+{
+    if (fleet_is_results_dir(dir)) return dl_add(l, dir);
+    if (depth >= max_depth) return 0;
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    dirlist sub = {0};
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;   /* ., .., and a task's unfinished folder */
+        char p[1400];
+        struct stat st;
+        if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= sizeof p) continue;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) rc = dl_add(&sub, p);
+    }
+    closedir(d);
+    if (sub.n) qsort(sub.v, sub.n, sizeof *sub.v, cmp_str);
+    for (size_t i = 0; i < sub.n && rc == 0; i++) rc = walk(sub.v[i], depth + 1, max_depth, l);
+    fleet_free_dirs(sub.v, sub.n);
+    return rc;
+}
+
+int fleet_find(const char *root, int max_depth, char ***dirs, size_t *n, char *err, size_t errlen)
+{
+    dirlist l = {0};
+    *dirs = NULL, *n = 0;
+    char r[1024];
+    snprintf(r, sizeof r, "%s", root);
+    for (size_t k = strlen(r); k > 1 && r[k - 1] == '/'; k--) r[k - 1] = 0;
+    DIR *d = opendir(r);
+    if (!d) {
+        set_err(err, errlen, "cannot list %s: %s", r, strerror(errno));
+        return -1;
+    }
+    closedir(d);
+    if (walk(r, 0, max_depth, &l) != 0) {
+        set_err(err, errlen, "out of memory listing %s", r);
+        fleet_free_dirs(l.v, l.n);
+        return -1;
+    }
+    *dirs = l.v, *n = l.n;
+    return 0;
+}
+
+void fleet_free_dirs(char **dirs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(dirs[i]);
+    free(dirs);
+}
+
+/* ------------------------------------------------------------ keys */
+
+int fleet_gpu_key(char *buf, size_t len, int ordinal, const char *uuid, const char *name)
+{
+    if (!name || !*name) return -1;
+    if (uuid && names_gpu(buf, len, ordinal, uuid, name) == 0) return 0;
+    /* no UUID (an older results folder): the contract's name with "nouuid"
+     * in the UUID's place; names_gpu builds the rest so that the name part
+     * stays the contract's */
+    char tmp[256];
+    if (names_gpu(tmp, sizeof tmp, ordinal, "00000000", name) != 0) return -1;
+    const char *rest = strstr(tmp, "-00000000-");
+    if (!rest) return -1;
+    const int w = snprintf(buf, len, "gpu%d-nouuid-%s", ordinal, rest + 10);
+    return w < 0 || (size_t)w >= len ? -1 : 0;
+}

@@ -1,0 +1,317 @@
+/*
+ * fleet - many GPUs' results side by side: each figure's median and spread
+ * per GPU model, and the GPUs that stand out (docs/fleet.md).
+ *
+ *   fleet report DIR... --out FLEETDIR [--chart FILE] [rule options]
+ *   fleet collect ROOT [--out FLEETDIR] [--list] [--depth D] [--chart FILE] [rule options]
+ *   fleet key DIR [--ordinal K]
+ *
+ * report   DIR is one GPU's results folder (scripts/reference.sh OUTDIR).
+ *          Writes FLEETDIR/fleet.tsv (one row per GPU and figure),
+ *          fleet_summary.tsv (one row per GPU) and fleet_chart.tsv (the
+ *          chart's data), each whole or not at all; with --chart also a
+ *          chart of every GPU's distance from its model's median.
+ * collect  The results folders under ROOT (the folders of a --device all
+ *          run, or one per Slurm task), then report; FLEETDIR defaults to
+ *          ROOT, where the report finds fleet.tsv beside the folders.
+ *          --list prints the folders and stops.
+ * key      The folder name a GPU's results get in a fleet:
+ *          gpu<K>-<8 hex of the UUID>-<name> (names_gpu), with "nouuid" when
+ *          the folder does not record a UUID (older results).
+ *
+ * Exit status: 0 written (flagged GPUs are a result, not a failure); 1 a
+ * folder is unreadable, no results were found, or an output could not be
+ * written; 2 usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "fleet.h"
+#include "gp.h"
+
+#define PROG "fleet"
+
+static void usage(FILE *f, const cli_opt *opts)
+{
+    fprintf(f,
+        "usage: " PROG " report DIR... --out FLEETDIR [options]\n"
+        "       " PROG " collect ROOT [--out FLEETDIR] [--list] [--depth D] [options]\n"
+        "       " PROG " key DIR [--ordinal K]\n"
+        "\n"
+        "Compare GPUs of one model: per figure (DRAM and L2 latency plateaus, read\n"
+        "bandwidth, SM clock under load, probe overhead) the median over the GPUs of\n"
+        "a model, the median absolute deviation (MAD), and each GPU's distance from\n"
+        "the median in MADs.  A GPU is flagged when a figure lies more than K MADs\n"
+        "from its model's median; the MAD is floored at FLOOR %% of the median (and\n"
+        "the figure's resolution) so that identical GPUs are not flagged for\n"
+        "rounding; a model with fewer than MIN GPUs is not judged.\n"
+        "\n"
+        "  report DIR...   DIR: one GPU's results folder (scripts/reference.sh)\n"
+        "  collect ROOT    every results folder under ROOT (a --device all run,\n"
+        "                  the RESULTS folder of scripts/slurm/submit.sh)\n"
+        "  key DIR         print the folder name of DIR's GPU in a fleet\n"
+        "\n");
+    cli_print_options(f, opts);
+    fprintf(f,
+        "\n"
+        "Writes FLEETDIR/fleet.tsv (gpu, name, figure, value, unit, median, mad,\n"
+        "distance_mads, flagged, ...), fleet_summary.tsv and fleet_chart.tsv.\n"
+        "Exit status: 0 written (also with flagged GPUs), 1 runtime error, 2 usage.\n");
+}
+
+/* The last part of a path, without trailing slashes. */
+static void base_name(char *buf, size_t len, const char *path)
+{
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (size_t k = strlen(tmp); k > 1 && tmp[k - 1] == '/'; k--) tmp[k - 1] = 0;
+    const char *s = strrchr(tmp, '/');
+    snprintf(buf, len, "%s", s && s[1] ? s + 1 : tmp);
+}
+
+static int draw_chart(const char *out, const fleet_gpu *g, size_t n, const fleet_rule *r)
+{
+    char err[512];
+    gp_job *job = gp_job_new(out, 1000, 560, err, sizeof err);
+    if (!job) {
+        fprintf(stderr, PROG ": --chart: %s\n", err);
+        return -1;
+    }
+    FILE *d = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
+    if (!d) {
+        fprintf(stderr, PROG ": --chart: %s\n", err);
+        gp_job_abort(job);
+        return -1;
+    }
+    /* one point per judged GPU and figure: x = the figure, spread a little
+     * by the GPU's place so that siblings do not hide each other; the
+     * distance is clipped to the chart, the flag kept */
+    const double lim = 4 * r->k_mads;
+    fprintf(d, "# x\tdistance_mads\tflagged\tgpu\n");
+    for (int k = 0; k < FLEET_NFIG; k++)
+        for (size_t i = 0; i < n; i++) {
+            const fleet_fig *x = &g[i].fig[k];
+            if (x->flagged < 0) continue;
+            double dist = x->distance_mads;
+            if (dist > lim) dist = lim;
+            if (dist < -lim) dist = -lim;
+            const double jitter = n > 1 ? 0.5 * ((double)i / (double)(n - 1) - 0.5) : 0;
+            fprintf(d, "%.4f\t%.3f\t%d\t%s\n", k + 1 + jitter, dist, x->flagged, g[i].label);
+        }
+    FILE *s = gp_job_script(job, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, PROG ": --chart: %s\n", err);
+        gp_job_abort(job);
+        return -1;
+    }
+    fprintf(s, "set title 'Each GPU against its model: distance from the median in MADs (flagged beyond "
+               "+-%g)'\n", r->k_mads);
+    fprintf(s, "set ylabel 'distance from the model median (MADs, clipped at +-%g)'\n", lim);
+    fprintf(s, "set xrange [0.4:%d.6]\nset yrange [%g:%g]\nset grid ytics\nset key bottom right box opaque\n",
+            FLEET_NFIG, -lim * 1.05, lim * 1.05);
+    fprintf(s, "set xtics rotate by -25 (");
+    for (int k = 0; k < FLEET_NFIG; k++) {
+        fprintf(s, "%s", k ? ", " : "");
+        gp_put_str(s, fleet_figures[k].name);
+        fprintf(s, " %d", k + 1);
+    }
+    fprintf(s, ")\n");
+    fprintf(s, "plot %g with lines dt 2 lc rgb 'gray40' title '+-%g MADs', %g with lines dt 2 lc rgb "
+               "'gray40' notitle, \\\n",
+            r->k_mads, r->k_mads, -r->k_mads);
+    fprintf(s, "     dat using 1:($3 == 0 ? $2 : NaN) with points pt 7 ps 0.8 lc rgb '#1f77b4' title "
+               "'within', \\\n");
+    fprintf(s, "     dat using 1:($3 == 1 ? $2 : NaN) with points pt 7 ps 1.2 lc rgb '#d62728' title "
+               "'flagged', \\\n");
+    /* the flagged GPUs by name: the point of the chart */
+    fprintf(s, "     dat using 1:($3 == 1 ? $2 : NaN):4 with labels left offset 1,0 font ',9' tc rgb "
+               "'#d62728' notitle\n");
+    if (gp_job_finish(job, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": --chart: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL, *chart = NULL;
+    int list = 0;
+    uint64_t depth = 4, ordinal = 0, min_group = 3;
+    fleet_rule rule;
+    fleet_rule_default(&rule);
+    const cli_opt opts[] = {
+        {"--out", 'o', CLI_STRING, 0, 0, 0, 0, &out, "FLEETDIR",
+         "where fleet.tsv, fleet_summary.tsv, fleet_chart.tsv go\n(report: required; collect: ROOT)", 0, 0},
+        {"--chart", 0, CLI_STRING, 0, 0, 0, 0, &chart, "FILE",
+         "also draw the distances (.svg, .png, .pdf; FILE.gp, FILE.dat beside)", 0, 0},
+        {"--k", 0, CLI_DOUBLE, 0, 0, 0.5, 100, &rule.k_mads, "K", "flag beyond K MADs (default 3)", 0, 0},
+        {"--floor-pct", 0, CLI_DOUBLE, 0, 0, 0, 50, &rule.floor_pct, "FLOOR",
+         "the MAD's floor, % of the median (default 1)", 0, 0},
+        {"--min-group", 0, CLI_U64, 3, 100000, 0, 0, &min_group, "MIN",
+         "fewest GPUs of a model to judge it (default 3, at least 3)", 0, 0},
+        {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &list, 0, "collect: print the folders found, write nothing", 0, 0},
+        {"--depth", 0, CLI_U64, 1, 16, 0, 0, &depth, "D", "collect: look D folders deep (default 4)", 0, 0},
+        {"--ordinal", 0, CLI_U64, 0, 1023, 0, 0, &ordinal, "K", "key: the GPU's ordinal (default 0)", 0, 0},
+        CLI_END,
+    };
+    const cli_opt *tables[1] = {opts};
+    cli_parse_result r;
+    int rc = cli_parse(PROG, argc, argv, tables, 1, 64, &r);
+    if (rc) return rc;
+    if (r.help) {
+        usage(stdout, opts);
+        return 0;
+    }
+    if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect or key)");
+    rule.min_group = (int)min_group;
+    const char *cmd = r.pos[0];
+    char err[1024];
+
+    if (!strcmp(cmd, "key")) {
+        if (r.npos != 2) return cli_usage_error(PROG, "key takes one DIR");
+        fleet_gpu *g = malloc(sizeof *g);
+        if (!g) return 1;
+        if (fleet_read_gpu(r.pos[1], r.pos[1], g, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            free(g);
+            return 1;
+        }
+        char key[256];
+        if (fleet_gpu_key(key, sizeof key, (int)ordinal, g->uuid, g->name) != 0) {
+            fprintf(stderr, PROG ": %s: no device name to build a key from\n", r.pos[1]);
+            free(g);
+            return 1;
+        }
+        printf("%s\n", key);
+        free(g);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
+
+    const int collect = !strcmp(cmd, "collect");
+    if (!collect && strcmp(cmd, "report") != 0)
+        return cli_usage_error(PROG, "unknown command '%s' (report, collect or key)", cmd);
+    if (collect && r.npos != 2) return cli_usage_error(PROG, "collect takes one ROOT");
+    if (!collect && r.npos < 2) return cli_usage_error(PROG, "report needs at least one DIR");
+    if (!collect && !out) return cli_usage_error(PROG, "report needs --out FLEETDIR");
+    if (!collect && list) return cli_usage_error(PROG, "--list goes with collect");
+    if (chart && !gp_format_for(chart))
+        return cli_usage_error(PROG, "--chart %s: the name must end in .svg, .png or .pdf", chart);
+
+    /* the folders, and each one's label (the gpu column) */
+    char **dirs = NULL;
+    size_t nd = 0;
+    char root[1024] = "";
+    if (collect) {
+        snprintf(root, sizeof root, "%s", r.pos[1]);
+        for (size_t k = strlen(root); k > 1 && root[k - 1] == '/'; k--) root[k - 1] = 0;
+        if (fleet_find(root, (int)depth, &dirs, &nd, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            return 1;
+        }
+        if (list) {
+            for (size_t i = 0; i < nd; i++) printf("%s\n", dirs[i]);
+            fleet_free_dirs(dirs, nd);
+            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        }
+        if (!nd) {
+            fprintf(stderr, PROG ": no results folder under %s (none holds device.tsv, latency_ca.tsv, "
+                            "ceiling.tsv, overhead.tsv or readonly_<N>_wpb4.tsv)\n", root);
+            return 1;
+        }
+        if (!out) out = root;
+    } else {
+        nd = (size_t)r.npos - 1;
+        dirs = calloc(nd, sizeof *dirs);
+        if (!dirs) return 1;
+        for (size_t i = 0; i < nd; i++)
+            if (!(dirs[i] = strdup(r.pos[1 + i]))) {
+                fleet_free_dirs(dirs, nd);
+                return 1;
+            }
+    }
+
+    fleet_gpu *g = calloc(nd, sizeof *g);
+    if (!g) {
+        fprintf(stderr, PROG ": out of memory for %zu GPUs\n", nd);
+        fleet_free_dirs(dirs, nd);
+        return 1;
+    }
+    rc = 0;
+    for (size_t i = 0; i < nd && rc == 0; i++) {
+        char label[512];
+        const size_t rl = strlen(root);
+        if (collect && strcmp(dirs[i], root) != 0 && !strncmp(dirs[i], root, rl) && dirs[i][rl] == '/')
+            snprintf(label, sizeof label, "%s", dirs[i] + rl + 1);
+        else
+            base_name(label, sizeof label, dirs[i]);
+        if (fleet_read_gpu(dirs[i], label, &g[i], err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            rc = 1;
+        }
+        for (size_t j = 0; j < i && rc == 0; j++) {
+            if (!strcmp(g[i].label, g[j].label)) {
+                fprintf(stderr, PROG ": %s and %s have one name, %s: give folders of distinct names\n",
+                        g[j].dir, g[i].dir, g[i].label);
+                rc = 1;
+            } else if (strcmp(g[i].uuid, "-") != 0 && !strcmp(g[i].uuid, g[j].uuid)) {
+                fprintf(stderr, PROG ": warning: %s and %s are one GPU (%s), counted twice\n", g[j].label,
+                        g[i].label, g[i].uuid);
+            }
+        }
+    }
+    if (rc == 0 && fleet_judge(g, nd, &rule) != 0) {
+        fprintf(stderr, PROG ": out of memory\n");
+        rc = 1;
+    }
+    if (rc == 0) {
+        struct stat st;
+        if (stat(out, &st) != 0 && mkdir(out, 0777) != 0) {
+            fprintf(stderr, PROG ": cannot create %s: %s\n", out, strerror(errno));
+            rc = 1;
+        } else if (fleet_write(out, g, nd, &rule, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            rc = 1;
+        }
+    }
+    if (rc == 0 && chart && draw_chart(chart, g, nd, &rule) != 0) rc = 1;
+    if (rc == 0) {
+        /* what a person wants to see first: how many, and who stands out */
+        size_t nflag = 0;
+        for (size_t i = 0; i < nd; i++) {
+            int any = 0;
+            for (int k = 0; k < FLEET_NFIG; k++) {
+                const fleet_fig *x = &g[i].fig[k];
+                if (x->flagged != 1) continue;
+                if (!any) printf("flagged: %s (%s):", g[i].label, g[i].name);
+                printf("%s %s %.6g %s against a median of %.6g (%+.1f MADs)", any ? ";" : "",
+                       fleet_figures[k].name, x->value, fleet_figures[k].unit, x->median, x->distance_mads);
+                any = 1;
+            }
+            if (any) printf("\n"), nflag++;
+        }
+        for (size_t i = 0; i < nd; i++) {
+            int first = 1, judged = 0;
+            for (size_t j = 0; j < i; j++) first &= strcmp(g[i].name, g[j].name) != 0;
+            if (!first) continue;
+            size_t c = 0;
+            for (size_t j = i; j < nd; j++) c += !strcmp(g[i].name, g[j].name);
+            for (int k = 0; k < FLEET_NFIG; k++) judged |= g[i].fig[k].flagged >= 0;
+            if (!judged)
+                printf("not judged: %s (%zu GPU%s; the rule needs %d of a model)\n", g[i].name, c,
+                       c == 1 ? "" : "s", rule.min_group);
+        }
+        printf("fleet: %zu GPU%s, %zu flagged; wrote %s/fleet.tsv, fleet_summary.tsv, fleet_chart.tsv%s%s\n",
+               nd, nd == 1 ? "" : "s", nflag, out, chart ? ", " : "", chart ? chart : "");
+        if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+    }
+    free(g);
+    fleet_free_dirs(dirs, nd);
+    return rc;
+}

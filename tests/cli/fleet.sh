@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# tests/cli/fleet.sh - bin/fleet, bin/tsv_scale and the Slurm scripts without
+# Slurm: usage errors, the figures of the bundled reference sets (against
+# bin/plot_ladder and the summaries, read by column name), a fleet with a
+# perturbed copy flagged, the folder search, the folder key, a replay task
+# run by hand, and submit.sh --dry-run.  tests/cli/slurm.sh runs the same
+# pipeline through a real Slurm.
+. "$(dirname "$0")/../lib.sh"
+require_bin bin/fleet bin/tsv_scale bin/tsv bin/plot_ladder
+
+H100=data/reference/h100 H200=data/reference/h200
+close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
+
+# ---- usage
+expect_exit 2 bin/fleet;                                 expect_says "Try 'fleet --help'."
+expect_exit 0 bin/fleet --help;                          expect_says "fleet report DIR..."
+expect_exit 2 bin/fleet report $H100;                    expect_says "--out"
+expect_exit 2 bin/fleet frobnicate;                      expect_says "unknown command 'frobnicate'"
+expect_exit 2 bin/fleet report $H100 --out "$TMP/x" --min-group 2;  expect_says "--min-group"
+expect_exit 2 bin/fleet report $H100 --out "$TMP/x" --k 0;          expect_says "--k"
+expect_exit 2 bin/fleet report $H100 --out "$TMP/x" --chart c.txt;  expect_says ".svg, .png or .pdf"
+expect_exit 2 bin/fleet collect a b;                     expect_says "one ROOT"
+expect_exit 2 bin/fleet key;                             expect_says "one DIR"
+[ ! -e "$TMP/x" ] || fail "a usage error wrote $TMP/x"
+
+# ---- not results
+mkdir -p "$TMP/empty"
+expect_exit 1 bin/fleet report "$TMP/empty" --out "$TMP/x"; expect_says "holds no GPU results"
+expect_exit 1 bin/fleet report /nonexistent --out "$TMP/x";  expect_says "not a folder"
+expect_exit 1 bin/fleet collect "$TMP/empty";                expect_says "no results folder under"
+expect_exit 1 bin/fleet report $H100 --out /nonexistent/deep/out; expect_says "cannot create"
+
+# ---- the two bundled sets: one GPU of each model, nobody judged
+expect_exit 0 bin/fleet report $H100 $H200 --out "$TMP/two"
+expect_says "not judged: NVIDIA H100 80GB HBM3 (1 GPU"
+expect_says "0 flagged"
+F=$TMP/two/fleet.tsv
+get() { bin/tsv get "$1" "$4" --where gpu="$2" --where figure="$3"; }
+for g in h100 h200; do
+    lad=$(bin/plot_ladder data/reference/$g/latency_ca.tsv --dram-latency)
+    close "$(get "$F" $g dram_lat_cycles value)" "$(echo "$lad" | cut -f1)" 0.06 || fail "$g DRAM cycles differ from plot_ladder"
+    close "$(get "$F" $g dram_lat_ns value)" "$(echo "$lad" | cut -f2)" 0.06 || fail "$g DRAM ns differ from plot_ladder"
+    l2=$(bin/plot_ladder data/reference/$g/latency_ca.tsv | awk -F'\t' '$1 == "L2-near" { print $4 }')
+    close "$(get "$F" $g l2_near_lat_cycles value)" "$l2" 0.06 || fail "$g L2-near differs from plot_ladder ($l2)"
+    bw=$(bin/tsv get data/reference/$g/readonly_1e8_wpb4.tsv bw_GBps --where kernel=float4)
+    close "$(get "$F" $g read_bw_GBps value)" "$bw" 0.001 || fail "$g read bandwidth is not the float4 row's $bw"
+    case $(get "$F" $g read_bw_GBps source) in *"float4 (fallback"*) ;; *) fail "$g bandwidth does not say it is the fallback" ;; esac
+    [ "$(get "$F" $g overhead_max_pct value)" = nan ] || fail "$g has an overhead without overhead.tsv"
+    case $(get "$F" $g overhead_max_pct source) in *"no overhead.tsv"*) ;; *) fail "$g does not say overhead.tsv is missing" ;; esac
+    [ "$(get "$F" $g dram_lat_cycles flagged)" = "-" ] || fail "$g judged alone"
+done
+[ "$(bin/tsv get "$F" name --where gpu=h200 --where figure=sm_clock_MHz)" = "NVIDIA H200" ] || fail "h200 name"
+[ "$(bin/tsv meta "$F" k_mads)" = 3 ] || fail "k_mads metadata"
+[ "$(bin/tsv meta "$F" model_count)" = 2 ] || fail "model_count metadata"
+ls "$TMP/two"/*.tmp >/dev/null 2>&1 && fail "a .tmp file was left"
+
+# ---- tsv_scale: the perturbed copy
+expect_exit 2 bin/tsv_scale $H100/latency_ca.tsv --factor 2 --out "$TMP/s.tsv"; expect_says "--columns"
+expect_exit 1 bin/tsv_scale $H100/latency_ca.tsv --columns nope --factor 2 --out "$TMP/s.tsv"; expect_says "no column 'nope'"
+[ ! -e "$TMP/s.tsv" ] && [ ! -e "$TMP/s.tsv.tmp" ] || fail "tsv_scale left a file after failing"
+expect_exit 0 bin/tsv_scale $H100/latency_ca.tsv --columns cycles_per_load --factor 2 --rows-from bytes=67108864 \
+    --out "$TMP/s.tsv"
+orig=$(bin/tsv get $H100/latency_ca.tsv cycles_per_load --where bytes=67108864)
+[ "$(bin/tsv get "$TMP/s.tsv" cycles_per_load --where bytes=67108864)" = "$(awk -v v="$orig" 'BEGIN { printf "%.2f", 2 * v }')" ] ||
+    fail "tsv_scale did not double the 64 MiB row ($orig)"
+[ "$(bin/tsv get "$TMP/s.tsv" cycles_per_load --where bytes=5760)" = "$(bin/tsv get $H100/latency_ca.tsv cycles_per_load --where bytes=5760)" ] ||
+    fail "tsv_scale touched a row below --rows-from"
+[ "$(bin/tsv get "$TMP/s.tsv" ns_per_load --where bytes=67108864)" = "$(bin/tsv get $H100/latency_ca.tsv ns_per_load --where bytes=67108864)" ] ||
+    fail "tsv_scale touched a column not named"
+case $(bin/tsv meta "$TMP/s.tsv" scaled) in *"not a measurement"*) ;; *) fail "the copy is not marked" ;; esac
+[ "$(bin/tsv meta "$TMP/s.tsv" device_name)" = "NVIDIA H100 80GB HBM3" ] || fail "tsv_scale lost the metadata"
+
+# ---- a fleet: three H100s (one with a 15 % slower DRAM), three H200s, under a root
+R=$TMP/root
+mkdir -p "$R/node-a" "$R/node-b" "$R/.task-1_0"
+cp -R $H100 "$R/node-a/gpu0"; cp -R $H100 "$R/node-a/gpu1"; cp -R $H100 "$R/node-b/gpu0"
+cp -R $H200 "$R/node-a/gpu2"; cp -R $H200 "$R/node-b/gpu1"; cp -R $H200 "$R/node-b/gpu2"
+cp -R $H100 "$R/.task-1_0/gpu9"       # unfinished: never collected
+bin/tsv_scale $H100/latency_ca.tsv --columns cycles_per_load,ns_per_load --factor 1.15 \
+    --rows-from bytes=67108864 --out "$R/node-a/gpu1/latency_ca.tsv" 2>/dev/null || fail "tsv_scale"
+expect_exit 0 bin/fleet collect "$R" --list
+[ "$(printf '%s\n' "$OUTTXT" | wc -l)" -eq 6 ] || fail "collect --list found: $OUTTXT"
+case $OUTTXT in *".task-"*) fail "collect --list shows an unfinished folder" ;; esac
+expect_exit 0 bin/fleet collect "$R" --depth 1 --list
+[ -z "$OUTTXT" ] || fail "--depth 1 should find nothing two levels down: $OUTTXT"
+expect_exit 0 bin/fleet collect "$R" --chart "$TMP/chart.svg"
+expect_says "flagged: node-a/gpu1 (NVIDIA H100 80GB HBM3): dram_lat_cycles"
+expect_says "1 flagged"
+F=$R/fleet.tsv
+[ "$(get "$F" node-a/gpu1 dram_lat_cycles flagged)" = 1 ] || fail "the slow copy is not flagged"
+[ "$(get "$F" node-a/gpu1 dram_lat_ns flagged)" = 1 ] || fail "the slow copy's ns are not flagged"
+[ "$(get "$F" node-a/gpu1 l2_near_lat_cycles flagged)" = 0 ] || fail "the slow copy's L2 is flagged"
+for g in node-a/gpu0 node-b/gpu0 node-a/gpu2 node-b/gpu1 node-b/gpu2; do
+    [ "$(bin/tsv get "$R/fleet_summary.tsv" verdict --where gpu=$g)" = ok ] || fail "$g is not ok"
+done
+d=$(get "$F" node-a/gpu1 dram_lat_cycles distance_mads)
+# 15 % above the median, in floors of 1 % of the median: 15 MADs
+close "$d" 15 0.05 || fail "the slow copy is $d MADs away, expected 15"
+[ -s "$TMP/chart.svg" ] || { command -v gnuplot >/dev/null && fail "no chart"; }
+# a looser rule lets it pass
+expect_exit 0 bin/fleet collect "$R" --out "$TMP/loose" --k 20
+expect_says "0 flagged"
+# 15 % is within 3 MADs when the floor is 10 % of the median
+expect_exit 0 bin/fleet collect "$R" --out "$TMP/floor" --floor-pct 10
+expect_says "0 flagged"
+
+# ---- the folder key
+expect_exit 0 bin/fleet key $H100 --ordinal 3
+[ "$OUTTXT" = gpu3-nouuid-nvidia-h100-80gb-hbm3 ] || fail "key of h100: $OUTTXT"
+mkdir -p "$TMP/dev"
+cp $H200/latency_ca.tsv "$TMP/dev/"
+printf 'key\tvalue\ndevice_name\tNVIDIA H200\ndevice_uuid\tGPU-1ab6f806-59e0-1d99-da3f-a7d19c88934d\n' >"$TMP/dev/device.tsv"
+expect_exit 0 bin/fleet key "$TMP/dev"
+[ "$OUTTXT" = gpu0-1ab6f806-nvidia-h200 ] || fail "key with a UUID: $OUTTXT"
+
+# ---- a replay task by hand (what Slurm runs), and its failure
+RES=$TMP/results
+expect_exit 0 env WARPLAT_ROOT="$ROOT" WARPLAT_FLEET_RESULTS="$RES" WARPLAT_FLEET_REPLAY="$ROOT/$H100:$ROOT/$H200" \
+    SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=77 SLURMD_NODENAME=nodex bash scripts/slurm/fleet_task.sh
+[ -f "$RES/nodex-gpu1-nouuid-nvidia-h200/latency_ca.tsv" ] || fail "the replay task did not publish: $(ls -a "$RES")"
+cmp -s "$RES/nodex-gpu1-nouuid-nvidia-h200/latency_ca.tsv" $H200/latency_ca.tsv || fail "the replay changed a file"
+expect_exit 1 env WARPLAT_ROOT="$ROOT" WARPLAT_FLEET_RESULTS="$RES" WARPLAT_FLEET_REPLAY="$ROOT/$H100" \
+    SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_JOB_ID=77 bash scripts/slurm/fleet_task.sh
+expect_says "task 4 has no folder to replay"
+[ -z "$(find "$RES" -maxdepth 1 -name '.task-*')" ] || fail "a failed task left its unfinished folder"
+
+# ---- submit.sh without Slurm: --dry-run prints what it would submit
+expect_exit 2 bash scripts/slurm/submit.sh --replay $H100;            expect_says "--results DIR is missing"
+expect_exit 2 bash scripts/slurm/submit.sh --results "$TMP/r" --replay /nonexistent; expect_says "no such folder"
+expect_exit 2 bash scripts/slurm/submit.sh --results "$TMP/r" --replay $H100 --tasks 3; expect_says "one task per folder"
+expect_exit 2 bash scripts/slurm/submit.sh --results "$TMP/r" --per rack --tasks 2; expect_says "gpu or node"
+expect_exit 0 bash scripts/slurm/submit.sh --dry-run --results "$TMP/r" --replay $H100 --replay $H200 --replay $H100 \
+    -- --partition=gpu
+expect_says "--array=0-2"
+expect_says "--dependency=afterok:ARRAY"
+expect_says "--partition=gpu"
+expect_says "scripts/slurm/fleet_collect.sh"
+expect_exit 0 bash scripts/slurm/submit.sh --dry-run --results "$TMP/r" --replay $H100 --collect-after any
+expect_says "--dependency=afterany:ARRAY"
+if [ -x ./readonly ] && [ -x ./latency ]; then
+    expect_exit 0 bash scripts/slurm/submit.sh --dry-run --results "$TMP/r" --tasks 4 --per node --gpus-per-node 4
+    expect_says "--exclusive --gres=gpu:4"
+else
+    expect_exit 1 bash scripts/slurm/submit.sh --dry-run --results "$TMP/r" --tasks 4
+    expect_says "run make (with nvcc)"
+fi
+done_testing
