@@ -29,11 +29,13 @@
  *   readonly model's A3/A4 (granule, capacity in lines) applied to the
  *   exact order of requests, with stores added (write-validate: no fetch).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "sector_families.h"
 #include "err.h"
 #include "patterns.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1121,6 +1123,89 @@ int sf_lab_agrees(const sf_lab *e, double model)
     return fabs(model - e->value) <= tol;
 }
 
+/* Append to buf (always terminated, truncated when full). */
+static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strnlen(buf, len);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+void sf_lab_params(const sf_lab *e, const sf_variant *v, const sf_params *base, sf_params *out)
+{
+    if (base)
+        *out = *base;
+    else
+        sf_params_default(out);
+    if (v->cfg != SF_CFG_NONE && !base)
+        out->cfg = e->cfg >= 0 ? (uint64_t)e->cfg : 1;
+    if (v->family == SF_STENCIL) {
+        out->n0 = e->n0;
+        out->n1 = e->n1;
+        out->radius = 1;
+        if (e->lead_pad >= 0)
+            out->lead_pad = e->lead_pad;
+        if (e->pad_ld >= 0)
+            out->pad_ld = e->pad_ld;
+        return;
+    }
+    out->n = 1 << 16;
+    if (v->family == SF_COPY && v->cfg == SF_CFG_STRIDE)
+        out->n = 32 * 8 * out->cfg;
+    if (v->gen == g_load_pattern && v->param == P_RANDOM)
+        out->n = 1 << 20;
+    out->grid_blocks = 0;
+}
+
+int sf_lab_row(const sf_variant *v, const sf_params *p, sf_op op, char *lab, size_t lablen,
+               char *src, size_t srclen, char *verdict, size_t vlen, char *why, size_t whylen)
+{
+    int n = 0, differ = 0, have = 0;
+    sf_prediction pr;
+    lab[0] = src[0] = verdict[0] = why[0] = 0;
+    for (size_t i = 0; i < sf_nlabs; i++) {
+        const sf_lab *e = &sf_labs[i];
+        if (!sf_lab_matches(e, v, p, op))
+            continue;
+        if (!have) {
+            sf_params lp;
+            sf_lab_params(e, v, p, &lp);
+            if (sf_predict(v, &lp, &pr, why, whylen)) {
+                snprintf(lab, lablen, "-");
+                snprintf(src, srclen, "-");
+                snprintf(verdict, vlen, "-");
+                return -1;
+            }
+            have = 1;
+        }
+        const double m = sf_quantity_value(&pr, op, e->q);
+        cat(lab, lablen, "%s%s %.4g", n ? "; " : "", sf_quantity_name(e->q), e->value);
+        if (!strstr(src, e->source))
+            cat(src, srclen, "%s%s", src[0] ? "," : "", e->source);
+        if (!sf_lab_agrees(e, m)) {
+            cat(verdict, vlen, "%s%s lab %.4g, model %.4g", differ ? "; " : "differs: ",
+                sf_quantity_name(e->q), e->value, m);
+            if (e->h100 && !strstr(why, e->h100))
+                cat(why, whylen, "%s%s", why[0] ? "; " : "", e->h100);
+            differ++;
+        }
+        n++;
+    }
+    if (n == 0) {
+        snprintf(lab, lablen, "-");
+        snprintf(src, srclen, "-");
+        snprintf(verdict, vlen, "-");
+    } else if (!differ) {
+        snprintf(verdict, vlen, "agrees");
+    }
+    return n;
+}
+
 /* ------------------------------------------------------------ ncu metrics */
 
 #define FAM3 ((1u << SF_COPY) | (1u << SF_PATTERNS) | (1u << SF_STENCIL))
@@ -1152,3 +1237,89 @@ const sf_metric sf_metrics[] = {
     { "dram__sectors_write.sum", SFM_DRAM, SF_ST, FAM3, 0 },
 };
 const size_t sf_nmetrics = sizeof sf_metrics / sizeof sf_metrics[0];
+
+/* ------------------------------------------------------------ judging */
+
+void sf_measured_clear(sf_measured *m)
+{
+    for (int i = 0; i < SFM_NMEASURES; i++)
+        m->v[i][0] = m->v[i][1] = NAN;
+}
+
+static const char *const measure_cols[SFM_NMEASURES] = {
+    "time_ns", "blocks", "block_threads", "instructions", "l1_requests", "l1_sectors",
+    "wavefronts", "data_wavefronts", "l1_hits", "l2_requests", "l2_sectors", "dram_sectors",
+};
+
+const char *sf_measure_column(sf_measure m)
+{
+    return (unsigned)m < SFM_NMEASURES ? measure_cols[m] : "?";
+}
+
+static void judge_range(sf_verdict *o, sf_measure q, double meas, double lo, double hi)
+{
+    if (isnan(meas))
+        return;
+    o->judged[q] = 1;
+    o->ok[q] = meas >= lo - 1e-9 && meas <= hi + 1e-9;
+}
+
+void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdict *o)
+{
+    memset(o, 0, sizeof *o);
+    const sf_counts *k = &pr->op[op];
+    const double tol = pr->hit_tol_frac * k->sectors;
+    const double dram = op == SF_LD ? pr->dram_read_sectors : pr->dram_write_sectors;
+    judge_range(o, SFM_REQUESTS, m->v[SFM_REQUESTS][op], k->requests, k->requests);
+    judge_range(o, SFM_SECTORS, m->v[SFM_SECTORS][op], k->sectors, k->sectors);
+    judge_range(o, SFM_WAVEFRONTS, m->v[SFM_WAVEFRONTS][op], k->wavefronts, k->wavefronts);
+    judge_range(o, SFM_HITS, m->v[SFM_HITS][op], k->hits - tol, k->hits_max + tol);
+    judge_range(o, SFM_L2_REQUESTS, m->v[SFM_L2_REQUESTS][op], k->l2_requests_min - tol,
+                k->l2_requests + tol);
+    judge_range(o, SFM_L2_SECTORS, m->v[SFM_L2_SECTORS][op], k->l2_sectors_min - tol,
+                k->l2_sectors + tol);
+    judge_range(o, SFM_GRID, m->v[SFM_GRID][0], (double)pr->blocks, (double)pr->blocks);
+    const double md = m->v[SFM_DRAM][op];
+    if (!isnan(md)) {
+        if (op == SF_ST)
+            cat(o->note, sizeof o->note, "%sDRAM writes not judged: the L2 is write-back and "
+                "writes a dirty line when it evicts it, after the kernel for those still in it",
+                o->note[0] ? "; " : "");
+        else if (dram < SF_DRAM_MIN_SECTORS)
+            cat(o->note, sizeof o->note, "%sDRAM not judged below %.0f sectors: instruction and "
+                "parameter fetches (about 100 sectors) dominate", o->note[0] ? "; " : "",
+                SF_DRAM_MIN_SECTORS);
+        else
+            judge_range(o, SFM_DRAM, md, dram * (1 - SF_DRAM_TOL), dram * (1 + SF_DRAM_TOL));
+    }
+    if (k->hits_max > k->hits)
+        cat(o->note, sizeof o->note, "%sL1 hits %.0f inside blocks, up to %.0f if neighbouring "
+            "blocks ran on one SM (L2 requests and sectors bounded alike)", o->note[0] ? "; " : "",
+            k->hits, k->hits_max);
+    if (tol > 0)
+        cat(o->note, sizeof o->note, "%shits and L2 judged within %.1f %% of the sectors: random "
+            "blocks also reuse each other's sectors in an SM's L1", o->note[0] ? "; " : "",
+            100 * pr->hit_tol_frac);
+    if (op == SF_ST && k->hits > 0)
+        cat(o->note, sizeof o->note, "%sstore hits assume L1 write-allocate (sectors a store "
+            "wrote are found by the next store)", o->note[0] ? "; " : "");
+    static const sf_measure need[] = { SFM_REQUESTS, SFM_SECTORS, SFM_WAVEFRONTS, SFM_HITS,
+                                       SFM_L2_REQUESTS, SFM_L2_SECTORS };
+    char miss[160] = "";
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (isnan(m->v[need[i]][op]))
+            cat(miss, sizeof miss, "%s%s", miss[0] ? ", " : "", measure_cols[need[i]]);
+    if (miss[0])
+        cat(o->note, sizeof o->note, "%snot measured: %s", o->note[0] ? "; " : "", miss);
+    o->agree = o->judged[SFM_REQUESTS] && o->judged[SFM_SECTORS];
+    for (int q = 0; q < SFM_NMEASURES; q++)
+        if (o->judged[q] && !o->ok[q]) {
+            o->agree = 0;
+            cat(o->mismatch, sizeof o->mismatch, "%s%s", o->mismatch[0] ? "," : "",
+                measure_cols[q]);
+        }
+    if (!o->judged[SFM_REQUESTS] || !o->judged[SFM_SECTORS])
+        cat(o->mismatch, sizeof o->mismatch, "%snot measured", o->mismatch[0] ? "," : "");
+    if (!o->mismatch[0])
+        snprintf(o->mismatch, sizeof o->mismatch, "-");
+}

@@ -169,6 +169,28 @@ int sf_lab_matches(const sf_lab *e, const sf_variant *v, const sf_params *p, sf_
 /* 1 when the model's value equals the lab's (to the lab's precision). */
 int sf_lab_agrees(const sf_lab *e, double model);
 
+/*
+ * The parameters at which lab entry e speaks of variant v.  The labs profiled
+ * whole warps, so a figure per request is compared at an N that fills every
+ * warp (8 warps of the configuration's stride, 2^16 elements, 2^20 for the
+ * random gather); a stencil total keeps its own geometry.  The memory system
+ * (granule, L2, WPB, seed) and the configuration come from base (NULL: the
+ * defaults and the entry's configuration).
+ */
+void sf_lab_params(const sf_lab *e, const sf_variant *v, const sf_params *base, sf_params *out);
+
+/*
+ * The lab figures that apply to one row (variant, parameters, op), as text:
+ * lab     "sectors/request 16; wavefronts/request 1", or "-"
+ * src     "000" (sources, comma-separated, each once), or "-"
+ * verdict "agrees", "differs: L2 requests lab 3, model 4", or "-"
+ * why     the H100 reasons of the figures that differ, or ""
+ * The model is evaluated at sf_lab_params.  Returns the number of figures,
+ * or -1 when that prediction failed (err in why).  Buffers always terminated.
+ */
+int sf_lab_row(const sf_variant *v, const sf_params *p, sf_op op, char *lab, size_t lablen, char *src, size_t srclen, char *verdict, size_t vlen,
+               char *why, size_t whylen);
+
 /* ------------------------------------------------------------ ncu metrics */
 
 /* What a metric measures, for the comparison columns. */
@@ -191,6 +213,45 @@ typedef struct sf_metric {
 /* The one list of the metrics scripts/ncu_profile.sh collects, per family. */
 extern const sf_metric sf_metrics[];
 extern const size_t sf_nmetrics;
+
+/* ------------------------------------------------------------ judging */
+
+/* What Nsight Compute measured for one launch; NAN where it has no value.
+ * v[m][op]: per op for the per-op measures, v[m][0] for time, grid, block. */
+typedef struct sf_measured {
+    double v[SFM_NMEASURES][2];
+} sf_measured;
+
+void sf_measured_clear(sf_measured *m);    /* every value NAN */
+
+/* DRAM sectors below this are not judged: the ~100 sectors of instruction
+ * and parameter fetches (lab 000) would dominate. */
+#define SF_DRAM_MIN_SECTORS 8192.0
+#define SF_DRAM_TOL 0.05
+
+typedef struct sf_verdict {
+    int judged[SFM_NMEASURES];  /* 1 when compared */
+    int ok[SFM_NMEASURES];      /* 1 when judged and within the model's bounds */
+    int agree;                  /* every judged one ok, requests and sectors among them */
+    char mismatch[160];         /* "l1_sectors,l2_requests", or "-" */
+    char note[768];             /* why a quantity was not judged, the brackets used */
+} sf_verdict;
+
+/*
+ * Compare one op of a launch with the prediction:
+ *   requests, sectors, wavefronts     exactly;
+ *   L1 hits, L2 requests, L2 sectors  inside [inside-block, with neighbours]
+ *                                     widened by hit_tol_frac x sectors;
+ *   DRAM                              loads within SF_DRAM_TOL when the prediction
+ *                                     is at least SF_DRAM_MIN_SECTORS; stores
+ *                                     never (write-back L2: see docs);
+ *   grid                              launch__grid_size equals the model's blocks.
+ * Instructions, data-stage wavefronts and time are shown, not judged.
+ */
+void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdict *out);
+
+/* The column name a measure has in the tables ("l1_sectors"). */
+const char *sf_measure_column(sf_measure m);
 
 #ifdef __cplusplus
 }

@@ -37,26 +37,6 @@ static sf_params base(void)
     return p;
 }
 
-/* The parameters a lab entry describes (one configuration that matches). */
-static sf_params lab_params(const sf_lab *e, const sf_variant *v, int64_t cfg)
-{
-    sf_params p = base();
-    p.n = 1 << 16;
-    if (v->cfg != SF_CFG_NONE)
-        p.cfg = cfg >= 0 ? (uint64_t)cfg : v->cfg == SF_CFG_OFFSET ? 1 : 1;
-    if (v->family == SF_COPY && v->cfg == SF_CFG_STRIDE)
-        p.n = 32 * 8 * p.cfg; /* 8 warps, 2 blocks */
-    if (v->family == SF_PATTERNS && strncmp(v->name, "random", 6) == 0)
-        p.n = 1 << 22;        /* few lanes of one warp share a sector */
-    if (v->family == SF_STENCIL) {
-        p.n0 = e->n0;
-        p.n1 = e->n1;
-        p.lead_pad = e->lead_pad > 0;
-        p.pad_ld = e->pad_ld > 0;
-    }
-    return p;
-}
-
 /* Every lab figure: the model agrees where the entry gives no H100 reason. */
 static void test_lab_oracles(void)
 {
@@ -66,7 +46,8 @@ static void test_lab_oracles(void)
         int matched = 0;
         for (size_t j = 0; j < sf_nvariants; j++) {
             const sf_variant *v = &sf_variants[j];
-            sf_params p = lab_params(e, v, e->cfg);
+            sf_params p;
+            sf_lab_params(e, v, NULL, &p);
             if (!sf_lab_matches(e, v, &p, e->op))
                 continue;
             sf_prediction pr = P(v->family, v->name, &p);
@@ -129,8 +110,8 @@ static void test_lab_differences(void)
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT), 12.5, 1e-9);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 1, 1e-12);
 
-    /* 32 random words: 32 sectors (a few share one at N = 2^22) */
-    p.n = 1 << 22;
+    /* 32 random words: 32 sectors (a few share one at N = 2^20) */
+    p.n = 1 << 20;
     pr = P(SF_PATTERNS, "random_cg", &p);
     double u = sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT);
     CHECK(u >= 12.5 && u < 12.6);
@@ -548,8 +529,78 @@ static void test_metrics(void)
         CHECK(sf_find(sf_variants[i].family, sf_variants[i].name) == &sf_variants[i]);
 }
 
+/* Judging a measurement against the prediction. */
+static void test_judge(void)
+{
+    sf_params p = base();
+    p.n0 = 32, p.n1 = 32, p.lead_pad = 1, p.pad_ld = 1;
+    sf_prediction pr = P(SF_STENCIL, "deriv1", &p); /* hits 96..124 (see test_stencil) */
+    sf_measured m;
+    sf_verdict v;
+    sf_measured_clear(&m);
+    sf_judge(&pr, SF_LD, &m, &v);
+    CHECK_EQ_I(v.agree, 0); /* nothing measured */
+    CHECK_STR_HAS(v.mismatch, "not measured");
+    m.v[SFM_REQUESTS][SF_LD] = 64;
+    m.v[SFM_SECTORS][SF_LD] = 256;
+    m.v[SFM_WAVEFRONTS][SF_LD] = 64;
+    m.v[SFM_HITS][SF_LD] = 110;          /* inside the bracket */
+    m.v[SFM_L2_REQUESTS][SF_LD] = 36;
+    m.v[SFM_L2_SECTORS][SF_LD] = 146;
+    m.v[SFM_DRAM][SF_LD] = 500;          /* tiny: not judged */
+    m.v[SFM_GRID][0] = 8;
+    sf_judge(&pr, SF_LD, &m, &v);
+    CHECK_EQ_I(v.agree, 1);
+    CHECK(strcmp(v.mismatch, "-") == 0);
+    CHECK_EQ_I(v.judged[SFM_DRAM], 0);
+    CHECK_STR_HAS(v.note, "DRAM not judged below 8192");
+    CHECK_STR_HAS(v.note, "up to 124");
+    m.v[SFM_HITS][SF_LD] = 125;          /* outside */
+    m.v[SFM_SECTORS][SF_LD] = 257;
+    m.v[SFM_GRID][0] = 9;
+    sf_judge(&pr, SF_LD, &m, &v);
+    CHECK_EQ_I(v.agree, 0);
+    CHECK(strcmp(v.mismatch, "blocks,l1_sectors,l1_hits") == 0);
+    /* DRAM: 5 % at the script's size */
+    p = base();
+    p.cfg = 2;
+    pr = P(SF_COPY, "stride", &p);
+    sf_measured_clear(&m);
+    m.v[SFM_REQUESTS][SF_LD] = pr.op[SF_LD].requests;
+    m.v[SFM_SECTORS][SF_LD] = pr.op[SF_LD].sectors;
+    m.v[SFM_DRAM][SF_LD] = pr.dram_read_sectors * 1.049;
+    sf_judge(&pr, SF_LD, &m, &v);
+    CHECK_EQ_I(v.agree, 1);
+    CHECK_EQ_I(v.judged[SFM_DRAM], 1);
+    CHECK_STR_HAS(v.note, "not measured: wavefronts, l1_hits, l2_requests, l2_sectors");
+    m.v[SFM_DRAM][SF_LD] = pr.dram_read_sectors * 1.051;
+    sf_judge(&pr, SF_LD, &m, &v);
+    CHECK_EQ_I(v.agree, 0);
+    CHECK(strcmp(v.mismatch, "dram_sectors") == 0);
+    /* stores: DRAM writes shown, never judged */
+    m.v[SFM_REQUESTS][SF_ST] = pr.op[SF_ST].requests;
+    m.v[SFM_SECTORS][SF_ST] = pr.op[SF_ST].sectors;
+    m.v[SFM_DRAM][SF_ST] = 1;
+    sf_judge(&pr, SF_ST, &m, &v);
+    CHECK_EQ_I(v.agree, 1);
+    CHECK_STR_HAS(v.note, "DRAM writes not judged");
+    /* random through L1: the tolerance widens the bracket */
+    p.n = 1 << 20;
+    pr = P(SF_PATTERNS, "random_ca", &p);
+    sf_measured_clear(&m);
+    m.v[SFM_REQUESTS][SF_LD] = pr.op[SF_LD].requests;
+    m.v[SFM_SECTORS][SF_LD] = pr.op[SF_LD].sectors;
+    m.v[SFM_HITS][SF_LD] = pr.op[SF_LD].hits + 0.004 * pr.op[SF_LD].sectors;
+    sf_judge(&pr, SF_LD, &m, &v);
+    CHECK_EQ_I(v.ok[SFM_HITS], 1);
+    m.v[SFM_HITS][SF_LD] = pr.op[SF_LD].hits_max + 0.006 * pr.op[SF_LD].sectors;
+    sf_judge(&pr, SF_LD, &m, &v);
+    CHECK_EQ_I(v.ok[SFM_HITS], 0);
+}
+
 int main(void)
 {
+    test_judge();
     test_lab_oracles();
     test_lab_differences();
     test_copy_stride();
