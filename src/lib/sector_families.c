@@ -1184,12 +1184,13 @@ int sf_lab_row(const sf_variant *v, const sf_params *p, sf_op op, char *lab, siz
             have = 1;
         }
         const double m = sf_quantity_value(&pr, op, e->q);
-        cat(lab, lablen, "%s%s %.4g", n ? "; " : "", sf_quantity_name(e->q), e->value);
+        cat(lab, lablen, "%s%s %.4g [%s]", n ? "; " : "", sf_quantity_name(e->q), e->value,
+            e->source);
         if (!strstr(src, e->source))
             cat(src, srclen, "%s%s", src[0] ? "," : "", e->source);
         if (!sf_lab_agrees(e, m)) {
-            cat(verdict, vlen, "%s%s lab %.4g, model %.4g", differ ? "; " : "differs: ",
-                sf_quantity_name(e->q), e->value, m);
+            cat(verdict, vlen, "%s%s lab %.4g [%s], model %.4g", differ ? "; " : "differs: ",
+                sf_quantity_name(e->q), e->value, e->source, m);
             if (e->h100 && !strstr(why, e->h100))
                 cat(why, whylen, "%s%s", why[0] ? "; " : "", e->h100);
             differ++;

@@ -181,9 +181,9 @@ void sf_lab_params(const sf_lab *e, const sf_variant *v, const sf_params *base, 
 
 /*
  * The lab figures that apply to one row (variant, parameters, op), as text:
- * lab     "sectors/request 16; wavefronts/request 1", or "-"
+ * lab     "sectors/request 16 [000]; wavefronts/request 1 [000]", or "-"
  * src     "000" (sources, comma-separated, each once), or "-"
- * verdict "agrees", "differs: L2 requests lab 3, model 4", or "-"
+ * verdict "agrees", "differs: L2 requests lab 3 [000], model 4", or "-"
  * why     the H100 reasons of the figures that differ, or ""
  * The model is evaluated at sf_lab_params.  Returns the number of figures,
  * or -1 when that prediction failed (err in why).  Buffers always terminated.

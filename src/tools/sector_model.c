@@ -193,8 +193,8 @@ typedef struct fam_opts {
 static const char *FAM_COLS =
     "family\tvariant\tconfig\top\tl1_requests\tl1_sectors\tsectors_per_request\twavefronts"
     "\tl1_hits\tl1_hits_max\tl1_hit_pct\tl2_requests\tl2_requests_min\tl2_sectors"
-    "\tl2_sectors_min\tdram_sectors\tl1_util_pct\tl2_util_pct\tdram_util_pct\tlab\tlab_source"
-    "\tlab_vs_model\n";
+    "\tl2_sectors_min\tdram_sectors\tl1_util_pct\tl2_util_pct\tdram_util_pct\tblocks\tlab"
+    "\tlab_source\tlab_vs_model\n";
 
 static double pct(double num, double den)
 {
@@ -232,7 +232,7 @@ static void fam_row(const sf_variant *v, const sf_params *p, const sf_prediction
         printf(" | %.0f | %.0f | ", k->l2_sectors, dram);
         put_num(pct(k->bytes, 32 * k->sectors), "%.1f %%");
         if (strcmp(src, "-"))
-            printf(" | %s (%s) | %s |\n", lab, src, verdict);
+            printf(" | %s | %s |\n", lab, verdict);
         else
             printf(" | - | - |\n");
         return;
@@ -249,7 +249,7 @@ static void fam_row(const sf_variant *v, const sf_params *p, const sf_prediction
     put_num(pct(k->bytes, 32 * k->l2_sectors), "%.2f");
     putchar('\t');
     put_num(pct(k->bytes, 32 * dram), "%.2f");
-    printf("\t%s\t%s\t%s\n", lab, src, verdict);
+    printf("\t%llu\t%s\t%s\t%s\n", (unsigned long long)pr->blocks, lab, src, verdict);
 }
 
 /* Is NAME in the comma-separated list (NULL: everything is)? */
@@ -288,16 +288,24 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
             p = c + 1;
         }
     if (o->markdown) {
-        printf("Predicted per launch: %s, N = %llu, WPB %u, DRAM granularity %u B, L2 %llu B\n\n",
-               sf_family_name(f), (unsigned long long)base->n, base->wpb, base->granule_bytes,
-               (unsigned long long)base->l2_bytes);
+        if (f == SF_STENCIL)
+            printf("Predicted per launch: stencil %llu x %llu, radius %u%s%s, WPB %u, DRAM "
+                   "granularity %u B\n\n", (unsigned long long)base->n0,
+                   (unsigned long long)base->n1, base->radius, base->lead_pad ? ", lead pad" : "",
+                   base->pad_ld ? ", leading-dim pad" : "", base->wpb, base->granule_bytes);
+        else
+            printf("Predicted per launch: %s, N = %llu, WPB %u, DRAM granularity %u B, L2 %llu B\n\n",
+                   sf_family_name(f), (unsigned long long)base->n, base->wpb, base->granule_bytes,
+                   (unsigned long long)base->l2_bytes);
         printf("| Variant | Config | Op | Requests | Sectors | Sectors/req | Wavefronts | L1 hits "
                "| L2 requests | L2 sectors | DRAM sectors | L1 util | Lab | Lab vs model |\n");
         printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     } else {
         printf("# sector_model: predicted per launch (docs/sectors.md)\n");
-        printf("# family\t%s\n# n\t%llu\n# wpb\t%u\n# dram_granularity_bytes\t%u\n"
-               "# l2_bytes\t%llu\n# seed\t%llu\n", sf_family_name(f), (unsigned long long)base->n,
+        printf("# family\t%s\n", sf_family_name(f));
+        if (f != SF_STENCIL)
+            printf("# n\t%llu\n", (unsigned long long)base->n);
+        printf("# wpb\t%u\n# dram_granularity_bytes\t%u\n# l2_bytes\t%llu\n# seed\t%llu\n",
                base->wpb, base->granule_bytes, (unsigned long long)base->l2_bytes,
                (unsigned long long)base->seed);
         if (f == SF_STENCIL)
@@ -328,6 +336,9 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
             p.cfg = cfgs[c];
             sf_prediction pr;
             if (sf_predict(v, &p, &pr, err, sizeof err)) {
+                if (o->config.n) /* the user's --config: a usage error */
+                    return cli_usage_error(PROG, "--config: %s %s: %s", sf_family_name(f),
+                                           v->name, err);
                 fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
                 return 1;
             }
@@ -436,24 +447,43 @@ static int list_metrics(const char *fam, const char *query)
             return 1;
         }
     }
-    int n = 0, missing = 0;
+    /* which of the family's metrics this ncu has */
+    int *have = calloc(sf_nmetrics, sizeof *have);
+    if (!have) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        free(q);
+        return 1;
+    }
+    for (size_t i = 0; i < sf_nmetrics; i++) {
+        const sf_metric *m = &sf_metrics[i];
+        const char *dot = strchr(m->name, '.');
+        const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
+        have[i] = (m->families & bit) && (!q || m->always || query_has(q, m->name, blen));
+    }
+    int n = 0;
     for (size_t i = 0; i < sf_nmetrics; i++) {
         const sf_metric *m = &sf_metrics[i];
         if (!(m->families & bit))
             continue;
-        const char *dot = strchr(m->name, '.');
-        const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
-        if (q && !m->always && !query_has(q, m->name, blen)) {
-            fprintf(stderr, "%s: the installed ncu lacks %.*s: %s is left out\n", PROG, (int)blen,
-                    m->name, m->name);
-            missing++;
+        if (have[i]) {
+            printf("%s%s", n ? "," : "", m->name);
+            n++;
             continue;
         }
-        printf("%s%s", n ? "," : "", m->name);
-        n++;
+        /* another name of the same quantity (lg / lgds) may stand in */
+        const char *alt = NULL;
+        for (size_t j = 0; j < sf_nmetrics && !alt; j++)
+            if (j != i && have[j] && sf_metrics[j].m == m->m && sf_metrics[j].op == m->op)
+                alt = sf_metrics[j].name;
+        if (alt)
+            fprintf(stderr, "%s: %s is not in this ncu; %s measures the same\n", PROG, m->name, alt);
+        else
+            fprintf(stderr, "%s: the installed ncu lacks %s: left out, its column will be NA\n",
+                    PROG, m->name);
     }
     putchar('\n');
     free(q);
+    free(have);
     if (n == 0) {
         fprintf(stderr, "%s: no metric of %s is available\n", PROG, fam);
         return 1;
