@@ -885,6 +885,16 @@ static int setup_ctx(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_pred
     return 0;
 }
 
+int sf_check(const sf_variant *v, const sf_params *p, char *err, size_t errlen)
+{
+    sf_ctx c;
+    sf_prediction pr;
+    if (check_params(v, p, err, errlen))
+        return -1;
+    memset(&pr, 0, sizeof pr);
+    return setup_ctx(&c, v, p, &pr, err, errlen);
+}
+
 int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char *err,
                size_t errlen)
 {

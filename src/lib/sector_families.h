@@ -124,6 +124,9 @@ int sf_family_from_name(const char *name, sf_family *f);
 const char *sf_cfg_name(sf_cfg c);                     /* "stride", "batch", "offset", "" */
 const sf_variant *sf_find(sf_family f, const char *variant); /* NULL if unknown */
 
+/* 0 when sf_predict would accept v with p (cheap: no walk), else -1 and err. */
+int sf_check(const sf_variant *v, const sf_params *p, char *err, size_t errlen);
+
 /*
  * Predict one launch.  Returns 0, or -1 with a sentence in err (a parameter
  * out of range, a configuration the variant refuses, out of memory).

@@ -270,6 +270,23 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
+/* The configurations of v: --config, or its default list, or none. */
+static int configs_of(const sf_variant *v, const sf_params *base, const fam_opts *o,
+                      uint64_t *cfgs, size_t *ncfg, char *err, size_t errlen)
+{
+    *ncfg = 1;
+    cfgs[0] = base->cfg;
+    if (v->cfg == SF_CFG_NONE)
+        return 0;
+    if (o->config.n) {
+        memcpy(cfgs, o->config.v, o->config.n * sizeof cfgs[0]);
+        *ncfg = o->config.n;
+        return 0;
+    }
+    return cli_parse_list("--config", v->cfg_default, 0, UINT64_MAX, cfgs, CLI_LIST_MAX, ncfg,
+                          err, errlen);
+}
+
 static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
 {
     char err[512];
@@ -287,6 +304,25 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
                 break;
             p = c + 1;
         }
+    for (size_t i = 0; i < sf_nvariants; i++) {
+        const sf_variant *v = &sf_variants[i];
+        uint64_t cfgs[CLI_LIST_MAX];
+        size_t ncfg;
+        if (v->family != f || !in_list(o->variants, v->name) ||
+            configs_of(v, base, o, cfgs, &ncfg, err, sizeof err))
+            continue;
+        for (size_t c = 0; c < ncfg; c++) {
+            sf_params p = *base;
+            p.cfg = cfgs[c];
+            if (sf_check(v, &p, err, sizeof err)) {
+                if (o->config.n) /* the user's --config: a usage error */
+                    return cli_usage_error(PROG, "--config: %s %s: %s", sf_family_name(f),
+                                           v->name, err);
+                fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
+                return 1;
+            }
+        }
+    }
     if (o->markdown) {
         if (f == SF_STENCIL)
             printf("Predicted per launch: stencil %llu x %llu, radius %u%s%s, WPB %u, DRAM "
@@ -319,26 +355,16 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
         if (v->family != f || !in_list(o->variants, v->name))
             continue;
         uint64_t cfgs[CLI_LIST_MAX];
-        size_t ncfg = 1;
-        cfgs[0] = base->cfg;
-        if (v->cfg != SF_CFG_NONE) {
-            if (o->config.n) {
-                memcpy(cfgs, o->config.v, o->config.n * sizeof cfgs[0]);
-                ncfg = o->config.n;
-            } else if (cli_parse_list("--config", v->cfg_default, 0, UINT64_MAX, cfgs,
-                                      CLI_LIST_MAX, &ncfg, err, sizeof err)) {
-                fprintf(stderr, "%s: internal: %s\n", PROG, err);
-                return 1;
-            }
+        size_t ncfg;
+        if (configs_of(v, base, o, cfgs, &ncfg, err, sizeof err)) {
+            fprintf(stderr, "%s: internal: %s\n", PROG, err);
+            return 1;
         }
         for (size_t c = 0; c < ncfg; c++) {
             sf_params p = *base;
             p.cfg = cfgs[c];
             sf_prediction pr;
             if (sf_predict(v, &p, &pr, err, sizeof err)) {
-                if (o->config.n) /* the user's --config: a usage error */
-                    return cli_usage_error(PROG, "--config: %s %s: %s", sf_family_name(f),
-                                           v->name, err);
                 fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
                 return 1;
             }
