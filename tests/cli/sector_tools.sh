@@ -95,6 +95,20 @@ bin/sector_compare --family copy --runs "$TMP/r.tsv" --ncu "$TMP/n.tsv" --out "$
 bin/tsv get "$TMP/o.tsv" note --where config=stride=8 --where op=ld | grep -q "no launch of copy_stride" ||
     fail "the second row has no launch and should say so"
 [ ! -e "$TMP/o.tsv.tmp" ] || fail "--out left o.tsv.tmp behind"
+# a row whose validation failed had no clean launch: the next row pairs with the first launch
+printf 'kernel\tn\twarps_per_block\tvalid\tconfig\nstride\t4096\t4\tFAIL\tstride=2\nstride\t4096\t4\tok\tstride=4\n' >"$TMP/r.tsv"
+bin/sector_compare --family copy --runs "$TMP/r.tsv" --ncu "$TMP/n.tsv" --out "$TMP/o.tsv" 2>/dev/null
+[ "$(bin/tsv get "$TMP/o.tsv" agree --where config=stride=4 --where op=ld)" = yes ] ||
+    fail "after a FAIL row, stride=4 should still pair with the first launch"
+bin/tsv get "$TMP/o.tsv" note --where config=stride=2 --where op=ld | grep -q "validation FAILED" ||
+    fail "the FAIL row should say its validation failed"
+# two launches per row (the validation ran the clean kernel): the second is the measured one
+printf 'kernel\tid\tl1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\tl1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\ncopy_stride\t0\t1\t1\ncopy_stride\t1\t32\t512\n' >"$TMP/n2.tsv"
+printf 'kernel\tn\twarps_per_block\tconfig\nstride\t4096\t4\tstride=4\n' >"$TMP/r.tsv"
+expect_exit 0 bin/sector_compare --family copy --runs "$TMP/r.tsv" --ncu "$TMP/n2.tsv" --out "$TMP/o.tsv"
+expect_says "2 launches of copy_stride per row"
+[ "$(bin/tsv get "$TMP/o.tsv" agree --where config=stride=4 --where op=ld)" = yes ] ||
+    fail "with two launches per row the second should be paired"
 # --out into a folder that does not exist: exit 1, nothing left
 expect_exit 1 bin/sector_compare "$M" --out "$TMP/no/such/dir/x.tsv"; expect_says "cannot write"
 # a metadata wpb that would wrap is refused too
