@@ -517,7 +517,8 @@ static int list_metrics(const char *fam, const char *query)
     return 0;
 }
 
-/* Every lab figure, at parameters that match it, beside the model's value. */
+/* Every lab figure, at parameters that match it, beside the model's value
+ * (an entry for every load path, "spread_*", is shown for the first path). */
 static int lab_table(int markdown, unsigned granule)
 {
     char err[512];
@@ -544,9 +545,12 @@ static int lab_table(int markdown, unsigned granule)
             }
             const double m = sf_quantity_value(&pr, e->op, e->q);
             const int ok = sf_lab_agrees(e, m);
+            const size_t L = strlen(e->variant);
+            const int prefix = L && e->variant[L - 1] == '*';
             if (markdown)
-                printf("| %s | %s | %s | %s | %s | %s | %.4g | %.4g | %s |\n", e->source,
-                       sf_family_name(v->family), v->name, pr.config, e->op ? "st" : "ld",
+                printf("| %s | %s | %s%s | %s | %s | %s | %.4g | %.4g | %s |\n", e->source,
+                       sf_family_name(v->family), v->name, prefix ? " (any path)" : "", pr.config,
+                       e->op ? "st" : "ld",
                        sf_quantity_name(e->q), e->value, m,
                        ok ? "agrees" : e->h100 ? e->h100 : "DIFFERS (no reason known)");
             else
@@ -554,6 +558,8 @@ static int lab_table(int markdown, unsigned granule)
                        sf_family_name(v->family), v->name, pr.config, e->op ? "st" : "ld",
                        sf_quantity_name(e->q), e->value, m, ok ? "agrees" : "differs", e->what,
                        ok ? "-" : e->h100 ? e->h100 : "no reason known");
+            if (prefix)
+                break;
         }
     }
     return 0;
