@@ -125,21 +125,29 @@ variants_of() { # FAMILY -> the comma-separated variants, or fail
 # $WORK/NAME.tsv (bin/ncu_extract).
 profile() {
     local name=$1 re=$2; shift 2
-    local extra=()
+    local extra=() rc
     [ -n "$L2F" ] && extra=(--l2-fetch "$L2F")
     echo "ncu_profile.sh: $name: $PROG $* --reps 1 --warmup 0 ${extra[*]}" >&2
-    timeout 1200 ncu --csv --log-file "$WORK/$name.csv" --print-units base --clock-control none \
-        --cache-control all --kernel-name "regex:$re" --metrics "$METRICS" \
-        "$PROG" "$@" --reps 1 --warmup 0 --table "$WORK/${name}_runs.tsv" "${extra[@]}" \
-        >"$WORK/$name.out" 2>&1
-    local rc=$?
-    if grep -qs ERR_NVGPUCTRPERM "$WORK/$name.csv" "$WORK/$name.out"; then
-        die "ncu has no permission to read the GPU counters (ERR_NVGPUCTRPERM): run as root or enable access for all users, see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
-    fi
-    if [ $rc -ne 0 ] || [ ! -s "$WORK/$name.csv" ] || [ ! -s "$WORK/${name}_runs.tsv" ]; then
+    for attempt in 1 2; do
+        rm -f "$WORK/$name.csv" "$WORK/${name}_runs.tsv"
+        timeout 1200 ncu --csv --log-file "$WORK/$name.csv" --print-units base --clock-control none \
+            --cache-control all --kernel-name "regex:$re" --metrics "$METRICS" \
+            "$PROG" "$@" --reps 1 --warmup 0 --table "$WORK/${name}_runs.tsv" "${extra[@]}" \
+            >"$WORK/$name.out" 2>&1
+        rc=$?
+        if grep -qs ERR_NVGPUCTRPERM "$WORK/$name.csv" "$WORK/$name.out"; then
+            die "ncu has no permission to read the GPU counters (ERR_NVGPUCTRPERM): run as root or enable access for all users, see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
+        fi
+        [ $rc -eq 0 ] && [ -s "$WORK/$name.csv" ] && [ -s "$WORK/${name}_runs.tsv" ] && break
         tail -n 20 "$WORK/$name.out" >&2
+        # ncu refused a metric name: once, fall back to the names seen on an H100
+        if [ $attempt = 1 ] && grep -i '^==ERROR==' "$WORK/$name.out" | grep -qi metric; then
+            METRICS=$(bin/sector_model --metrics "$FAMILY" --proven) || die "bin/sector_model --metrics --proven failed"
+            echo "ncu_profile.sh: ncu refused a metric: again with the ones every H100 ncu has: $METRICS" >&2
+            continue
+        fi
         die "$name: ncu or $PROG failed (exit $rc)"
-    fi
+    done
     bin/ncu_extract "$WORK/$name.csv" --metrics "$METRICS" --kernel "$re" >"$WORK/$name.tsv" ||
         die "$name: could not read the ncu log"
 }

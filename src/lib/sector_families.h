@@ -209,6 +209,7 @@ typedef struct sf_metric {
     int op;                 /* SF_LD, SF_ST, or -1 for the launch */
     unsigned families;      /* bit (1 << sf_family); bit SF_NFAMILIES = readonly */
     int always;             /* launch attributes every ncu has (not in --query-metrics) */
+    int proven;             /* in the real H100 captures of ncu 2025.3 (tests/fixtures/ncu) */
 } sf_metric;
 
 #define SF_READONLY_BIT (1u << SF_NFAMILIES)

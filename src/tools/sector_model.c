@@ -447,7 +447,7 @@ static int query_has(const char *q, const char *base, size_t blen)
     return 0;
 }
 
-static int list_metrics(const char *fam, const char *query)
+static int list_metrics(const char *fam, const char *query, int proven_only)
 {
     unsigned bit;
     sf_family f;
@@ -484,12 +484,25 @@ static int list_metrics(const char *fam, const char *query)
         const sf_metric *m = &sf_metrics[i];
         const char *dot = strchr(m->name, '.');
         const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
-        have[i] = (m->families & bit) && (!q || m->always || query_has(q, m->name, blen));
+        have[i] = (m->families & bit) && (!q || m->always || query_has(q, m->name, blen)) &&
+                  (!proven_only || m->proven);
+    }
+    /* a list without the counters every H100 ncu has is not ncu's list */
+    int proven_seen = !q;
+    for (size_t i = 0; i < sf_nmetrics; i++)
+        proven_seen |= have[i] && sf_metrics[i].proven && !sf_metrics[i].always;
+    if (!proven_seen) {
+        fprintf(stderr, "%s: %s lists none of the counters every ncu of an H100 has (e.g. "
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld): not the output of ncu --query-metrics?\n",
+                PROG, query);
+        free(q);
+        free(have);
+        return 1;
     }
     int n = 0;
     for (size_t i = 0; i < sf_nmetrics; i++) {
         const sf_metric *m = &sf_metrics[i];
-        if (!(m->families & bit))
+        if (!(m->families & bit) || (proven_only && !m->proven))
             continue;
         if (have[i]) {
             printf("%s%s", n ? "," : "", m->name);
@@ -587,7 +600,7 @@ int main(int argc, char **argv)
     sm_config_default(&cfg);
     sf_params fp;
     sf_params_default(&fp);
-    int markdown = 0, lab = 0, lead_pad = 0, pad_ld = 0;
+    int markdown = 0, lab = 0, lead_pad = 0, pad_ld = 0, proven = 0;
     int given_n = 0, given_elem = 0, given_stride = 0, given_offset = 0, given_lanes = 0;
     int given_list = 0, given_config = 0;
     uint64_t n = cfg.n_floats, granule = cfg.granule_bytes, l2 = cfg.l2_bytes, seed = cfg.seed;
@@ -643,6 +656,8 @@ int main(int argc, char **argv)
          "print the Nsight Compute metrics of FAMILY (readonly, copy, patterns, stencil)", 0, 0},
         {"--ncu-query", 0, CLI_STRING, 0, 0, 0, 0, &query, "FILE",
          "with --metrics: keep those `ncu --query-metrics` printed into FILE", 0, 0},
+        {"--proven", 0, CLI_FLAG, 0, 0, 0, 0, &proven, 0,
+         "with --metrics: only those seen in real H100 captures (a fallback)", 0, 0},
         {"--lab", 0, CLI_FLAG, 0, 0, 0, 0, &lab, 0, "every lab figure beside the model", 0, 0},
         CLI_END,
     };
@@ -661,15 +676,15 @@ int main(int argc, char **argv)
     if (granule != 32 && granule != 64 && granule != 128)
         return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
                                (unsigned long long)granule);
-    if (query && !metrics)
-        return cli_usage_error(PROG, "--ncu-query goes with --metrics FAMILY");
+    if ((query || proven) && !metrics)
+        return cli_usage_error(PROG, "--ncu-query and --proven go with --metrics FAMILY");
     if ((variants || given_config) && !family)
         return cli_usage_error(PROG, "--variant and --config go with --family");
 
     if (given_list)
         rc = list_variants(list);
     else if (metrics)
-        rc = list_metrics(metrics, query);
+        rc = list_metrics(metrics, query, proven);
     else if (lab)
         rc = lab_table(markdown, (unsigned)granule);
     else if (family) {

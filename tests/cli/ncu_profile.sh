@@ -27,15 +27,21 @@ case "$*" in
     *--version*) echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.1.0 (stub)"; exit 0 ;;
     *--query-metrics*) cat "$STUB_QUERY"; exit 0 ;;
 esac
-log="" prog=""
+log="" prog="" metrics=""
 while [ $# -gt 0 ]; do
     case $1 in
-        --log-file|--metrics|--kernel-name|--print-units|--clock-control|--cache-control) [ "$1" = --log-file ] && log=$2; shift 2 ;;
+        --log-file|--metrics|--kernel-name|--print-units|--clock-control|--cache-control)
+            [ "$1" = --log-file ] && log=$2
+            [ "$1" = --metrics ] && metrics=$2
+            shift 2 ;;
         --csv) shift ;;
         -*) echo "stub ncu: unexpected option $1" >&2; exit 3 ;;
         *) prog=$1; shift; break ;;
     esac
 done
+case ",$metrics," in *",${STUB_BAD_METRIC:-none},"*)
+    echo "==ERROR== Failed to find metric $STUB_BAD_METRIC"; exit 1 ;;
+esac
 "$prog" "$@" || exit 1
 args=" $* "
 case $prog in
@@ -146,6 +152,21 @@ T=$OUT/sectors_copy.tsv
 [ "$(bin/tsv get "$T" config --where agree=no | tr '\n' ' ')" = "stride=16 " ] ||
     fail "copy without wavefronts: only stride=16 should disagree"
 export STUB_QUERY=$F/query_metrics_h100.txt
+
+# --- ncu refuses a metric its --query-metrics listed: once more, with the names
+#     seen in real H100 captures (loads only: the store rows are then not measured)
+OUT=$TMP/copy3
+STUB_BAD_METRIC=smsp__inst_executed_op_global_ld.sum expect_exit 0 scripts/ncu_profile.sh copy --out "$OUT"
+expect_says "ncu refused a metric"
+T=$OUT/sectors_copy.tsv
+[ "$(bin/tsv get "$T" instructions_meas --where config=stride=4 --where op=ld)" = NA ] ||
+    fail "after the fallback, the instructions are not measured (NA)"
+[ "$(bin/tsv get "$T" l1_sectors_meas --where config=stride=4 --where op=ld)" = 131072 ] ||
+    fail "after the fallback, the L1 sectors are still measured"
+[ "$(bin/tsv get "$T" config --where agree=no --where op=ld | tr '\n' ' ')" = "stride=16 " ] ||
+    fail "after the fallback, only the stride=16 loads (DRAM) should disagree"
+[ "$(bin/tsv get "$T" mismatch --where config=stride=4 --where op=st)" = "not measured" ] ||
+    fail "after the fallback, the stores are not measured"
 
 # --- failures publish nothing
 OUT=$TMP/fail

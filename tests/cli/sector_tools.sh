@@ -36,12 +36,17 @@ expect_exit 2 bin/sector_model --family copy --elem 8; expect_says "readonly sin
 expect_exit 2 bin/sector_model --family stencil --radius 5; expect_says "--radius must be between 1 and 4"
 expect_exit 2 bin/sector_model --variant stride;       expect_says "go with --family"
 expect_exit 2 bin/sector_model --metrics nope;         expect_says "unknown family 'nope'"
-expect_exit 2 bin/sector_model --ncu-query x.txt;      expect_says "goes with --metrics"
+expect_exit 2 bin/sector_model --ncu-query x.txt;      expect_says "go with --metrics"
 expect_exit 2 bin/sector_model --list nope;            expect_says "unknown family 'nope'"
 expect_exit 2 bin/sector_model stray;                  expect_says "unexpected argument 'stray'"
 expect_exit 1 bin/sector_model --metrics copy --ncu-query "$TMP/missing.txt"; expect_says "cannot open"
 printf 'nothing here\n' >"$TMP/q.txt"
 expect_exit 1 bin/sector_model --metrics copy --ncu-query "$TMP/q.txt"; expect_says "names no metric"
+printf 'Device X\ndram__bytes  # of bytes\n' >"$TMP/q.txt"
+expect_exit 1 bin/sector_model --metrics copy --ncu-query "$TMP/q.txt"; expect_says "not the output of ncu --query-metrics"
+expect_exit 0 bin/sector_model --metrics copy --proven
+[ "$OUTTXT" = "gpu__time_duration.sum,launch__grid_size,launch__block_size,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__sectors_read.sum" ] ||
+    fail "--metrics copy --proven: the names seen in the real H100 captures, got $OUTTXT"
 expect_exit 0 bin/sector_model --list copy;            expect_says "copy_stride16"
 expect_exit 0 bin/sector_model --metrics readonly
 expect_says "gpu__time_duration.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
