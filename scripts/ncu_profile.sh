@@ -190,9 +190,12 @@ stencil)
            "32 32" "32 32 --lead-pad" "32 32 --lead-pad --pad-leading-dim"
            "32 32 --radius 2 --lead-pad --pad-leading-dim")
     parts=() names=()
-    for i in "${!CASES[@]}"; do
-        read -r -a a <<<"${CASES[$i]}"
-        name=case$i
+    for c in "${CASES[@]}"; do
+        read -r -a a <<<"$c"
+        name=${a[0]}x${a[1]}   # 32x2_lead_ld, 32x32_r2_lead_ld: the raw logs' names
+        for f in "${a[@]:2}"; do
+            case $f in --lead-pad) name+=_lead ;; --pad-leading-dim) name+=_ld ;; --radius) name+=_r ;; *) name+=$f ;; esac
+        done
         profile "$name" "$RE" "${a[0]}" "${a[1]}" 0 "$WPB" --kernel "$V" "${a[@]:2}"
         bin/sector_compare --family stencil --runs "$WORK/${name}_runs.tsv" --ncu "$WORK/$name.tsv" \
             --n0 "${a[0]}" --n1 "${a[1]}" "${a[@]:2}" --dram-granularity "$GRANULE" \

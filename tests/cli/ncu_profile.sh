@@ -54,8 +54,23 @@ case $prog in
             *) src=other.csv ;;
         esac
         cp "$STUB_LOGS/$src" "$log" ;;
+    *stencil_profile)
+        case $args in
+            " 32 2 0 4 "*" --kernel "*) case $args in *--lead-pad*) src=$STUB_CSV ;; *) src=$STUB_FIX/stencil_32x2_ncu.csv ;; esac ;;
+            " 32 32 0 4 "*"--lead-pad --pad-leading-dim "*) case $args in *--radius*) src=$STUB_CSV ;; *) src=$STUB_FIX/stencil_32x32_aligned_ncu.csv ;; esac ;;
+            *) src=$STUB_CSV ;;
+        esac
+        cp "$src" "$log" ;;
     *) cp "$STUB_CSV" "$log" ;;
 esac
+EOF
+# stencil_profile: four rows, whatever the geometry (the comparison takes it from the script)
+cat >"$STUB/stencil_profile" <<'EOF'
+#!/usr/bin/env bash
+[ "$1" = --list-kernels ] && { printf 'deriv_copy\tx\nderiv0\tx\nderiv1\tx\nderiv0_halo\tx\n'; exit 0; }
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[i]}" = --table ] && cp "$STUB_FIX/stencil_32x2_runs.tsv" "${args[i+1]}"; done
+exit 0
 EOF
 cat >"$STUB/nvidia-smi" <<'EOF'
 #!/usr/bin/env bash
@@ -151,6 +166,24 @@ T=$OUT/sectors_copy.tsv
     fail "copy without the tag-stage counters: wavefronts_meas should be NA"
 [ "$(bin/tsv get "$T" config --where agree=no | tr '\n' ' ')" = "stride=16 " ] ||
     fail "copy without wavefronts: only stride=16 should disagree"
+export STUB_QUERY=$F/query_metrics_h100.txt
+
+# --- stencil: 16 geometries in 16 runs, one table; the two with recorded logs agree
+export STUB_FIX=$F STUB_QUERY=$F/query_metrics_no_tstage.txt
+OUT=$TMP/sten
+STUB_CSV=$F/stencil_32x2_ncu.csv expect_exit 0 scripts/ncu_profile.sh stencil --out "$OUT"
+T=$OUT/sectors_stencil.tsv
+[ "$(bin/tsv get "$T" variant | wc -l)" = 128 ] || fail "stencil: 16 geometries x 4 variants x 2 ops = 128 rows"
+[ "$(bin/tsv get "$T" agree --where config=n0=32,n1=2,r=1,lead=0,ld=34 | sort -u)" = yes ] ||
+    fail "stencil: the 32 x 2 rows replay their own log and should agree"
+[ "$(bin/tsv get "$T" agree --where config=n0=32,n1=32,r=1,lead=31,ld=64 | sort -u)" = yes ] ||
+    fail "stencil: the 32 x 32 padded rows replay their own log and should agree"
+[ "$(bin/tsv get "$T" agree --where config=n0=1024,n1=1,r=1,lead=0,ld=1026 | sort -u)" = no ] ||
+    fail "stencil: a geometry replaying another's log must disagree"
+# (n0 = 64, n1 = 1 replaying the 32 x 2 log mostly agrees: both geometries touch the same sectors)
+for f in stencil_32x2.csv stencil_32x32_lead_ld.csv stencil_32x32_r2_lead_ld.csv stencil_32x2_lead_ld_runs.tsv; do
+    [ -s "$OUT/ncu/$f" ] || fail "stencil: raw file ncu/$f not kept"
+done
 export STUB_QUERY=$F/query_metrics_h100.txt
 
 # --- ncu refuses a metric its --query-metrics listed: once more, with the names
