@@ -533,11 +533,12 @@ static int sset_add(sset *s, uint64_t k, uint8_t f)
 typedef struct l2sim {
     uint32_t *prev, *next;
     uint8_t *vd;       /* low nibble: valid sectors; high nibble: dirty sectors */
+    uint32_t *bytes;   /* per sector (4 per line): the bytes written, one bit each */
     uint8_t *res;
     uint32_t head, tail;
     uint64_t count, cap;
     unsigned gsect;    /* sectors per granule */
-    double dram_read, dram_write;
+    double dram_read, dram_write, dram_partial;
 } l2sim;
 
 static int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule)
@@ -546,11 +547,12 @@ static int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granul
     m->prev = malloc(lines * sizeof *m->prev);
     m->next = malloc(lines * sizeof *m->next);
     m->vd = calloc(lines, 1);
+    m->bytes = calloc(4 * lines, sizeof *m->bytes);
     m->res = calloc(lines, 1);
     m->head = m->tail = NIL;
     m->cap = cap_lines ? cap_lines : 1;
     m->gsect = granule / 32;
-    return m->prev && m->next && m->vd && m->res ? 0 : -1;
+    return m->prev && m->next && m->vd && m->bytes && m->res ? 0 : -1;
 }
 
 static void l2_free(l2sim *m)
@@ -558,6 +560,7 @@ static void l2_free(l2sim *m)
     free(m->prev);
     free(m->next);
     free(m->vd);
+    free(m->bytes);
     free(m->res);
 }
 
@@ -589,6 +592,10 @@ static void l2_touch(l2sim *m, uint32_t x)
         uint32_t v = m->tail;
         l2_unlink(m, v);
         m->dram_write += __builtin_popcount(m->vd[v] >> 4);
+        for (unsigned k = 0; k < 4; k++) {
+            m->dram_partial += (m->vd[v] >> 4 >> k & 1) && m->bytes[4 * (size_t)v + k] != UINT32_MAX;
+            m->bytes[4 * (size_t)v + k] = 0;
+        }
         m->res[v] = 0;
         m->vd[v] = 0;
         m->count--;
@@ -611,11 +618,13 @@ static void l2_read(l2sim *m, uint64_t sector)
     }
 }
 
-static void l2_write(l2sim *m, uint64_t sector)
+/* A write of the bytes in mask (bit i = byte i of the sector). */
+static void l2_write(l2sim *m, uint64_t sector, uint32_t mask)
 {
     const uint32_t x = (uint32_t)(sector >> 2);
     l2_touch(m, x);
     m->vd[x] |= (uint8_t)(0x10u << (sector & 3));
+    m->bytes[sector] |= mask;
 }
 
 /* ------------------------------------------------------------ the engine */
@@ -645,6 +654,7 @@ static void sort_u64(uint64_t *v, unsigned n)
 static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
 {
     uint64_t off[32], sec[32];
+    uint32_t smask[32];
     unsigned n = 0;
     for (unsigned l = 0; l < 32; l++)
         if (a->active & (1u << l)) {
@@ -662,11 +672,14 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
             continue;
         nu++;
         const uint64_t s = (S->line_base[a->array] << 2) + off[i] / 32;
+        const uint32_t bits = (a->bytes >= 32 ? UINT32_MAX : ((1u << a->bytes) - 1)) << (off[i] % 32);
         if (ns == 0 || sec[ns - 1] != s) {
             if (ns == 0 || (sec[ns - 1] >> 2) != (s >> 2))
                 nl++;
+            smask[ns] = 0;
             sec[ns++] = s;
         }
+        smask[ns - 1] |= bits;
     }
     sf_counts *k = &S->out->op[a->op];
     k->requests += 1;
@@ -687,7 +700,7 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
                 if (sset_add(&S->cur, sec[i], SF_STORED))
                     goto oom;
             }
-            l2_write(&S->l2, sec[i]);
+            l2_write(&S->l2, sec[i], smask[i]);
         }
         /* write-through: every sector goes on to L2, one request per line */
         k->l2_requests += nl;
@@ -942,6 +955,7 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
     }
     out->dram_read_sectors = S.l2.dram_read;
     out->dram_write_sectors = S.l2.dram_write;
+    out->dram_partial_sectors = S.l2.dram_partial;
     out->has_load = out->op[SF_LD].requests > 0;
     out->has_store = out->op[SF_ST].requests > 0;
     out->hit_tol_frac = v->gen == g_load_pattern && v->param == P_RANDOM && !S.cg ? 0.005 : 0;
@@ -1303,6 +1317,10 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
         else
             judge_range(o, SFM_DRAM, md, dram * (1 - SF_DRAM_TOL), dram * (1 + SF_DRAM_TOL));
     }
+    if (pr->dram_partial_sectors > 0)
+        cat(o->note, sizeof o->note, "%s%.0f sectors written back only partly written: an L2 "
+            "that reads them from DRAM first adds as many DRAM reads", o->note[0] ? "; " : "",
+            pr->dram_partial_sectors);
     if (k->hits_max > k->hits)
         cat(o->note, sizeof o->note, "%sL1 hits %.0f inside blocks, up to %.0f if neighbouring "
             "blocks ran on one SM (L2 requests and sectors bounded alike)", o->note[0] ? "; " : "",

@@ -92,6 +92,10 @@ typedef struct sf_counts {
 typedef struct sf_prediction {
     sf_counts op[2];        /* [SF_LD], [SF_ST] */
     double dram_read_sectors, dram_write_sectors;
+    double dram_partial_sectors; /* of the sectors written back, those the kernel had written
+                                    only in part: an L2 that reads such a sector from DRAM
+                                    before writing it back (to merge, or for ECC) reads
+                                    this many more */
     uint64_t items;         /* threads that do work */
     uint64_t blocks, warps; /* launched */
     double hit_tol_frac;    /* random loads through L1: cross-block reuse in an SM's L1

@@ -393,9 +393,17 @@ static void test_l2_dram(void)
     sf_prediction pr = P(SF_COPY, "stride", &p);
     CHECK_NEAR(pr.dram_read_sectors, 12800, 0);
     CHECK_NEAR(pr.dram_write_sectors, 12800 - 32 * 4, 0);
+    CHECK_NEAR(pr.dram_partial_sectors, 0, 0); /* whole sectors written */
     p.l2_bytes = 1 << 20; /* everything fits: nothing written during the kernel */
     pr = P(SF_COPY, "stride", &p);
     CHECK_NEAR(pr.dram_write_sectors, 0, 0);
+    /* stride_store at stride 2: every sector written gets 4 B of each 8: each
+     * one written back is partial */
+    p.l2_bytes = 64 * 128;
+    p.cfg = 2;
+    pr = P(SF_COPY, "stride_store", &p);
+    CHECK(pr.dram_write_sectors > 6000);
+    CHECK_NEAR(pr.dram_partial_sectors, pr.dram_write_sectors, 0);
     /* reread: pair p's even warp reads bytes 96-223, the odd one 0-127: 4 granules */
     p = base();
     p.n = 1 << 16;
