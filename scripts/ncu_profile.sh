@@ -1,169 +1,252 @@
 #!/usr/bin/env bash
-# scripts/ncu_profile.sh - measure what the hardware moves for each readonly
-# access pattern with Nsight Compute, into one TSV that bin/sector_compare
-# puts next to the model's predictions (docs/sectors.md).
+# scripts/ncu_profile.sh - what the memory system moves for each kernel of a
+# family, measured with Nsight Compute and put next to what the sector model
+# predicts from the addresses alone (docs/sectors.md).
 #
-#   scripts/ncu_profile.sh [--n N] [--out DIR] [--l2-fetch BYTES] [--wpb W]
+#   scripts/ncu_profile.sh FAMILY [--n N] [--wpb W] [--out DIR] [--l2-fetch B]
 #
-#   --n N            floats in the array (default 1e8: 400 MB, 8x the H100 L2)
-#   --out DIR        where the results go (default data)
-#   --l2-fetch B     run the main table with cudaLimitMaxL2FetchGranularity = B
-#                    (32, 64 or 128; default: the driver's default)
-#   --wpb W          warps per block (default 4)
+#   FAMILY          readonly, copy, patterns, stencil, or all (the four in turn)
+#   --n N           elements per array: copy and patterns 1e7 (default), readonly
+#                   1e8 (default); the stencil runs the lab's sizes and ignores it
+#   --wpb W         warps per block (default 4, as the labs' figures assume)
+#   --out DIR       the results folder (default data)
+#   --l2-fetch B    run under cudaLimitMaxL2FetchGranularity = B (32, 64 or 128;
+#                   default: the driver's, 64 B on the H100); the model is told
 #
-# Writes
-#   DIR/sectors_<gpu>.tsv    pattern elem_bytes stride l1_requests l1_sectors
-#                            l2_sectors dram_sectors time_ns, "#" metadata
-#   DIR/l2_fetch_<gpu>.tsv   the DRAM fetch granularity: one isolated 4 B load
-#                            per 128 B (strided, stride 32) under each
-#                            cudaLimitMaxL2FetchGranularity; DRAM sectors per
-#                            L2 sector = granule / 32 B
-#   DIR/ncu_<gpu>/*.csv      the raw ncu logs (real fixtures for the tests)
-# and nothing when it fails (exit 1).  About 12 ncu runs, 2-4 minutes on an
-# H100 at N = 1e8.  Needs ./readonly_profile (make compile-profile), ncu and
-# permission to read the GPU counters.
+# One ncu run per family process: copy and patterns profile every modelled
+# variant in every default configuration in one run (./F_profile N 0 W
+# --kernel V,... --reps 1 --warmup 0 --table RUNS); the stencil runs once per
+# lab geometry (16 small runs); readonly once per stride, as before.  ncu
+# flushes the caches before every profiled kernel (--cache-control all).
+#
+# Writes, each through NAME.tmp and a rename (names: docs/naming.md):
+#   DIR/sectors_<family>.tsv   copy, patterns, stencil: one row per variant,
+#                              configuration and op (ld, st), predicted (*_pred)
+#                              and measured (*_meas) side by side, agree, mismatch,
+#                              the lab's figure and a note (bin/sector_compare
+#                              --family); readonly: its measured table (pattern
+#                              ... time_ns), which bin/sector_compare FILE compares
+#   DIR/l2_fetch.tsv           readonly: the DRAM fetch granularity, one isolated
+#                              4 B load per 128 B line under each limit
+#   DIR/ncu/<family>_*.csv     the raw ncu logs, and beside them the runs' tables
+#                              (<family>_*_runs.tsv) and what ncu --query-metrics said
+# The metrics are the model's list (bin/sector_model --metrics FAMILY) less any
+# the installed ncu lacks: those are named on stderr and their columns are NA.
+# Needs ncu, ./<family>_profile (make), a GPU and counter access.
+# WARPLAT_PROFILE_DIR (default .) is where the <family>_profile programs are
+# (tests/cli/ncu_profile.sh points it at stand-ins).
+# Exit: 0 written; 1 a step failed (nothing is published for that family); 2 usage.
 set -u
 cd "$(dirname "$0")/.."
 
-N=1e8 OUTDIR=data L2F="" WPB=4
 usage() { sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'; }
+usage_error() { echo "ncu_profile.sh: $*" >&2; echo "Try 'scripts/ncu_profile.sh --help'." >&2; exit 2; }
 die() { echo "ncu_profile.sh: $*" >&2; exit 1; }
+
+FAMILY="" N="" WPB=4 OUTDIR=data L2F=""
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --n|--out|--l2-fetch|--wpb)
-            [ $# -ge 2 ] || { echo "ncu_profile.sh: $1 needs a value" >&2; exit 2; }
+            [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
             case $1 in --n) N=$2 ;; --out) OUTDIR=$2 ;; --l2-fetch) L2F=$2 ;; --wpb) WPB=$2 ;; esac
             shift 2 ;;
-        *) echo "ncu_profile.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+        -*) usage_error "unknown option '$1'" ;;
+        *) [ -z "$FAMILY" ] || usage_error "one FAMILY only (got '$FAMILY' and '$1')"; FAMILY=$1; shift ;;
     esac
 done
-case $L2F in ""|32|64|128) ;; *) echo "ncu_profile.sh: --l2-fetch must be 32, 64 or 128" >&2; exit 2 ;; esac
-case $WPB in ''|*[!0-9]*) echo "ncu_profile.sh: --wpb must be a positive integer" >&2; exit 2 ;; esac
-# N as an integer (1e8 -> 100000000), for the metadata and the model
-NINT=$(awk -v n="$N" 'BEGIN { if (n + 0 < 4) exit 1; printf "%.0f", n }') ||
-    { echo "ncu_profile.sh: --n must be a number of at least 4" >&2; exit 2; }
+case $FAMILY in
+    readonly|copy|patterns|stencil|all) ;;
+    "") usage_error "FAMILY is missing (readonly, copy, patterns, stencil or all)" ;;
+    *) usage_error "unknown FAMILY '$FAMILY' (readonly, copy, patterns, stencil or all)" ;;
+esac
+case $L2F in ""|32|64|128) ;; *) usage_error "--l2-fetch must be 32, 64 or 128" ;; esac
+case $WPB in ''|*[!0-9]*|0*) usage_error "--wpb must be a positive whole number" ;; esac
+# N's value is checked by the experiment (the one number parser, src/lib/cli.h)
+case $N in *[!0-9eE.+]*) usage_error "--n must be a number such as 1e7 or 10000000" ;; esac
+
+if [ "$FAMILY" = all ]; then
+    rc=0
+    args=(--wpb "$WPB" --out "$OUTDIR")
+    [ -n "$N" ] && args+=(--n "$N")
+    [ -n "$L2F" ] && args+=(--l2-fetch "$L2F")
+    for f in readonly copy patterns stencil; do "$0" "$f" "${args[@]}" || rc=1; done
+    exit $rc
+fi
 
 command -v ncu >/dev/null 2>&1 ||
     die "ncu (Nsight Compute) is not on PATH: install it or add /usr/local/cuda/bin to PATH"
-[ -x ./readonly_profile ] || die "./readonly_profile is missing: build it with 'make compile-profile'"
 command -v nvidia-smi >/dev/null 2>&1 || die "nvidia-smi not found: is there an NVIDIA GPU and driver here?"
-if [ ! -x bin/ncu_extract ]; then
-    make -s tools >&2 || die "could not build bin/ncu_extract (make tools)"
-fi
-
-GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
-[ -n "$GPU" ] || die "nvidia-smi lists no GPU"
-SLUG=$(printf '%s' "$GPU" | tr -c 'A-Za-z0-9' '_' | sed -e 's/__*/_/g' -e 's/^_//' -e 's/_$//')
-METRICS=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__sectors_read.sum,gpu__time_duration.sum
+PROG=${WARPLAT_PROFILE_DIR:-.}/${FAMILY}_profile
+[ -x "$PROG" ] || die "$PROG is missing: build it with 'make'"
+for b in bin/sector_model bin/sector_compare bin/ncu_extract bin/tsv bin/names; do
+    [ -x "$b" ] || { make -s tools >&2 || die "could not build the tools (make tools)"; break; }
+done
+SECTORS=$(bin/names sectors "$FAMILY") || die "bin/names has no sector table for $FAMILY"
 NCU_VERSION=$(ncu --version 2>/dev/null | tail -n 1)
+GRANULE=${L2F:-64}   # the model's DRAM granule; readonly measures it below
 
-mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
+mkdir -p "$OUTDIR/ncu" || die "cannot create $OUTDIR/ncu"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ncu_profile.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$WORK"' EXIT
 
-# profile NAME N KERNELS STRIDE [L2FETCH]: one ncu run of readonly_profile;
-# appends "pattern elem stride req l1 l2 dram time" rows to $WORK/NAME.rows.
-# Only the kernels named readonly_* are profiled (not the init helpers), and
-# with --warmup 0 --reps 1 each kernel launches once: ncu flushes the caches
-# before every pass anyway (--cache-control all), so a warm-up changes nothing.
-profile() {
-    local name=$1 n=$2 kernels=$3 stride=$4 l2f=${5:-}
-    local csv=$WORK/$name.csv
-    local extra=()
-    [ -n "$l2f" ] && extra=(--l2-fetch "$l2f")
-    echo "ncu_profile.sh: $name: ./readonly_profile $n 0 $WPB --kernel $kernels --stride $stride ${extra[*]}" >&2
-    timeout 600 ncu --csv --log-file "$csv" --print-units base --clock-control none \
-        --kernel-name 'regex:^readonly_' --metrics "$METRICS" \
-        ./readonly_profile "$n" 0 "$WPB" --kernel "$kernels" --stride "$stride" \
-        --reps 1 --warmup 0 "${extra[@]}" >"$WORK/$name.out" 2>&1
-    local rc=$?
-    if grep -qs ERR_NVGPUCTRPERM "$csv" "$WORK/$name.out"; then
-        die "ncu has no permission to read the GPU counters (ERR_NVGPUCTRPERM): run as root or enable access for all users, see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
-    fi
-    if [ $rc -ne 0 ] || [ ! -s "$csv" ]; then
-        tail -n 20 "$WORK/$name.out" >&2
-        die "$name: ncu or readonly_profile failed (exit $rc)"
-    fi
-    cp "$csv" "$WORK/keep_$name.csv"
-    bin/ncu_extract "$csv" --metrics "$METRICS" --kernel '^readonly_' >"$WORK/$name.tsv" ||
-        die "$name: could not read the ncu log (kept in $WORK until exit)"
-    # kernel id req l1 l2 dram time -> pattern elem stride req l1 l2 dram time;
-    # the last launch of each kernel wins (there is one with --reps 1).
-    awk -F'\t' -v stride="$stride" 'NR > 1 {
-            k = $1; sub(/\(.*/, "", k); sub(/^readonly_/, "", k)
-            elem = (k == "float4" || k == "strided_float4") ? 16 : 4
-            s = (k == "strided" || k == "strided_float4") ? stride : 1
-            row[k] = k "\t" elem "\t" s "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7
-            if (!(k in seen)) { seen[k] = 1; order[++n] = k }
-        }
-        END { for (i = 1; i <= n; i++) print row[order[i]] }' "$WORK/$name.tsv" >"$WORK/$name.rows"
-    [ -s "$WORK/$name.rows" ] || die "$name: ncu profiled no readonly_ kernel"
+# The metrics: the model's list, less what this ncu lacks.
+if ncu --query-metrics >"$WORK/query_metrics.txt" 2>&1 &&
+   METRICS=$(bin/sector_model --metrics "$FAMILY" --ncu-query "$WORK/query_metrics.txt"); then
+    :
+else
+    echo "ncu_profile.sh: ncu --query-metrics gave no list: asking for all of the model's metrics" >&2
+    METRICS=$(bin/sector_model --metrics "$FAMILY") || die "bin/sector_model --metrics failed"
+fi
+
+# The variants: those the model describes and the program has.
+variants_of() { # FAMILY -> the comma-separated variants, or fail
+    local fam=$1 have want out=""
+    "$PROG" --list-kernels >"$WORK/have.txt" 2>&1 || die "$PROG --list-kernels failed: $(tail -n 3 "$WORK/have.txt")"
+    bin/sector_model --list "$fam" >"$WORK/model.tsv" || die "bin/sector_model --list $fam failed"
+    have=$(cut -f1 "$WORK/have.txt")
+    for want in $(bin/tsv get "$WORK/model.tsv" variant); do
+        if printf '%s\n' "$have" | grep -qx -- "$want"; then
+            out=${out:+$out,}$want
+        else
+            echo "ncu_profile.sh: $PROG has no variant $want: left out" >&2
+        fi
+    done
+    for want in $have; do
+        bin/tsv get "$WORK/model.tsv" variant | grep -qx -- "$want" ||
+            echo "ncu_profile.sh: $fam $want has no sector model (no kernel of its own?): not profiled" >&2
+    done
+    [ -n "$out" ] || die "no variant of $PROG has a sector model"
+    printf '%s' "$out"
 }
 
-# 1. The DRAM fetch granularity: strided, 4 B, stride 32 = one isolated 4 B
-#    load per 128 B line.  N is at least 1e8 so that one sweep of the wrapped
-#    index (N/32 lines, >= 100 MB at 32 B per line) does not fit in L2 and
-#    every L2 miss is a DRAM fetch of one granule.
-NG=$(awk -v n="$NINT" 'BEGIN { printf "%.0f", (n < 1e8 ? 1e8 : n) }')
-for lim in default 32 64 128; do
-    profile "gran_$lim" "$NG" strided 32 "$([ $lim = default ] || echo $lim)"
-done
-GRAN=$WORK/l2_fetch.tsv
-{
-    echo "# ncu_profile.sh: DRAM fetch granularity, one isolated 4 B load per 128 B line"
-    echo "# device	$GPU"
-    echo "# date	$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "# n	$NG"
-    echo "# ncu	$NCU_VERSION"
-    echo "# l2_fetch_limit_bytes 0 = the driver's default; granule_bytes = 32 * dram_sectors / l2_sectors, rounded"
-    printf 'l2_fetch_limit_bytes\tn\tstride\tl2_sectors\tdram_sectors\tdram_per_l2\tgranule_bytes\n'
-    for lim in default 32 64 128; do
-        awk -F'\t' -v lim="$([ $lim = default ] && echo 0 || echo $lim)" -v n="$NG" '$1 == "strided" {
-            r = ($6 > 0) ? $7 / $6 : 0
-            g = 32; if (r > 1.5) g = 64; if (r > 3) g = 128
-            printf "%s\t%s\t%s\t%s\t%s\t%.4f\t%d\n", lim, n, $3, $6, $7, r, g }' "$WORK/gran_$lim.rows"
+# profile NAME REGEX ARGS...: one ncu run of $PROG ARGS (its table in
+# $WORK/NAME_runs.tsv), the kernels matching REGEX profiled; the launches in
+# $WORK/NAME.tsv (bin/ncu_extract).
+profile() {
+    local name=$1 re=$2; shift 2
+    local extra=() rc
+    [ -n "$L2F" ] && extra=(--l2-fetch "$L2F")
+    echo "ncu_profile.sh: $name: $PROG $* --reps 1 --warmup 0 ${extra[*]}" >&2
+    for attempt in 1 2; do
+        rm -f "$WORK/$name.csv" "$WORK/${name}_runs.tsv"
+        timeout 1200 ncu --csv --log-file "$WORK/$name.csv" --print-units base --clock-control none \
+            --cache-control all --kernel-name "regex:$re" --metrics "$METRICS" \
+            "$PROG" "$@" --reps 1 --warmup 0 --table "$WORK/${name}_runs.tsv" "${extra[@]}" \
+            >"$WORK/$name.out" 2>&1
+        rc=$?
+        if grep -qs ERR_NVGPUCTRPERM "$WORK/$name.csv" "$WORK/$name.out"; then
+            die "ncu has no permission to read the GPU counters (ERR_NVGPUCTRPERM): run as root or enable access for all users, see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
+        fi
+        [ $rc -eq 0 ] && [ -s "$WORK/$name.csv" ] && [ -s "$WORK/${name}_runs.tsv" ] && break
+        tail -n 20 "$WORK/$name.out" >&2
+        # ncu refused a metric name: once, fall back to the names seen on an H100
+        if [ $attempt = 1 ] && grep -i '^==ERROR==' "$WORK/$name.out" | grep -qi metric; then
+            METRICS=$(bin/sector_model --metrics "$FAMILY" --proven) || die "bin/sector_model --metrics --proven failed"
+            echo "ncu_profile.sh: ncu refused a metric: again with the ones every H100 ncu has: $METRICS" >&2
+            continue
+        fi
+        die "$name: ncu or $PROG failed (exit $rc)"
     done
-} >"$GRAN"
-want=$([ -n "$L2F" ] && echo "$L2F" || echo 0)
-GRANULE=$(awk -F'\t' -v w="$want" '!/^#/ && $1 == w { print $7 }' "$GRAN")
-[ -n "$GRANULE" ] || GRANULE=64
+    bin/ncu_extract "$WORK/$name.csv" --metrics "$METRICS" --kernel "$re" >"$WORK/$name.tsv" ||
+        die "$name: could not read the ncu log"
+}
 
-# 2. The strided tables, both element sizes per run.
-for s in 1 2 4 8 16 32 64 128; do
-    profile "strided_$s" "$N" strided,strided_float4 "$s" "$L2F"
-done
-# 3. The coalesced kernels and the gathers.
-profile other "$N" baseline,float4,nondiverging,random_access 1 "$L2F"
+# publish SRC DEST: copy through DEST.tmp and a rename.
+publish() {
+    cp "$1" "$2.tmp" && mv "$2.tmp" "$2" || { rm -f "$2.tmp"; die "cannot write $2"; }
+}
+keep_raw() { # NAME...: the ncu logs and the runs' tables, under DIR/ncu/
+    local n
+    for n in "$@"; do
+        publish "$WORK/$n.csv" "$OUTDIR/ncu/${FAMILY}_$n.csv"
+        publish "$WORK/${n}_runs.tsv" "$OUTDIR/ncu/${FAMILY}_${n}_runs.tsv"
+    done
+    publish "$WORK/query_metrics.txt" "$OUTDIR/ncu/${FAMILY}_query_metrics.txt"
+}
+meta_lines() { # the run's facts, as '# key<TAB>value' lines
+    printf '# date\t%s\n# ncu\t%s\n# wpb\t%s\n# l2_fetch_limit_bytes\t%s\n# metrics\t%s\n' \
+        "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$NCU_VERSION" "$WPB" "${L2F:-0}" "$METRICS"
+}
 
-TSV=$WORK/sectors.tsv
-{
-    echo "# ncu_profile.sh: sectors measured by Nsight Compute (compare: bin/sector_compare FILE)"
-    echo "# device	$GPU"
-    echo "# date	$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "# n	$NINT"
-    echo "# wpb	$WPB"
-    echo "# l2_fetch_limit_bytes	${L2F:-0}"
-    echo "# dram_granularity_bytes	$GRANULE"
-    echo "# ncu	$NCU_VERSION"
-    echo "# metrics	$METRICS"
-    printf 'pattern\telem_bytes\tstride\tl1_requests\tl1_sectors\tl2_sectors\tdram_sectors\ttime_ns\n'
-    for f in "$WORK"/strided_{1,2,4,8,16,32,64,128}.rows; do awk -F'\t' '$1 == "strided"' "$f"; done
-    for f in "$WORK"/strided_{1,2,4,8,16,32,64,128}.rows; do awk -F'\t' '$1 == "strided_float4"' "$f"; done
-    cat "$WORK/other.rows"
-} >"$TSV"
+case $FAMILY in
+copy|patterns)
+    V=$(variants_of "$FAMILY") || exit 1
+    RE="^${FAMILY}_(${V//,/|})\$"
+    profile main "$RE" "${N:-1e7}" 0 "$WPB" --kernel "$V"
+    bin/sector_compare --family "$FAMILY" --runs "$WORK/main_runs.tsv" --ncu "$WORK/main.tsv" \
+        --dram-granularity "$GRANULE" --out "$WORK/compare.tsv" || die "bin/sector_compare failed"
+    { meta_lines; cat "$WORK/compare.tsv"; } >"$WORK/final.tsv" || die "cannot write $WORK/final.tsv"
+    keep_raw main
+    ;;
+stencil)
+    V=$(variants_of stencil) || exit 1
+    RE="^stencil_(${V//,/|})\$"
+    # the lab's geometries (background 000), R = 1 unless said, and deriv1 at R = 2
+    CASES=("64 1" "64 1 --lead-pad" "1024 1" "1024 1 --lead-pad"
+           "32 1" "32 1 --lead-pad --pad-leading-dim"
+           "32 2" "32 2 --lead-pad" "32 2 --lead-pad --pad-leading-dim"
+           "32 5" "32 5 --lead-pad" "32 5 --lead-pad --pad-leading-dim"
+           "32 32" "32 32 --lead-pad" "32 32 --lead-pad --pad-leading-dim"
+           "32 32 --radius 2 --lead-pad --pad-leading-dim")
+    parts=() names=()
+    for c in "${CASES[@]}"; do
+        read -r -a a <<<"$c"
+        name=${a[0]}x${a[1]}   # 32x2_lead_ld, 32x32_r2_lead_ld: the raw logs' names
+        for f in "${a[@]:2}"; do
+            case $f in --lead-pad) name+=_lead ;; --pad-leading-dim) name+=_ld ;; --radius) name+=_r ;; *) name+=$f ;; esac
+        done
+        profile "$name" "$RE" "${a[0]}" "${a[1]}" 0 "$WPB" --kernel "$V" "${a[@]:2}"
+        bin/sector_compare --family stencil --runs "$WORK/${name}_runs.tsv" --ncu "$WORK/$name.tsv" \
+            --n0 "${a[0]}" --n1 "${a[1]}" "${a[@]:2}" --dram-granularity "$GRANULE" \
+            --out "$WORK/$name.cmp.tsv" || die "bin/sector_compare failed for stencil ${a[*]}"
+        parts+=("$WORK/$name.cmp.tsv") names+=("$name")
+    done
+    bin/tsv cat --out "$WORK/compare.tsv" "${parts[@]}" || die "bin/tsv cat failed"
+    { meta_lines; cat "$WORK/compare.tsv"; } >"$WORK/final.tsv" || die "cannot write $WORK/final.tsv"
+    keep_raw "${names[@]}"
+    ;;
+readonly)
+    # 1. The DRAM fetch granularity: strided at stride 32 = one isolated 4 B
+    #    load per 128 B line; N = 1e8 so that a sweep of the wrapped index
+    #    (100 MB of lines) never fits in L2 and every L2 miss is one granule.
+    saved=$L2F rows=()
+    for lim in default 32 64 128; do
+        L2F=$([ $lim = default ] || echo $lim)
+        profile "gran_$lim" '^readonly_strided$' 1e8 0 "$WPB" --kernel strided --stride 32
+        bin/sector_compare --family readonly --runs "$WORK/gran_${lim}_runs.tsv" --ncu "$WORK/gran_$lim.tsv" \
+            --l2-fetch-row "${L2F:-0}" --out "$WORK/gran_$lim.row.tsv" || die "bin/sector_compare failed (gran_$lim)"
+        rows+=("$WORK/gran_$lim.row.tsv")
+    done
+    L2F=$saved
+    bin/tsv cat --out "$WORK/l2_fetch_rows.tsv" "${rows[@]}" || die "bin/tsv cat failed"
+    { meta_lines; cat "$WORK/l2_fetch_rows.tsv"; } >"$WORK/l2_fetch.tsv" || die "cannot write l2_fetch.tsv"
+    GRANULE=$(bin/tsv get "$WORK/l2_fetch.tsv" granule_bytes --where "l2_fetch_limit_bytes=${L2F:-0}") || GRANULE=64
+    case $GRANULE in 32|64|128) ;; *) GRANULE=64 ;; esac
+    # 2. The strided tables, both element sizes per run; 3. the rest.
+    names=(gran_default gran_32 gran_64 gran_128) runs=() exts=()
+    for s in 1 2 4 8 16 32 64 128; do
+        profile "strided_$s" '^readonly_(strided|strided_float4)$' "${N:-1e8}" 0 "$WPB" \
+            --kernel strided,strided_float4 --stride "$s"
+        names+=("strided_$s") runs+=("$WORK/strided_${s}_runs.tsv") exts+=("$WORK/strided_$s.tsv")
+    done
+    profile other '^readonly_(baseline|float4|nondiverging|random_access)$' "${N:-1e8}" 0 "$WPB" \
+        --kernel baseline,float4,nondiverging,random_access
+    names+=(other) runs+=("$WORK/other_runs.tsv") exts+=("$WORK/other.tsv")
+    bin/tsv cat --out "$WORK/runs_all.tsv" "${runs[@]}" && bin/tsv cat --out "$WORK/ext_all.tsv" "${exts[@]}" ||
+        die "bin/tsv cat failed"
+    bin/sector_compare --family readonly --runs "$WORK/runs_all.tsv" --ncu "$WORK/ext_all.tsv" --measured \
+        --dram-granularity "$GRANULE" --out "$WORK/measured.tsv" || die "bin/sector_compare failed"
+    { meta_lines; cat "$WORK/measured.tsv"; } >"$WORK/final.tsv" || die "cannot write $WORK/final.tsv"
+    keep_raw "${names[@]}"
+    publish "$WORK/l2_fetch.tsv" "$OUTDIR/l2_fetch.tsv"
+    ;;
+esac
 
-# Publish: every file through NAME.tmp and a rename, so a failed run leaves
-# no partial table.
-RAW=$OUTDIR/ncu_$SLUG
-mkdir -p "$RAW" || die "cannot create $RAW"
-for f in "$WORK"/keep_*.csv; do
-    b=$(basename "$f"); b=${b#keep_}
-    cp "$f" "$RAW/$b.tmp" && mv "$RAW/$b.tmp" "$RAW/$b" || die "cannot write $RAW/$b"
-done
-cp "$GRAN" "$OUTDIR/l2_fetch_$SLUG.tsv.tmp" && mv "$OUTDIR/l2_fetch_$SLUG.tsv.tmp" "$OUTDIR/l2_fetch_$SLUG.tsv" ||
-    die "cannot write $OUTDIR/l2_fetch_$SLUG.tsv"
-cp "$TSV" "$OUTDIR/sectors_$SLUG.tsv.tmp" && mv "$OUTDIR/sectors_$SLUG.tsv.tmp" "$OUTDIR/sectors_$SLUG.tsv" ||
-    die "cannot write $OUTDIR/sectors_$SLUG.tsv"
-echo "ncu_profile.sh: wrote $OUTDIR/sectors_$SLUG.tsv and $OUTDIR/l2_fetch_$SLUG.tsv (raw logs in $RAW/)" >&2
-echo "ncu_profile.sh: next: bin/sector_compare $OUTDIR/sectors_$SLUG.tsv --markdown --chart $OUTDIR/sectors_$SLUG.svg" >&2
+publish "$WORK/final.tsv" "$OUTDIR/$SECTORS"
+echo "ncu_profile.sh: wrote $OUTDIR/$SECTORS (raw logs in $OUTDIR/ncu/)" >&2
+if [ "$FAMILY" = readonly ]; then
+    echo "ncu_profile.sh: next: bin/sector_compare $OUTDIR/$SECTORS --markdown (or --generic)" >&2
+else
+    echo "ncu_profile.sh: rows that disagree: bin/tsv get $OUTDIR/$SECTORS variant --where agree=no" >&2
+fi

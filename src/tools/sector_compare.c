@@ -1,33 +1,52 @@
 /*
- * sector_compare - predicted sectors next to the ones Nsight Compute
+ * sector_compare - what the sector model predicts next to what Nsight Compute
  * measured, row by row, with a verdict for each.
  *
- *   sector_compare MEASURED.tsv [--markdown] [--strict] [--chart OUT.svg]
- *                  [--n N] [--dram-granularity B] [--l2-bytes B]
- *                  [--reuse lru|all|none] [--wpb W] [--seed S]
+ *   sector_compare MEASURED.tsv [--generic] [--markdown] [--strict] [--chart OUT.svg]
+ *                  [--n N] [--dram-granularity B] [--l2-bytes B] [--reuse lru|all|none]
+ *                  [--wpb W] [--seed S] [--out FILE]
+ *       the readonly family: MEASURED.tsv is the table scripts/ncu_profile.sh
+ *       writes for it ("#" metadata, then pattern, elem_bytes, stride,
+ *       l1_sectors, l2_sectors, dram_sectors, and l1_requests, time_ns when
+ *       present).  A row agrees when its L1 sectors equal the prediction and its
+ *       DRAM sectors are within 5 %.  --generic prints the same verdicts in the
+ *       families' table (below).
  *
- * MEASURED.tsv is what scripts/ncu_profile.sh writes: "#" metadata lines
- * ("# n<TAB>100000000", "# wpb<TAB>4", "# dram_granularity_bytes<TAB>64")
- * then a header naming at least pattern, elem_bytes, stride, l1_sectors,
- * l2_sectors, dram_sectors (l1_requests and time_ns are used when present).
- * Options override the metadata.
+ *   sector_compare --family copy|patterns|stencil --runs RUNS.tsv --ncu NCU.tsv
+ *                  [--dram-granularity B] [--l2-bytes B] [--seed S]
+ *                  [--n0 N0 --n1 N1 --radius R --lead-pad --pad-leading-dim]
+ *                  [--markdown] [--strict] [--out FILE]
+ *       RUNS.tsv is the engine's table of the profiled run (./F_profile ...
+ *       --table RUNS.tsv: columns kernel, config, n, warps_per_block, one row
+ *       per variant and configuration in launch order); NCU.tsv is
+ *       bin/ncu_extract's table of the ncu log (kernel, id, one column per
+ *       metric).  The k-th launch of kernel F_V pairs with the k-th row of V.
+ *       Output: one row per variant, configuration and op (ld, st), the
+ *       predicted and measured quantities side by side (columns *_pred,
+ *       *_meas), agree (yes/no), mismatch (the quantities outside the model's
+ *       bounds), the lab's figure (lab, lab_source, lab_vs_model) and a note.
+ *       Judging: sector_families.h, sf_judge.
  *
- * A row agrees when its L1 sectors equal the prediction (every kernel's is
- * exact, random_access's too: the model enumerates its permutation) and its
- * DRAM sectors are within 5 %.  L2 sectors are shown, not judged.  After the
- * main table comes the gather comparison (random_access / nondiverging).
- * Exit status: 0, or with --strict 1 when any row disagrees; 1 on a runtime
- * failure (unreadable file, gnuplot failed); 2 usage error.
+ * Exit status: 0; with --strict 1 when any row disagrees; 1 on a runtime
+ * failure (unreadable file, gnuplot failed, a write failed); 2 usage error.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cli.h"
 #include "gp.h"
+#include "sector_families.h"
 #include "sector_model.h"
+#include "tsv.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define PROG "sector_compare"
+
+/* Where the table goes: stdout, or FILE.tmp renamed onto FILE at the end. */
+static FILE *OUT;
 
 #define DRAM_TOL 0.05
 #define L1_EXPECTED_TOL 1e-4
@@ -43,29 +62,6 @@ typedef struct row {
     int l1_ok, dram_ok, ok;
     double l2_err, dram_err;
 } row;
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: sector_compare MEASURED.tsv [options]\n"
-        "  Predicted vs measured sectors for each row of a scripts/ncu_profile.sh table.\n"
-        "  --markdown              a Markdown table instead of TSV\n"
-        "  --strict                exit 1 when any row disagrees\n"
-        "  --chart OUT.svg         draw sectors and time vs stride with gnuplot\n"
-        "                          (writes OUT.gp and OUT.dat beside it)\n"
-        "  --n N                   floats in the array (default: '# n' of the file, else 1e8)\n"
-        "  --dram-granularity B    32, 64 or 128 (default: '# dram_granularity_bytes', else %u)\n"
-        "  --l2-bytes B            effective L2 capacity of the LRU model (default: '# l2_bytes',\n"
-        "                          else %llu, one of the H100's two partitions)\n"
-        "  --reuse lru|all|none    L2 reuse assumption (default lru)\n"
-        "  --wpb W                 warps per block of the run (default: '# wpb', else 4)\n"
-        "  --seed S                random_access's permutation seed (default: '# seed', else %llu)\n"
-        "  -h, --help              this text\n"
-        "Agreement: L1 sectors equal, DRAM sectors within 5 %%.  After the main table, the\n"
-        "gathers side by side (random_access / nondiverging) when both rows are present.\n",
-        SM_GRANULE_DEFAULT, (unsigned long long)SM_L2_EFFECTIVE_BYTES_H100,
-        (unsigned long long)SM_SEED_DEFAULT);
-}
 
 static int parse_num(const char *s, double *out)
 {
@@ -283,35 +279,35 @@ static void print_gathers(const row *rows, int nrows, int markdown)
         { "Time (us), measured", "time_ns_meas", co->time_ns, dv->time_ns },
     };
     if (markdown) {
-        printf("\nGathers: coalesced (nondiverging) vs divergent (random_access)\n\n");
-        printf("| Quantity | Coalesced | Divergent | Divergent / coalesced |\n");
-        printf("|---|---:|---:|---:|\n");
+        fprintf(OUT, "\nGathers: coalesced (nondiverging) vs divergent (random_access)\n\n");
+        fprintf(OUT, "| Quantity | Coalesced | Divergent | Divergent / coalesced |\n");
+        fprintf(OUT, "|---|---:|---:|---:|\n");
         for (int i = 0; i < 5; i++) {
             double sc = i == 4 ? 1e-3 : 1; /* time in us */
-            printf("| %s | ", q[i].name);
-            if (i == 4 && !isnan(q[i].c)) printf("%.1f", q[i].c * sc); else num(stdout, q[i].c);
-            printf(" | ");
-            if (i == 4 && !isnan(q[i].d)) printf("%.1f", q[i].d * sc); else num(stdout, q[i].d);
+            fprintf(OUT, "| %s | ", q[i].name);
+            if (i == 4 && !isnan(q[i].c)) fprintf(OUT, "%.1f", q[i].c * sc); else num(OUT, q[i].c);
+            fprintf(OUT, " | ");
+            if (i == 4 && !isnan(q[i].d)) fprintf(OUT, "%.1f", q[i].d * sc); else num(OUT, q[i].d);
             double r = ratio(q[i].d, q[i].c);
             if (isnan(r))
-                printf(" | NA |\n");
+                fprintf(OUT, " | NA |\n");
             else
-                printf(" | %.2fx |\n", r);
+                fprintf(OUT, " | %.2fx |\n", r);
         }
         return;
     }
-    printf("\n# gathers: coalesced = nondiverging, divergent = random_access\n");
-    printf("quantity\tcoalesced\tdivergent\tratio\n");
+    fprintf(OUT, "\n# gathers: coalesced = nondiverging, divergent = random_access\n");
+    fprintf(OUT, "quantity\tcoalesced\tdivergent\tratio\n");
     for (int i = 0; i < 5; i++) {
-        printf("%s\t", q[i].tsv);
-        num(stdout, q[i].c);
-        printf("\t");
-        num(stdout, q[i].d);
+        fprintf(OUT, "%s\t", q[i].tsv);
+        num(OUT, q[i].c);
+        fprintf(OUT, "\t");
+        num(OUT, q[i].d);
         double r = ratio(q[i].d, q[i].c);
         if (isnan(r))
-            printf("\tNA\n");
+            fprintf(OUT, "\tNA\n");
         else
-            printf("\t%.4f\n", r);
+            fprintf(OUT, "\t%.4f\n", r);
     }
 }
 
@@ -406,81 +402,562 @@ static int write_chart(const char *out, const row *rows, int nrows, const meta *
     return 0;
 }
 
-int main(int argc, char **argv)
+
+/* ------------------------------------------------------------ the families' table */
+
+enum {
+    GQ_REQ, GQ_INSTR, GQ_SEC, GQ_SPR, GQ_WF, GQ_DWF, GQ_HITS, GQ_HITS_MAX, GQ_HITPCT, GQ_L2REQ,
+    GQ_L2REQ_MIN, GQ_L2SEC, GQ_L2SEC_MIN, GQ_DRAM, GQ_DRAMERR, GQ_L1U, GQ_L2U, GQ_DRAMU,
+    GQ_BLOCKS, GQ_TIME, GQ_N
+};
+
+/* One row of the table; NAN = not predicted / not measured. */
+typedef struct gen {
+    const char *family, *variant, *config, *op;
+    double p[GQ_N], m[GQ_N];
+    const char *agree, *mismatch, *lab, *lab_source, *lab_vs_model, *note;
+} gen;
+
+/* name, whether it has a _pred and a _meas column, printf format */
+static const struct gcol { int q; const char *pred, *meas, *fmt; } GCOLS[] = {
+    { GQ_REQ, "l1_requests_pred", "l1_requests_meas", "%.0f" },
+    { GQ_INSTR, NULL, "instructions_meas", "%.0f" },
+    { GQ_SEC, "l1_sectors_pred", "l1_sectors_meas", "%.0f" },
+    { GQ_SPR, "sectors_per_request_pred", "sectors_per_request_meas", "%.4f" },
+    { GQ_WF, "wavefronts_pred", "wavefronts_meas", "%.0f" },
+    { GQ_DWF, NULL, "data_wavefronts_meas", "%.0f" },
+    { GQ_HITS, "l1_hits_pred", NULL, "%.0f" },
+    { GQ_HITS_MAX, "l1_hits_max_pred", NULL, "%.0f" },
+    { GQ_HITS, NULL, "l1_hits_meas", "%.0f" },
+    { GQ_HITPCT, "l1_hit_pct_pred", "l1_hit_pct_meas", "%.2f" },
+    { GQ_L2REQ, "l2_requests_pred", NULL, "%.0f" },
+    { GQ_L2REQ_MIN, "l2_requests_min_pred", NULL, "%.0f" },
+    { GQ_L2REQ, NULL, "l2_requests_meas", "%.0f" },
+    { GQ_L2SEC, "l2_sectors_pred", NULL, "%.0f" },
+    { GQ_L2SEC_MIN, "l2_sectors_min_pred", NULL, "%.0f" },
+    { GQ_L2SEC, NULL, "l2_sectors_meas", "%.0f" },
+    { GQ_DRAM, "dram_sectors_pred", "dram_sectors_meas", "%.0f" },
+    { GQ_DRAMERR, NULL, "dram_err_pct", "%+.2f" },
+    { GQ_L1U, "l1_util_pct_pred", "l1_util_pct_meas", "%.2f" },
+    { GQ_L2U, "l2_util_pct_pred", "l2_util_pct_meas", "%.2f" },
+    { GQ_DRAMU, "dram_util_pct_pred", "dram_util_pct_meas", "%.2f" },
+    { GQ_BLOCKS, "blocks_pred", "blocks_meas", "%.0f" },
+    { GQ_TIME, NULL, "time_ns", "%.0f" },
+};
+#define NGCOLS (sizeof GCOLS / sizeof GCOLS[0])
+
+static void gen_init(gen *g)
 {
-    const char *path = NULL, *chart = NULL;
-    int markdown = 0, strict = 0;
-    meta m = { 0 };
-    uint64_t opt_n = 0, opt_g = 0, opt_l2 = 0, opt_wpb = 0, opt_seed = 0;
-    int have_opt_seed = 0;
-    sm_reuse reuse = SM_REUSE_LRU;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--markdown")) {
-            markdown = 1;
-        } else if (!strcmp(a, "--strict")) {
-            strict = 1;
-        } else if (!strcmp(a, "--chart") || !strcmp(a, "--n") ||
-                   !strcmp(a, "--dram-granularity") || !strcmp(a, "--l2-bytes") ||
-                   !strcmp(a, "--reuse") || !strcmp(a, "--wpb") || !strcmp(a, "--seed")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "sector_compare: %s needs a value\n", a);
-                usage(stderr);
-                return 2;
-            }
-            const char *v = argv[++i];
-            uint64_t x = 0;
-            if (!strcmp(a, "--chart")) {
-                chart = v;
-                continue;
-            }
-            if (!strcmp(a, "--reuse")) {
-                if (sm_reuse_from_name(v, &reuse)) {
-                    fprintf(stderr, "sector_compare: --reuse must be lru, all or none\n");
-                    return 2;
-                }
-                continue;
-            }
-            if (!strcmp(a, "--seed")) {
-                if (parse_u64(v, &opt_seed)) {
-                    fprintf(stderr, "sector_compare: --seed: '%s' is not a non-negative integer\n", v);
-                    return 2;
-                }
-                have_opt_seed = 1;
-                continue;
-            }
-            if (parse_u64(v, &x) || x == 0) {
-                fprintf(stderr, "sector_compare: %s: '%s' is not a positive integer\n", a, v);
-                return 2;
-            }
-            if (!strcmp(a, "--n")) opt_n = x;
-            else if (!strcmp(a, "--dram-granularity")) opt_g = x;
-            else if (!strcmp(a, "--l2-bytes")) opt_l2 = x;
-            else opt_wpb = x;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "sector_compare: unknown option %s\n", a);
-            usage(stderr);
-            return 2;
-        } else if (!path) {
-            path = a;
-        } else {
-            fprintf(stderr, "sector_compare: more than one input file\n");
-            return 2;
+    memset(g, 0, sizeof *g);
+    for (int i = 0; i < GQ_N; i++)
+        g->p[i] = g->m[i] = NAN;
+    g->agree = "no";
+    g->mismatch = g->lab = g->lab_source = g->lab_vs_model = g->note = "-";
+}
+
+static double ratio_pct(double num_, double den)
+{
+    return isnan(num_) || isnan(den) || den <= 0 ? NAN : 100 * num_ / den;
+}
+
+/* Derived columns: sectors per request, hit rate, utilizations, DRAM error. */
+static void gen_derive(gen *g, double bytes)
+{
+    for (int s = 0; s < 2; s++) {
+        double *v = s ? g->m : g->p;
+        v[GQ_SPR] = isnan(v[GQ_SEC]) || isnan(v[GQ_REQ]) || v[GQ_REQ] <= 0 ? NAN
+                                                                           : v[GQ_SEC] / v[GQ_REQ];
+        v[GQ_HITPCT] = ratio_pct(v[GQ_HITS], v[GQ_SEC]);
+        /* bytes asked are the program's, known exactly from the addresses */
+        v[GQ_L1U] = ratio_pct(bytes, 32 * v[GQ_SEC]);
+        v[GQ_L2U] = ratio_pct(bytes, 32 * v[GQ_L2SEC]);
+        v[GQ_DRAMU] = ratio_pct(bytes, 32 * v[GQ_DRAM]);
+    }
+    g->m[GQ_DRAMERR] = isnan(g->m[GQ_DRAM]) || isnan(g->p[GQ_DRAM]) || g->p[GQ_DRAM] == 0
+                           ? NAN : 100 * (g->m[GQ_DRAM] - g->p[GQ_DRAM]) / g->p[GQ_DRAM];
+}
+
+static void gen_header(void)
+{
+    fputs("family\tvariant\tconfig\top", OUT);
+    for (size_t i = 0; i < NGCOLS; i++) {
+        if (GCOLS[i].pred)
+            fprintf(OUT, "\t%s", GCOLS[i].pred);
+        if (GCOLS[i].meas)
+            fprintf(OUT, "\t%s", GCOLS[i].meas);
+    }
+    fputs("\tagree\tmismatch\tlab\tlab_source\tlab_vs_model\tnote\n", OUT);
+}
+
+static void put_v(double v, const char *fmt)
+{
+    if (isnan(v))
+        fputs("NA", OUT);
+    else
+        fprintf(OUT, fmt, v);
+}
+
+/* A text field with tabs and newlines made blanks (one row per line). */
+static void put_text(const char *s)
+{
+    if (!s || !*s) {
+        fputs("-", OUT);
+        return;
+    }
+    for (; *s; s++)
+        fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, OUT);
+}
+
+static void gen_tsv(const gen *g)
+{
+    fprintf(OUT, "%s\t%s\t%s\t%s", g->family, g->variant, g->config, g->op);
+    for (size_t i = 0; i < NGCOLS; i++) {
+        if (GCOLS[i].pred) {
+            fputc('\t', OUT);
+            put_v(g->p[GCOLS[i].q], GCOLS[i].fmt);
+        }
+        if (GCOLS[i].meas) {
+            fputc('\t', OUT);
+            put_v(g->m[GCOLS[i].q], GCOLS[i].fmt);
         }
     }
-    if (!path) {
-        fprintf(stderr, "sector_compare: no MEASURED.tsv given\n");
-        usage(stderr);
-        return 2;
+    const char *t[6] = { g->agree, g->mismatch, g->lab, g->lab_source, g->lab_vs_model, g->note };
+    for (int i = 0; i < 6; i++) {
+        fputc('\t', OUT);
+        put_text(t[i]);
     }
-    if (opt_g && !sm_granule_ok((unsigned)opt_g)) {
-        fprintf(stderr, "sector_compare: --dram-granularity must be 32, 64 or 128\n");
-        return 2;
-    }
+    fputc('\n', OUT);
+}
 
+static void md_header(void)
+{
+    fputs("| Variant | Config | Op | Requests | Sectors | Wavefronts | L1 hits | L2 requests "
+          "| L2 sectors | DRAM sectors | L1 util | Lab | Agree |\n"
+          "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n", OUT);
+}
+
+/* "pred / meas" with an optional lower or upper bound of the prediction. */
+static void md_pair(double pred, double lo, double hi, double meas, const char *fmt)
+{
+    fputs(" | ", OUT);
+    if (isnan(lo)) {
+        put_v(pred, fmt);
+    } else {
+        put_v(lo, fmt);
+        if (!isnan(hi) && hi != lo) {
+            fputs("..", OUT);
+            put_v(hi, fmt);
+        }
+    }
+    fputs(" / ", OUT);
+    put_v(meas, fmt);
+}
+
+static void gen_md(const gen *g)
+{
+    fprintf(OUT, "| %s | %s | %s", g->variant, g->config, g->op);
+    md_pair(g->p[GQ_REQ], NAN, NAN, g->m[GQ_REQ], "%.0f");
+    md_pair(g->p[GQ_SEC], NAN, NAN, g->m[GQ_SEC], "%.0f");
+    md_pair(g->p[GQ_WF], NAN, NAN, g->m[GQ_WF], "%.0f");
+    md_pair(g->p[GQ_HITS], g->p[GQ_HITS], g->p[GQ_HITS_MAX], g->m[GQ_HITS], "%.0f");
+    md_pair(g->p[GQ_L2REQ], g->p[GQ_L2REQ_MIN], g->p[GQ_L2REQ], g->m[GQ_L2REQ], "%.0f");
+    md_pair(g->p[GQ_L2SEC], g->p[GQ_L2SEC_MIN], g->p[GQ_L2SEC], g->m[GQ_L2SEC], "%.0f");
+    md_pair(g->p[GQ_DRAM], NAN, NAN, g->m[GQ_DRAM], "%.0f");
+    md_pair(g->p[GQ_L1U], NAN, NAN, g->m[GQ_L1U], "%.1f");
+    fputs(" | ", OUT);
+    if (strcmp(g->lab, "-"))
+        fprintf(OUT, "%s: %s", g->lab, g->lab_vs_model);
+    else
+        fputs("-", OUT);
+    if (!strcmp(g->agree, "yes"))
+        fputs(" | yes |\n", OUT);
+    else
+        fprintf(OUT, " | **no** (%s) |\n", g->mismatch);
+}
+
+static void gen_put(const gen *g, int markdown)
+{
+    if (markdown)
+        gen_md(g);
+    else
+        gen_tsv(g);
+}
+
+/* The readonly rows in the families' table (--generic). */
+static void legacy_generic(const row *rows, int nrows, const meta *m, int markdown)
+{
+    if (markdown) {
+        fprintf(OUT, "readonly%s%s: N = %llu floats, DRAM granularity %llu B\n\n",
+                m->device[0] ? ", " : "", m->device, (unsigned long long)m->n,
+                (unsigned long long)m->granule);
+        md_header();
+    } else {
+        fprintf(OUT, "# sector_compare --generic\n# family\treadonly\n# device\t%s\n# n\t%llu\n"
+                "# dram_granularity_bytes\t%llu\n# l2_bytes\t%llu\n# wpb\t%llu\n",
+                m->device[0] ? m->device : "-", (unsigned long long)m->n,
+                (unsigned long long)m->granule, (unsigned long long)m->l2_bytes,
+                (unsigned long long)m->wpb);
+        gen_header();
+    }
+    for (int i = 0; i < nrows; i++) {
+        const row *r = &rows[i];
+        gen g;
+        gen_init(&g);
+        char config[48], mismatch[64] = "";
+        const int strided = strstr(r->pattern, "strided") != NULL;
+        if (strided)
+            snprintf(config, sizeof config, "stride=%llu", (unsigned long long)r->stride);
+        else
+            snprintf(config, sizeof config, "-");
+        g.family = "readonly";
+        g.variant = r->pattern;
+        g.config = config;
+        g.op = "ld";
+        g.p[GQ_REQ] = r->pred.l1_requests;
+        g.p[GQ_SEC] = r->pred.l1_sectors;
+        g.p[GQ_L2REQ] = r->pred.lines;   /* L1 never hits (A1): one request per line */
+        g.p[GQ_L2SEC] = r->pred.l2_sectors;
+        g.p[GQ_DRAM] = r->pred.dram_sectors;
+        g.m[GQ_REQ] = r->l1_requests;
+        g.m[GQ_SEC] = r->l1_sectors;
+        g.m[GQ_L2SEC] = r->l2_sectors;
+        g.m[GQ_DRAM] = r->dram_sectors;
+        g.m[GQ_TIME] = r->time_ns;
+        gen_derive(&g, r->pred.bytes_used);
+        g.agree = r->ok ? "yes" : "no";
+        if (!r->l1_ok)
+            strcat(mismatch, "l1_sectors");
+        if (!r->dram_ok)
+            strcat(mismatch, mismatch[0] ? ",dram_sectors" : "dram_sectors");
+        g.mismatch = mismatch[0] ? mismatch : "-";
+        g.note = "readonly rule: L1 sectors exact, DRAM within 5 %; L2 shown, not judged";
+        gen_put(&g, markdown);
+    }
+}
+
+/* "stride=4", "batch=8 x", "offset=3": the value of key, or -1. */
+static int config_value(const char *config, const char *key, uint64_t *out)
+{
+    const size_t kl = strlen(key);
+    for (const char *p = config; p && *p; p++) {
+        if ((p == config || strchr(" ,;\t", p[-1])) && !strncmp(p, key, kl) && p[kl] == '=') {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(p + kl + 1, &end, 10);
+            if (errno || end == p + kl + 1 || (*end && !strchr(" ,;\t", *end)))
+                return -1;
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, L2 51200 KiB)" -> 132, or 0. */
+static unsigned device_sms(const char *device)
+{
+    const char *p = device ? strstr(device, " SMs") : NULL;
+    if (!p)
+        return 0;
+    const char *q = p;
+    while (q > device && q[-1] >= '0' && q[-1] <= '9')
+        q--;
+    return q < p ? (unsigned)strtoul(q, NULL, 10) : 0;
+}
+
+/* A kernel name as ncu printed it, without a signature: "copy_stride(int*, ...)". */
+static void base_name(const char *k, char *out, size_t len)
+{
+    size_t n = strcspn(k, "(");
+    while (n > 0 && k[n - 1] == ' ')
+        n--;
+    snprintf(out, len, "%.*s", (int)n, k);
+}
+
+/* The last component of a path (tables name their inputs without the folder,
+ * so that a table does not change with where it was made). */
+static const char *base_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+typedef struct fam_opts {
+    sf_family f;
+    const char *runs, *ncu;
+    sf_params base;
+    int given_sms, given_bps;
+    int markdown, strict;
+} fam_opts;
+
+static int family_mode(const fam_opts *o)
+{
+    char err[512];
+    tsv_table runs, ncu;
+    if (tsv_read(o->runs, &runs, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    if (tsv_read(o->ncu, &ncu, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        tsv_free(&runs);
+        return 1;
+    }
+    int rc = 1;
+    if (tsv_col(&runs, "kernel") < 0 || tsv_col(&runs, "config") < 0) {
+        fprintf(stderr, "%s: %s: the header lacks kernel or config (is it the engine's --table?)\n",
+                PROG, o->runs);
+        goto done;
+    }
+    if (tsv_col(&ncu, "kernel") < 0) {
+        fprintf(stderr, "%s: %s: the header lacks kernel (is it bin/ncu_extract's table?)\n", PROG,
+                o->ncu);
+        goto done;
+    }
+    /* which column of NCU.tsv holds each measure */
+    int col[SFM_NMEASURES][2];
+    for (int q = 0; q < SFM_NMEASURES; q++)
+        col[q][0] = col[q][1] = -1;
+    char absent[1024] = "";
+    for (size_t i = 0; i < sf_nmetrics; i++) {
+        const sf_metric *m = &sf_metrics[i];
+        if (!(m->families & (1u << o->f)))
+            continue;
+        const int c = tsv_col(&ncu, m->name), op = m->op < 0 ? 0 : m->op;
+        if (c >= 0 && col[m->m][op] < 0)
+            col[m->m][op] = c;
+        else if (c < 0 && m->m != SFM_DATA_WAVEFRONTS) {
+            size_t u = strlen(absent);
+            snprintf(absent + u, sizeof absent - u, "%s%s", u ? "," : "", m->name);
+        }
+    }
+    const char *device = tsv_meta(&runs, "device");
+    const unsigned sms = o->given_sms ? o->base.sms : device_sms(device);
+    const char *fam = sf_family_name(o->f);
+    if (o->markdown) {
+        fprintf(OUT, "%s%s%s: predicted / measured per launch, DRAM granularity %u B, L2 %llu B\n\n",
+                fam, device ? ", " : "", device ? device : "", o->base.granule_bytes,
+                (unsigned long long)o->base.l2_bytes);
+        md_header();
+    } else {
+        fprintf(OUT, "# sector_compare --family %s\n# family\t%s\n# device\t%s\n# runs_table\t%s\n"
+                "# ncu_table\t%s\n# dram_granularity_bytes\t%u\n# l2_bytes\t%llu\n# seed\t%llu\n", fam, fam,
+                device ? device : "-", base_of(o->runs), base_of(o->ncu), o->base.granule_bytes,
+                (unsigned long long)o->base.l2_bytes, (unsigned long long)o->base.seed);
+        if (absent[0])
+            fprintf(OUT, "# metrics_missing\t%s\n", absent);
+        fprintf(OUT, "# model\tdocs/sectors.md; agree = every judged quantity inside the model's "
+                "bounds (sector_families.h, sf_judge)\n");
+        gen_header();
+    }
+    int nrows = 0, disagree = 0;
+    for (size_t r = 0; r < runs.nrow; r++) {
+        const char *vname = tsv_get(&runs, r, "kernel");
+        const char *config = tsv_get(&runs, r, "config");
+        const sf_variant *v = sf_find(o->f, vname);
+        if (!v) {
+            fprintf(stderr, "%s: %s: %s has no model (no kernel of its own?): row %zu left out\n",
+                    PROG, o->runs, vname, r + 1);
+            continue;
+        }
+        /* the k-th row of v pairs with the k-th launch of FAMILY_V; a row
+         * whose validation failed had no clean launch (the engine skips it) */
+        const char *valid = tsv_get(&runs, r, "valid");
+        const int failed = valid && !strcmp(valid, "FAIL");
+        size_t k = 0, rows_v = 0, launches_v = 0;
+        for (size_t j = 0; j < runs.nrow; j++) {
+            const char *vj = tsv_get(&runs, j, "valid");
+            if (strcmp(tsv_get(&runs, j, "kernel"), vname) || (vj && !strcmp(vj, "FAIL")))
+                continue;
+            k += j < r;
+            rows_v++;
+        }
+        char want[128], have[256];
+        snprintf(want, sizeof want, "%s_%s", fam, vname);
+        for (size_t j = 0; j < ncu.nrow; j++) {
+            base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
+            launches_v += !strcmp(have, want);
+        }
+        /* twice as many launches as rows: the validation launched the clean
+         * kernel too (check, then clean, per configuration): take the second */
+        const int twice = rows_v > 0 && launches_v == 2 * rows_v;
+        if (twice && k == 0)
+            fprintf(stderr, "%s: %s has 2 launches of %s per row of %s: pairing each row with "
+                    "the second (the validation ran the clean kernel first)\n", PROG,
+                    base_of(o->ncu), want, base_of(o->runs));
+        const size_t kth = twice ? 2 * k + 1 : k;
+        long hit = -1;
+        size_t seen = 0;
+        for (size_t j = 0; j < ncu.nrow && hit < 0 && !failed; j++) {
+            base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
+            if (!strcmp(have, want) && seen++ == kth)
+                hit = (long)j;
+        }
+        sf_params p = o->base;
+        if (o->f != SF_STENCIL) {
+            double n = tsv_num(&runs, r, "n");
+            if (!isnan(n)) {
+                if (n < 1 || n > (double)SF_MAX_N || n != floor(n)) {
+                    fprintf(stderr, "%s: %s: row %zu: n = %s is not 1..%llu\n", PROG, o->runs,
+                            r + 1, tsv_get(&runs, r, "n"), (unsigned long long)SF_MAX_N);
+                    goto done;
+                }
+                p.n = (uint64_t)n;
+            }
+        }
+        double w = tsv_num(&runs, r, "warps_per_block");
+        if (!isnan(w)) {
+            if (w < 1 || w > 32 || w != floor(w)) {
+                fprintf(stderr, "%s: %s: row %zu: warps_per_block %s is not 1..32\n", PROG, o->runs,
+                        r + 1, tsv_get(&runs, r, "warps_per_block"));
+                goto done;
+            }
+            p.wpb = (unsigned)w;
+        }
+        if (v->cfg != SF_CFG_NONE &&
+            config_value(config, sf_cfg_name(v->cfg), &p.cfg)) {
+            fprintf(stderr, "%s: %s: row %zu (%s): no %s=VALUE in the config '%s'\n", PROG,
+                    o->runs, r + 1, vname, sf_cfg_name(v->cfg), config ? config : "");
+            goto done;
+        }
+        sf_measured meas;
+        sf_measured_clear(&meas);
+        if (hit >= 0)
+            for (int q = 0; q < SFM_NMEASURES; q++)
+                for (int op = 0; op < 2; op++)
+                    if (col[q][op] >= 0)
+                        meas.v[q][op] = tsv_parse_num(ncu.cell[(size_t)hit * ncu.ncol + col[q][op]]);
+        if (sms)
+            p.sms = sms;
+        double bps = tsv_num(&runs, r, "blocks_per_sm");
+        if (!o->given_bps && !isnan(bps) && bps >= 1 && bps <= 64 && bps == floor(bps))
+            p.blocks_per_sm = (unsigned)bps;
+        if (!isnan(meas.v[SFM_GRID][0]) && meas.v[SFM_GRID][0] >= 1 &&
+            meas.v[SFM_GRID][0] == floor(meas.v[SFM_GRID][0]))
+            p.grid_blocks = (uint64_t)meas.v[SFM_GRID][0]; /* grid-stride copies only */
+        sf_prediction pr;
+        if (sf_predict(v, &p, &pr, err, sizeof err)) {
+            fprintf(stderr, "%s: %s %s (row %zu): %s\n", PROG, fam, vname, r + 1, err);
+            goto done;
+        }
+        for (int op = 0; op < 2; op++) {
+            const int predicted = op == SF_LD ? pr.has_load : pr.has_store;
+            const double mreq = meas.v[SFM_REQUESTS][op];
+            if (!predicted && !(mreq > 0))
+                continue;
+            sf_verdict vd;
+            sf_judge(&pr, (sf_op)op, &meas, &vd);
+            char lab[512], src[32], lv[512], why[1024], note[2048];
+            if (sf_lab_row(v, &p, (sf_op)op, lab, sizeof lab, src, sizeof src, lv, sizeof lv, why,
+                           sizeof why) < 0)
+                fprintf(stderr, "%s: %s: the lab's figure: %s\n", PROG, vname, why);
+            snprintf(note, sizeof note, "%s", vd.note);
+            if (hit < 0 && !failed) {
+                size_t u = strlen(note);
+                snprintf(note + u, sizeof note - u, "%sno launch of %s in %s (launch %zu)",
+                         u ? "; " : "", want, base_of(o->ncu), kth + 1);
+            }
+            if (why[0] && strcmp(lv, "agrees")) {
+                size_t u = strlen(note);
+                snprintf(note + u, sizeof note - u, "%sH100 vs lab: %s", u ? "; " : "", why);
+            }
+            if (failed) {
+                size_t u = strlen(note);
+                snprintf(note + u, sizeof note - u, "%sthe run's validation FAILED: no clean "
+                         "launch to measure", u ? "; " : "");
+            }
+            if (op == SF_ST && !pr.has_load && meas.v[SFM_DRAM][SF_LD] > SF_DRAM_MIN_SECTORS) {
+                size_t u = strlen(note);
+                snprintf(note + u, sizeof note - u, "%sDRAM reads %.0f sectors although the kernel "
+                         "only stores (partial sectors filled from DRAM?); the model predicts none",
+                         u ? "; " : "", meas.v[SFM_DRAM][SF_LD]);
+            }
+            const sf_counts *c = &pr.op[op];
+            gen g;
+            gen_init(&g);
+            g.family = fam;
+            g.variant = vname;
+            g.config = pr.config;
+            g.op = op ? "st" : "ld";
+            g.p[GQ_REQ] = c->requests;
+            g.p[GQ_SEC] = c->sectors;
+            g.p[GQ_WF] = c->wavefronts;
+            g.p[GQ_HITS] = c->hits;
+            g.p[GQ_HITS_MAX] = c->hits_max;
+            g.p[GQ_L2REQ] = c->l2_requests;
+            g.p[GQ_L2REQ_MIN] = c->l2_requests_min;
+            g.p[GQ_L2SEC] = c->l2_sectors;
+            g.p[GQ_L2SEC_MIN] = c->l2_sectors_min;
+            g.p[GQ_DRAM] = op == SF_LD ? pr.dram_read_sectors : pr.dram_write_sectors;
+            g.p[GQ_BLOCKS] = (double)pr.blocks;
+            g.m[GQ_REQ] = mreq;
+            g.m[GQ_INSTR] = meas.v[SFM_INSTRUCTIONS][op];
+            g.m[GQ_SEC] = meas.v[SFM_SECTORS][op];
+            g.m[GQ_WF] = meas.v[SFM_WAVEFRONTS][op];
+            g.m[GQ_DWF] = meas.v[SFM_DATA_WAVEFRONTS][op];
+            g.m[GQ_HITS] = meas.v[SFM_HITS][op];
+            g.m[GQ_L2REQ] = meas.v[SFM_L2_REQUESTS][op];
+            g.m[GQ_L2SEC] = meas.v[SFM_L2_SECTORS][op];
+            g.m[GQ_DRAM] = meas.v[SFM_DRAM][op];
+            g.m[GQ_BLOCKS] = meas.v[SFM_GRID][0];
+            g.m[GQ_TIME] = meas.v[SFM_TIME][0];
+            gen_derive(&g, c->bytes);
+            g.agree = vd.agree ? "yes" : "no";
+            g.mismatch = vd.mismatch;
+            g.lab = lab;
+            g.lab_source = src;
+            g.lab_vs_model = lv;
+            g.note = note[0] ? note : "-";
+            gen_put(&g, o->markdown);
+            nrows++;
+            disagree += !vd.agree;
+        }
+    }
+    /* launches no row claimed: the run and the profile do not match */
+    for (size_t j = 0; j < ncu.nrow; j++) {
+        char have[256];
+        base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
+        const size_t fl = strlen(fam);
+        if (strncmp(have, fam, fl) || have[fl] != '_')
+            continue;
+        size_t before = 0, rows_of = 0, all = 0;
+        for (size_t i = 0; i < ncu.nrow; i++) {
+            char h2[256];
+            base_name(tsv_get(&ncu, i, "kernel"), h2, sizeof h2);
+            before += i < j && !strcmp(h2, have);
+            all += !strcmp(h2, have);
+        }
+        for (size_t i = 0; i < runs.nrow; i++) {
+            const char *vi = tsv_get(&runs, i, "valid");
+            rows_of += !strcmp(tsv_get(&runs, i, "kernel"), have + fl + 1) && !(vi && !strcmp(vi, "FAIL"));
+        }
+        if (before == rows_of && all != 2 * rows_of) /* the first launch beyond the rows: once */
+            fprintf(stderr, "%s: %s has more launches of %s than %s has rows of %s: the extra "
+                    "ones are left out\n", PROG, base_of(o->ncu), have, base_of(o->runs), have + fl + 1);
+    }
+    if (o->markdown)
+        fprintf(OUT, "\n%d of %d rows disagree.\n", disagree, nrows);
+    if (disagree)
+        fprintf(stderr, "%s: %d of %d rows disagree with the model\n", PROG, disagree, nrows);
+    rc = o->strict && disagree ? 1 : 0;
+    if (nrows == 0) {
+        fprintf(stderr, "%s: %s: no row of %s has a model\n", PROG, o->runs, fam);
+        rc = 1;
+    }
+done:
+    tsv_free(&runs);
+    tsv_free(&ncu);
+    return rc;
+}
+
+/* ------------------------------------------------------------ readonly */
+
+static int readonly_mode(const char *path, int markdown, int strict, int generic,
+                         const char *chart, uint64_t opt_n, uint64_t opt_g, uint64_t opt_l2,
+                         uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed, sm_reuse reuse)
+{
+    meta m;
+    memset(&m, 0, sizeof m);
     static row rows[MAX_ROWS];
     int nrows = 0;
     char err[512];
@@ -495,9 +972,19 @@ int main(int argc, char **argv)
     m.granule = opt_g ? opt_g : m.have_granule ? m.granule : cfg.granule_bytes;
     m.l2_bytes = opt_l2 ? opt_l2 : m.have_l2 ? m.l2_bytes : cfg.l2_bytes;
     m.wpb = opt_wpb ? opt_wpb : m.have_wpb ? m.wpb : 4;
-    if (!sm_granule_ok((unsigned)m.granule)) {
+    if (!sm_granule_ok((unsigned)m.granule) || m.granule != (unsigned)m.granule) {
         fprintf(stderr, "sector_compare: %s: dram_granularity_bytes %llu is not 32, 64 or 128\n",
                 path, (unsigned long long)m.granule);
+        return 1;
+    }
+    if (m.wpb < 1 || m.wpb > 32) {
+        fprintf(stderr, "sector_compare: %s: wpb %llu is not 1..32\n", path,
+                (unsigned long long)m.wpb);
+        return 1;
+    }
+    if (m.n < 4 || m.n > (1ull << 40) || m.l2_bytes == 0 || m.l2_bytes > (1ull << 40)) {
+        fprintf(stderr, "sector_compare: %s: n %llu or l2_bytes %llu is out of range\n", path,
+                (unsigned long long)m.n, (unsigned long long)m.l2_bytes);
         return 1;
     }
     cfg.n_floats = m.n;
@@ -539,74 +1026,399 @@ int main(int argc, char **argv)
         disagree += !r->ok;
     }
 
-    if (markdown) {
-        printf("Predicted vs measured sectors%s%s: N = %llu floats, DRAM granularity %llu B, "
-               "L2 %llu B, reuse %s\n\n", m.device[0] ? ", " : "", m.device,
-               (unsigned long long)m.n, (unsigned long long)m.granule,
-               (unsigned long long)m.l2_bytes, sm_reuse_name(reuse));
-        printf("| Pattern | Elem | Stride | L1 sectors pred | L1 sectors meas | L2 sectors meas "
-               "(err) | DRAM sectors pred | DRAM sectors meas | DRAM err | Time | Verdict |\n");
-        printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        for (int i = 0; i < nrows; i++) {
-            const row *r = &rows[i];
-            printf("| %s | %u B | %llu | %.0f | ", r->pattern, r->elem_bytes,
-                   (unsigned long long)r->stride, r->pred.l1_sectors);
-            num(stdout, r->l1_sectors);
-            printf(" | ");
-            num(stdout, r->l2_sectors);
-            printf(" (");
-            pct(stdout, r->l2_err);
-            printf(" %%) | %.0f | ", r->pred.dram_sectors);
-            num(stdout, r->dram_sectors);
-            printf(" | ");
-            pct(stdout, r->dram_err);
-            printf(" %% | ");
-            if (isnan(r->time_ns))
-                printf("NA");
-            else
-                printf("%.1f us", r->time_ns / 1e3);
-            printf(" | %s%s%s |\n", r->ok ? "agree" : "DISAGREE",
-                   r->l1_ok ? "" : " (L1)", r->dram_ok ? "" : " (DRAM)");
-        }
-        printf("\n%d of %d rows disagree.\n", disagree, nrows);
+    if (generic) {
+        legacy_generic(rows, nrows, &m, markdown);
+        if (markdown)
+            fprintf(OUT, "\n%d of %d rows disagree.\n", disagree, nrows);
     } else {
-        printf("# sector_compare %s\n", path);
-        printf("# n\t%llu\n# dram_granularity_bytes\t%llu\n# l2_bytes\t%llu\n# reuse\t%s\n"
-               "# wpb\t%llu\n# seed\t%llu\n", (unsigned long long)m.n, (unsigned long long)m.granule,
-               (unsigned long long)m.l2_bytes, sm_reuse_name(reuse), (unsigned long long)m.wpb,
-               (unsigned long long)m.seed);
-        printf("pattern\telem_bytes\tstride\tl1_requests_pred\tl1_requests_meas"
-               "\tl1_sectors_pred\tl1_sectors_meas\tl1_ok\tl2_sectors_pred\tl2_sectors_meas"
-               "\tl2_err_pct\tdram_sectors_pred\tdram_sectors_meas\tdram_err_pct\tdram_ok"
-               "\ttime_ns\tverdict\n");
-        for (int i = 0; i < nrows; i++) {
-            const row *r = &rows[i];
-            printf("%s\t%u\t%llu\t%.0f\t", r->pattern, r->elem_bytes,
-                   (unsigned long long)r->stride, r->pred.l1_requests);
-            num(stdout, r->l1_requests);
-            printf("\t%.0f\t", r->pred.l1_sectors);
-            num(stdout, r->l1_sectors);
-            printf("\t%d\t%.0f\t", r->l1_ok, r->pred.l2_sectors);
-            num(stdout, r->l2_sectors);
-            printf("\t");
-            pct(stdout, r->l2_err);
-            printf("\t%.0f\t", r->pred.dram_sectors);
-            num(stdout, r->dram_sectors);
-            printf("\t");
-            pct(stdout, r->dram_err);
-            printf("\t%d\t", r->dram_ok);
-            num(stdout, r->time_ns);
-            printf("\t%s\n", r->ok ? "agree" : "DISAGREE");
+        if (markdown) {
+            fprintf(OUT, "Predicted vs measured sectors%s%s: N = %llu floats, DRAM granularity %llu B, "
+                   "L2 %llu B, reuse %s\n\n", m.device[0] ? ", " : "", m.device,
+                   (unsigned long long)m.n, (unsigned long long)m.granule,
+                   (unsigned long long)m.l2_bytes, sm_reuse_name(reuse));
+            fprintf(OUT, "| Pattern | Elem | Stride | L1 sectors pred | L1 sectors meas | L2 sectors meas "
+                   "(err) | DRAM sectors pred | DRAM sectors meas | DRAM err | Time | Verdict |\n");
+            fprintf(OUT, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+            for (int i = 0; i < nrows; i++) {
+                const row *r = &rows[i];
+                fprintf(OUT, "| %s | %u B | %llu | %.0f | ", r->pattern, r->elem_bytes,
+                       (unsigned long long)r->stride, r->pred.l1_sectors);
+                num(OUT, r->l1_sectors);
+                fprintf(OUT, " | ");
+                num(OUT, r->l2_sectors);
+                fprintf(OUT, " (");
+                pct(OUT, r->l2_err);
+                fprintf(OUT, " %%) | %.0f | ", r->pred.dram_sectors);
+                num(OUT, r->dram_sectors);
+                fprintf(OUT, " | ");
+                pct(OUT, r->dram_err);
+                fprintf(OUT, " %% | ");
+                if (isnan(r->time_ns))
+                    fprintf(OUT, "NA");
+                else
+                    fprintf(OUT, "%.1f us", r->time_ns / 1e3);
+                fprintf(OUT, " | %s%s%s |\n", r->ok ? "agree" : "DISAGREE",
+                       r->l1_ok ? "" : " (L1)", r->dram_ok ? "" : " (DRAM)");
+            }
+            fprintf(OUT, "\n%d of %d rows disagree.\n", disagree, nrows);
+        } else {
+            fprintf(OUT, "# sector_compare %s\n", path);
+            fprintf(OUT, "# n\t%llu\n# dram_granularity_bytes\t%llu\n# l2_bytes\t%llu\n# reuse\t%s\n"
+                   "# wpb\t%llu\n# seed\t%llu\n", (unsigned long long)m.n, (unsigned long long)m.granule,
+                   (unsigned long long)m.l2_bytes, sm_reuse_name(reuse), (unsigned long long)m.wpb,
+                   (unsigned long long)m.seed);
+            fprintf(OUT, "pattern\telem_bytes\tstride\tl1_requests_pred\tl1_requests_meas"
+                   "\tl1_sectors_pred\tl1_sectors_meas\tl1_ok\tl2_sectors_pred\tl2_sectors_meas"
+                   "\tl2_err_pct\tdram_sectors_pred\tdram_sectors_meas\tdram_err_pct\tdram_ok"
+                   "\ttime_ns\tverdict\n");
+            for (int i = 0; i < nrows; i++) {
+                const row *r = &rows[i];
+                fprintf(OUT, "%s\t%u\t%llu\t%.0f\t", r->pattern, r->elem_bytes,
+                       (unsigned long long)r->stride, r->pred.l1_requests);
+                num(OUT, r->l1_requests);
+                fprintf(OUT, "\t%.0f\t", r->pred.l1_sectors);
+                num(OUT, r->l1_sectors);
+                fprintf(OUT, "\t%d\t%.0f\t", r->l1_ok, r->pred.l2_sectors);
+                num(OUT, r->l2_sectors);
+                fprintf(OUT, "\t");
+                pct(OUT, r->l2_err);
+                fprintf(OUT, "\t%.0f\t", r->pred.dram_sectors);
+                num(OUT, r->dram_sectors);
+                fprintf(OUT, "\t");
+                pct(OUT, r->dram_err);
+                fprintf(OUT, "\t%d\t", r->dram_ok);
+                num(OUT, r->time_ns);
+                fprintf(OUT, "\t%s\n", r->ok ? "agree" : "DISAGREE");
+            }
         }
+        print_gathers(rows, nrows, markdown);
     }
-    print_gathers(rows, nrows, markdown);
     if (disagree)
         fprintf(stderr, "sector_compare: %d of %d rows disagree with the model\n", disagree, nrows);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "sector_compare: cannot write the output\n");
-        return 1;
-    }
     if (chart && write_chart(chart, rows, nrows, &m) != 0)
         return 1;
     return strict && disagree ? 1 : 0;
+}
+
+
+/* ------------------------------------------------------------ readonly from a run */
+
+/* The readonly family's measured table (the input of the readonly mode above)
+ * or its L2 fetch-granularity row, from the engine's table of the profiled
+ * run and bin/ncu_extract's table: the k-th row of pattern P pairs with the
+ * k-th launch of readonly_P. */
+static int readonly_join(const char *runs_path, const char *ncu_path, unsigned granule, int l2row,
+                         const char *limit)
+{
+    static const char *const order[] = { "strided", "strided_float4", "baseline", "float4",
+                                         "nondiverging", "random_access" };
+    static const char *const mname[5] = {
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
+        "dram__sectors_read.sum", "gpu__time_duration.sum" };
+    char err[512];
+    tsv_table runs, ncu;
+    if (tsv_read(runs_path, &runs, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    if (tsv_read(ncu_path, &ncu, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        tsv_free(&runs);
+        return 1;
+    }
+    int rc = 1, printed = 0;
+    if (tsv_col(&runs, "kernel") < 0 || tsv_col(&runs, "n") < 0 || tsv_col(&ncu, "kernel") < 0) {
+        fprintf(stderr, "%s: %s needs kernel and n, %s kernel (the engine's table and "
+                "bin/ncu_extract's)\n", PROG, runs_path, ncu_path);
+        goto done;
+    }
+    const char *device = tsv_meta(&runs, "device");
+    if (l2row)
+        fprintf(OUT, "# sector_compare --family readonly --l2-fetch-row: one isolated 4 B load per "
+                "128 B line\n# device\t%s\n# l2_fetch_limit_bytes 0 = the driver's default; "
+                "granule_bytes = 32 * dram_sectors / l2_sectors, rounded to 32, 64 or 128\n"
+                "l2_fetch_limit_bytes\tn\tstride\tl2_sectors\tdram_sectors\tdram_per_l2"
+                "\tgranule_bytes\n", device ? device : "-");
+    for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
+        for (size_t r = 0; r < runs.nrow; r++) {
+            const char *pat = tsv_get(&runs, r, "kernel");
+            sm_kernel k;
+            if (sm_kernel_from_name(pat, &k)) {
+                fprintf(stderr, "%s: %s: row %zu: unknown readonly kernel '%s'\n", PROG, runs_path,
+                        r + 1, pat);
+                goto done;
+            }
+            if (strcmp(pat, order[o]))
+                continue;
+            if (l2row && strcmp(pat, "strided"))
+                continue;
+            size_t kth = 0, seen = 0;
+            for (size_t j = 0; j < r; j++)
+                kth += !strcmp(tsv_get(&runs, j, "kernel"), pat);
+            char want[64], have[256];
+            snprintf(want, sizeof want, "readonly_%s", pat);
+            long hit = -1;
+            for (size_t j = 0; j < ncu.nrow && hit < 0; j++) {
+                base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
+                if (!strcmp(have, want) && seen++ == kth)
+                    hit = (long)j;
+            }
+            double v[5];
+            for (int i = 0; i < 5; i++) {
+                const int c = tsv_col(&ncu, mname[i]);
+                v[i] = hit >= 0 && c >= 0 ? tsv_parse_num(ncu.cell[(size_t)hit * ncu.ncol + c]) : NAN;
+            }
+            if (hit < 0)
+                fprintf(stderr, "%s: %s has no launch %zu of %s: its row is NA\n", PROG, ncu_path,
+                        kth + 1, want);
+            uint64_t stride = 1;
+            const char *cfg = tsv_get(&runs, r, "config");
+            if (strstr(pat, "strided") && config_value(cfg, "stride", &stride)) {
+                fprintf(stderr, "%s: %s: row %zu (%s): no stride=S in the config '%s'\n", PROG,
+                        runs_path, r + 1, pat, cfg ? cfg : "");
+                goto done;
+            }
+            const char *n = tsv_get(&runs, r, "n");
+            if (!printed && !l2row) {
+                fprintf(OUT, "# sector_compare --family readonly --measured: sectors measured by "
+                        "Nsight Compute (compare: bin/sector_compare FILE)\n# device\t%s\n# n\t%s\n"
+                        "# wpb\t%s\n# dram_granularity_bytes\t%u\npattern\telem_bytes\tstride"
+                        "\tl1_requests\tl1_sectors\tl2_sectors\tdram_sectors\ttime_ns\n",
+                        device ? device : "-", n, tsv_get(&runs, r, "warps_per_block")
+                        ? tsv_get(&runs, r, "warps_per_block") : "4", granule);
+            }
+            printed++;
+            if (l2row) {
+                const double ratio = v[2] > 0 ? v[3] / v[2] : NAN;
+                const unsigned g = isnan(ratio) ? 0 : ratio > 3 ? 128 : ratio > 1.5 ? 64 : 32;
+                fprintf(OUT, "%s\t%s\t%llu\t", limit, n, (unsigned long long)stride);
+                num(OUT, v[2]);
+                fputc('\t', OUT);
+                num(OUT, v[3]);
+                if (isnan(ratio))
+                    fputs("\tNA\tNA\n", OUT);
+                else
+                    fprintf(OUT, "\t%.4f\t%u\n", ratio, g);
+                continue;
+            }
+            fprintf(OUT, "%s\t%u\t%llu", pat, sm_kernel_elem_bytes(k), (unsigned long long)stride);
+            for (int i = 0; i < 5; i++) {
+                fputc('\t', OUT);
+                num(OUT, v[i]);
+            }
+            fputc('\n', OUT);
+        }
+    if (!printed) {
+        fprintf(stderr, "%s: %s has no readonly row%s\n", PROG, runs_path,
+                l2row ? " of strided" : "");
+        goto done;
+    }
+    rc = 0;
+done:
+    tsv_free(&runs);
+    tsv_free(&ncu);
+    return rc;
+}
+
+/* ------------------------------------------------------------ main */
+
+static char out_tmp[4200];
+static const char *out_path;
+
+/* Finish the output: flush, and for --out rename FILE.tmp onto FILE.  On a
+ * failure nothing is left behind. */
+static int out_close(int keep)
+{
+    int bad = fflush(OUT) != 0 || ferror(OUT);
+    if (!out_path) {
+        if (bad)
+            fprintf(stderr, "%s: cannot write the output: %s\n", PROG, strerror(errno));
+        return bad ? 1 : 0;
+    }
+    bad |= fclose(OUT) != 0;
+    OUT = stdout;
+    if (bad || !keep) {
+        if (bad)
+            fprintf(stderr, "%s: cannot write %s: %s\n", PROG, out_tmp, strerror(errno));
+        remove(out_tmp);
+        return bad ? 1 : 0;
+    }
+    if (rename(out_tmp, out_path) != 0) {
+        fprintf(stderr, "%s: cannot rename %s to %s: %s\n", PROG, out_tmp, out_path, strerror(errno));
+        remove(out_tmp);
+        return 1;
+    }
+    return 0;
+}
+
+static void usage(FILE *f, const cli_opt *t)
+{
+    fprintf(f,
+        "usage: sector_compare MEASURED.tsv [options]                 the readonly family\n"
+        "       sector_compare --family F --runs RUNS.tsv --ncu NCU.tsv [options]\n"
+        "  Predicted vs measured sectors (docs/sectors.md), one row per pattern, or per\n"
+        "  variant, configuration and op, with a verdict.\n\n");
+    cli_print_options(f, t);
+    fprintf(f,
+        "readonly: agreement is L1 sectors equal and DRAM sectors within 5 %%; the gathers\n"
+        "(random_access / nondiverging) follow when both rows are present.  Families:\n"
+        "requests, sectors and wavefronts exact, hits and L2 inside the model's bounds, DRAM\n"
+        "reads within 5 %%.  Exit: 0; 1 failure (or --strict and a row disagrees); 2 usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+    OUT = stdout;
+    const char *chart = NULL, *family = NULL, *runs = NULL, *ncu = NULL, *l2row = NULL;
+    int measured = 0;
+    int markdown = 0, strict = 0, generic = 0, lead_pad = 0, pad_ld = 0, reuse_i = 0;
+    int given_n = 0, given_g = 0, given_l2 = 0, given_wpb = 0, given_seed = 0, given_sms = 0;
+    int given_bps = 0, given_stencil = 0, given_reuse = 0;
+    uint64_t opt_n = 0, opt_g = 64, opt_l2 = SM_L2_EFFECTIVE_BYTES_H100, opt_wpb = 4;
+    uint64_t opt_seed = SM_SEED_DEFAULT, n0 = 32, n1 = 1, radius = 1, sms = 132, bps = 16;
+    static const char *const reuse_names[] = { "lru", "all", "none", NULL };
+    const cli_opt opts[] = {
+        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &markdown, 0, "a Markdown table instead of TSV", 0, 0},
+        {"--strict", 0, CLI_FLAG, 0, 0, 0, 0, &strict, 0, "exit 1 when any row disagrees", 0, 0},
+        {"--out", 'o', CLI_STRING, 0, 0, 0, 0, &out_path, "FILE",
+         "write the table to FILE (through FILE.tmp) instead of stdout", 0, 0},
+        {"--chart", 0, CLI_STRING, 0, 0, 0, 0, &chart, "OUT.svg",
+         "readonly: sectors and time vs stride with gnuplot (.svg, .png or .pdf;\n"
+         "writes OUT.gp and OUT.dat beside it)", 0, 0},
+        {"--generic", 0, CLI_FLAG, 0, 0, 0, 0, &generic, 0,
+         "readonly: the families' table (pred/meas columns, agree) instead", 0, 0},
+        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &opt_n, "N",
+         "readonly: floats in the array (default: '# n' of the file, else 1e8)", 0, &given_n},
+        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &opt_g, "B",
+         "32, 64 or 128 (readonly default: '# dram_granularity_bytes'; else 64)", 0, &given_g},
+        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &opt_l2, "B",
+         "capacity of the LRU L2 model (default 26214400, one H100 partition)", 0, &given_l2},
+        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &reuse_i, "lru|all|none",
+         "readonly: the L2 reuse assumption (default lru)", reuse_names, &given_reuse},
+        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &opt_wpb, "W",
+         "readonly: warps per block of the run (default: '# wpb', else 4)", 0, &given_wpb},
+        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &opt_seed, "S",
+         "the random permutation's seed (default: '# seed', else 12345)", 0, &given_seed},
+        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &family, "F",
+         "copy, patterns or stencil; readonly with --measured or --l2-fetch-row", 0, 0},
+        {"--measured", 0, CLI_FLAG, 0, 0, 0, 0, &measured, 0,
+         "--family readonly: write its measured table (the input of MEASURED.tsv)", 0, 0},
+        {"--l2-fetch-row", 0, CLI_STRING, 0, 0, 0, 0, &l2row, "LIMIT",
+         "--family readonly: the L2 fetch-granularity row of a strided run made\n"
+         "under cudaLimitMaxL2FetchGranularity LIMIT (0: the default)", 0, 0},
+        {"--runs", 0, CLI_STRING, 0, 0, 0, 0, &runs, "RUNS.tsv",
+         "the engine's table of the profiled run (--table)", 0, 0},
+        {"--ncu", 0, CLI_STRING, 0, 0, 0, 0, &ncu, "NCU.tsv", "bin/ncu_extract's table of its ncu log",
+         0, 0},
+        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n0, "N0", "stencil: points along i0 (32)", 0,
+         &given_stencil},
+        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n1, "N1", "stencil: points along i1 (1)", 0,
+         &given_stencil},
+        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &radius, "R", "stencil: radius 1..4 (1)", 0,
+         &given_stencil},
+        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &lead_pad, 0, "stencil: the run used --lead-pad", 0,
+         &given_stencil},
+        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &pad_ld, 0,
+         "stencil: the run used --pad-leading-dim", 0, &given_stencil},
+        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &sms, "SMS",
+         "grid-stride copies: SMs (default: the run's '# device' line)", 0, &given_sms},
+        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &bps, "BPS",
+         "grid-stride copies: resident blocks (default: the run's blocks_per_sm)", 0, &given_bps},
+        CLI_END,
+    };
+    const cli_opt *optv[1] = { opts };
+    cli_parse_result r;
+    int rc = cli_parse(PROG, argc, argv, optv, 1, 1, &r);
+    if (rc)
+        return rc;
+    if (r.help) {
+        usage(stdout, opts);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
+    if (opt_g != 32 && opt_g != 64 && opt_g != 128)
+        return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
+                               (unsigned long long)opt_g);
+    if (chart && !gp_format_for(chart))
+        return cli_usage_error(PROG, "--chart: '%s' must end in .svg, .png or .pdf", chart);
+    if (out_path && !*out_path)
+        return cli_usage_error(PROG, "--out needs a file name");
+    fam_opts fo;
+    memset(&fo, 0, sizeof fo);
+    const int ro_join = family && !strcmp(family, "readonly");
+    if (ro_join) {
+        if (!runs || !ncu || r.npos)
+            return cli_usage_error(PROG, "--family readonly takes --runs and --ncu (and "
+                                   "--measured or --l2-fetch-row); a measured table is "
+                                   "compared as sector_compare MEASURED.tsv");
+        if (measured == !!l2row)
+            return cli_usage_error(PROG, "--family readonly needs one of --measured and "
+                                   "--l2-fetch-row LIMIT");
+        if (l2row && strcmp(l2row, "0") && strcmp(l2row, "32") && strcmp(l2row, "64") &&
+            strcmp(l2row, "128"))
+            return cli_usage_error(PROG, "--l2-fetch-row must be 0, 32, 64 or 128 (got '%s')", l2row);
+    } else if (measured || l2row) {
+        return cli_usage_error(PROG, "--measured and --l2-fetch-row go with --family readonly");
+    }
+    if (family && !ro_join) {
+        if (sf_family_from_name(family, &fo.f))
+            return cli_usage_error(PROG, "--family: unknown family '%s' (copy, patterns, stencil; "
+                                   "readonly takes MEASURED.tsv)", family);
+        if (r.npos)
+            return cli_usage_error(PROG, "--family takes --runs and --ncu, not '%s'", r.pos[0]);
+        if (!runs || !ncu)
+            return cli_usage_error(PROG, "--family needs --runs RUNS.tsv and --ncu NCU.tsv");
+        if (chart || generic || given_reuse || given_n || given_wpb)
+            return cli_usage_error(PROG, "--chart, --generic, --reuse, --n and --wpb are the "
+                                   "readonly table's (a family's run gives N and WPB)");
+        if (given_stencil && fo.f != SF_STENCIL)
+            return cli_usage_error(PROG, "--n0, --n1, --radius and the pads are the stencil's");
+    } else if (!ro_join) {
+        if (runs || ncu)
+            return cli_usage_error(PROG, "--runs and --ncu go with --family");
+        if (given_stencil || given_sms || given_bps)
+            return cli_usage_error(PROG, "the stencil and grid options go with --family");
+        if (!r.npos)
+            return cli_usage_error(PROG, "no MEASURED.tsv given");
+    }
+    if (out_path) {
+        snprintf(out_tmp, sizeof out_tmp, "%s.tmp", out_path);
+        OUT = fopen(out_tmp, "w");
+        if (!OUT) {
+            fprintf(stderr, "%s: cannot write %s: %s\n", PROG, out_tmp, strerror(errno));
+            return 1;
+        }
+    }
+    if (ro_join) {
+        rc = readonly_join(runs, ncu, (unsigned)opt_g, l2row != NULL, l2row);
+        int wr = out_close(rc == 0);
+        return wr ? 1 : rc;
+    }
+    if (family) {
+        sf_params_default(&fo.base);
+        fo.base.granule_bytes = (unsigned)opt_g;
+        fo.base.l2_bytes = opt_l2;
+        fo.base.seed = opt_seed;
+        fo.base.n0 = n0;
+        fo.base.n1 = n1;
+        fo.base.radius = (unsigned)radius;
+        fo.base.lead_pad = lead_pad;
+        fo.base.pad_ld = pad_ld;
+        fo.base.sms = (unsigned)sms;
+        fo.base.blocks_per_sm = (unsigned)bps;
+        fo.given_sms = given_sms;
+        fo.given_bps = given_bps;
+        fo.runs = runs;
+        fo.ncu = ncu;
+        fo.markdown = markdown;
+        fo.strict = strict;
+        rc = family_mode(&fo);
+        int wr = out_close(rc == 0 || (strict && rc == 1));
+        return wr ? 1 : rc;
+    }
+    rc = readonly_mode(r.pos[0], markdown, strict, generic, chart, given_n ? opt_n : 0,
+                       given_g ? opt_g : 0, given_l2 ? opt_l2 : 0, given_wpb ? opt_wpb : 0,
+                       given_seed, opt_seed, (sm_reuse)reuse_i);
+    int wr = out_close(rc != 1 || strict);
+    return wr ? 1 : rc;
 }

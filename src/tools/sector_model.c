@@ -1,61 +1,44 @@
 /*
- * sector_model - print the sectors the memory system is predicted to move
- * for the readonly kernels (docs/sectors.md explains the model).
+ * sector_model - what the memory system is predicted to move, from the
+ * addresses alone (docs/sectors.md explains the models).
  *
  *   sector_model [--n N] [--dram-granularity B] [--l2-bytes B] [--reuse lru|all|none]
  *                [--markdown]
- *       the tables: strided reads of 4 B and 16 B elements at strides
- *       1, 2, 4, ..., 128, then baseline, float4 and the two gathers
+ *       the readonly tables: strided reads of 4 B and 16 B elements at
+ *       strides 1, 2, 4, ..., 128, then baseline, float4 and the two gathers
  *   sector_model --elem E [--stride S] [--offset B] [--lanes L] [...]
- *       one pattern: one warp's request, then the whole strided kernel
- *       over N floats' worth of E-byte elements
+ *       one readonly pattern: one warp's request, then the whole strided
+ *       kernel over N floats' worth of E-byte elements
+ *   sector_model --family copy|patterns|stencil [--variant V,...] [--config LIST] ...
+ *       one row per variant, configuration and op (ld, st): L1 requests,
+ *       sectors, wavefronts, hits, L2 requests and sectors, DRAM sectors,
+ *       bus utilization, and the background labs' figure beside it
+ *   sector_model --list [FAMILY]        the modelled variants and their configurations
+ *   sector_model --metrics FAMILY [--ncu-query FILE]
+ *       the Nsight Compute metrics of a family (readonly too), comma-separated;
+ *       with FILE (the output of `ncu --query-metrics`) only those the installed
+ *       ncu has, the others named on stderr
+ *   sector_model --lab [--markdown]     every lab figure beside the model's
  *
  * Output is TSV with "#" metadata lines, or Markdown tables with --markdown.
+ * Exit status: 0; 1 runtime failure (a write failed, a file unreadable);
+ * 2 usage error.
  */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "sector_families.h"
 #include "sector_model.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define PROG "sector_model"
+
 static const uint64_t strides[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 #define NSTRIDES (sizeof strides / sizeof strides[0])
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: sector_model [options]\n"
-        "  Predicted L1 requests, L1/L2/DRAM sectors of the readonly kernels.\n"
-        "  --n N                    floats in the array (default 1e8; 1e8 and 100000000 both work)\n"
-        "  --dram-granularity B     L2->DRAM fetch granularity, 32, 64 or 128 (default %u)\n"
-        "  --l2-bytes B             effective L2 capacity for the LRU reuse model\n"
-        "                           (default %llu: one of the H100's two partitions)\n"
-        "  --reuse lru|all|none     when a granule fetched earlier is still in L2 (default lru)\n"
-        "  --seed S                 random_access's permutation seed (default %llu)\n"
-        "  --markdown               Markdown tables instead of TSV\n"
-        "  single pattern (any of these selects it):\n"
-        "  --elem E                 element size in bytes: 4, 8 or 16 (default 4)\n"
-        "  --stride S               elements between neighbouring threads (default 1)\n"
-        "  --offset B               misalignment of the array start in bytes (default 0)\n"
-        "  --lanes L                active lanes of the single warp (default 32)\n"
-        "  -h, --help               this text\n",
-        SM_GRANULE_DEFAULT, (unsigned long long)SM_L2_EFFECTIVE_BYTES_H100,
-        (unsigned long long)SM_SEED_DEFAULT);
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s)
-        return -1;
-    errno = 0;
-    char *end;
-    double d = strtod(s, &end); /* accepts 1e8 as well as 100000000 */
-    if (errno || *end || d < 0 || d > 1.8e19 || d != (double)(uint64_t)d)
-        return -1;
-    *out = (uint64_t)d;
-    return 0;
-}
 
 static void print_meta(const sm_config *c)
 {
@@ -198,107 +181,567 @@ static int single(const sm_config *cfg, unsigned elem, unsigned lanes, int markd
     return 0;
 }
 
+/* ------------------------------------------------------------ families */
+
+/* What the family rows need besides the model's parameters. */
+typedef struct fam_opts {
+    const char *variants;    /* "stride,batch" or NULL: all */
+    cli_list config;         /* --config, or empty: each variant's default list */
+    int markdown;
+} fam_opts;
+
+static const char *FAM_COLS =
+    "family\tvariant\tconfig\top\tl1_requests\tl1_sectors\tsectors_per_request\twavefronts"
+    "\tl1_hits\tl1_hits_max\tl1_hit_pct\tl2_requests\tl2_requests_min\tl2_sectors"
+    "\tl2_sectors_min\tdram_sectors\tl1_util_pct\tl2_util_pct\tdram_util_pct\tblocks\tlab"
+    "\tlab_source\tlab_vs_model\n";
+
+static double pct(double num, double den)
+{
+    return den > 0 ? 100 * num / den : NAN;
+}
+
+static void put_num(double v, const char *fmt)
+{
+    if (isnan(v))
+        fputs("NA", stdout);
+    else
+        printf(fmt, v);
+}
+
+static void fam_row(const sf_variant *v, const sf_params *p, const sf_prediction *pr, sf_op op,
+                    int markdown)
+{
+    const sf_counts *k = &pr->op[op];
+    const double dram = op == SF_LD ? pr->dram_read_sectors : pr->dram_write_sectors;
+    char lab[512], src[32], verdict[512], why[1024];
+    if (sf_lab_row(v, p, op, lab, sizeof lab, src, sizeof src, verdict, sizeof verdict, why,
+                   sizeof why) < 0)
+        fprintf(stderr, "%s: %s: the lab's figure: %s\n", PROG, v->name, why);
+    const double spr = k->requests > 0 ? k->sectors / k->requests : NAN;
+    if (markdown) {
+        printf("| %s | %s | %s | %.0f | %.0f | ", v->name, pr->config, op ? "st" : "ld",
+               k->requests, k->sectors);
+        put_num(spr, "%.2f");
+        printf(" | %.0f | %.0f", k->wavefronts, k->hits);
+        if (k->hits_max > k->hits)
+            printf("..%.0f", k->hits_max);
+        printf(" | %.0f", k->l2_requests);
+        if (k->l2_requests_min < k->l2_requests)
+            printf(" (>= %.0f)", k->l2_requests_min);
+        printf(" | %.0f | %.0f | ", k->l2_sectors, dram);
+        put_num(pct(k->bytes, 32 * k->sectors), "%.1f %%");
+        if (strcmp(src, "-"))
+            printf(" | %s | %s |\n", lab, verdict);
+        else
+            printf(" | - | - |\n");
+        return;
+    }
+    printf("%s\t%s\t%s\t%s\t%.0f\t%.0f\t", sf_family_name(v->family), v->name, pr->config,
+           op ? "st" : "ld", k->requests, k->sectors);
+    put_num(spr, "%.4f");
+    printf("\t%.0f\t%.0f\t%.0f\t", k->wavefronts, k->hits, k->hits_max);
+    put_num(pct(k->hits, k->sectors), "%.2f");
+    printf("\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t", k->l2_requests, k->l2_requests_min, k->l2_sectors,
+           k->l2_sectors_min, dram);
+    put_num(pct(k->bytes, 32 * k->sectors), "%.2f");
+    putchar('\t');
+    put_num(pct(k->bytes, 32 * k->l2_sectors), "%.2f");
+    putchar('\t');
+    put_num(pct(k->bytes, 32 * dram), "%.2f");
+    printf("\t%llu\t%s\t%s\t%s\n", (unsigned long long)pr->blocks, lab, src, verdict);
+}
+
+/* Is NAME in the comma-separated list (NULL: everything is)? */
+static int in_list(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    const size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *c = strchr(p, ',');
+        const size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    return 0;
+}
+
+/* The configurations of v: --config, or its default list, or none. */
+static int configs_of(const sf_variant *v, const sf_params *base, const fam_opts *o,
+                      uint64_t *cfgs, size_t *ncfg, char *err, size_t errlen)
+{
+    *ncfg = 1;
+    cfgs[0] = base->cfg;
+    if (v->cfg == SF_CFG_NONE)
+        return 0;
+    if (o->config.n) {
+        memcpy(cfgs, o->config.v, o->config.n * sizeof cfgs[0]);
+        *ncfg = o->config.n;
+        return 0;
+    }
+    return cli_parse_list("--config", v->cfg_default, 0, UINT64_MAX, cfgs, CLI_LIST_MAX, ncfg,
+                          err, errlen);
+}
+
+static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
+{
+    char err[512];
+    /* every name of --variant must be one of the family's */
+    if (o->variants)
+        for (const char *p = o->variants; *p;) {
+            const char *c = strchr(p, ',');
+            const size_t len = c ? (size_t)(c - p) : strlen(p);
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+            if (!sf_find(f, name))
+                return cli_usage_error(PROG, "--variant: %s has no variant '%s' (see --list %s)",
+                                       sf_family_name(f), name, sf_family_name(f));
+            if (!c)
+                break;
+            p = c + 1;
+        }
+    for (size_t i = 0; i < sf_nvariants; i++) {
+        const sf_variant *v = &sf_variants[i];
+        uint64_t cfgs[CLI_LIST_MAX];
+        size_t ncfg;
+        if (v->family != f || !in_list(o->variants, v->name) ||
+            configs_of(v, base, o, cfgs, &ncfg, err, sizeof err))
+            continue;
+        for (size_t c = 0; c < ncfg; c++) {
+            sf_params p = *base;
+            p.cfg = cfgs[c];
+            if (sf_check(v, &p, err, sizeof err)) {
+                if (o->config.n) /* the user's --config: a usage error */
+                    return cli_usage_error(PROG, "--config: %s %s: %s", sf_family_name(f),
+                                           v->name, err);
+                fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
+                return 1;
+            }
+        }
+    }
+    if (o->markdown) {
+        if (f == SF_STENCIL)
+            printf("Predicted per launch: stencil %llu x %llu, radius %u%s%s, WPB %u, DRAM "
+                   "granularity %u B\n\n", (unsigned long long)base->n0,
+                   (unsigned long long)base->n1, base->radius, base->lead_pad ? ", lead pad" : "",
+                   base->pad_ld ? ", leading-dim pad" : "", base->wpb, base->granule_bytes);
+        else
+            printf("Predicted per launch: %s, N = %llu, WPB %u, DRAM granularity %u B, L2 %llu B\n\n",
+                   sf_family_name(f), (unsigned long long)base->n, base->wpb, base->granule_bytes,
+                   (unsigned long long)base->l2_bytes);
+        printf("| Variant | Config | Op | Requests | Sectors | Sectors/req | Wavefronts | L1 hits "
+               "| L2 requests | L2 sectors | DRAM sectors | L1 util | Lab | Lab vs model |\n");
+        printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+    } else {
+        printf("# sector_model: predicted per launch (docs/sectors.md)\n");
+        printf("# family\t%s\n", sf_family_name(f));
+        if (f != SF_STENCIL)
+            printf("# n\t%llu\n", (unsigned long long)base->n);
+        printf("# wpb\t%u\n# dram_granularity_bytes\t%u\n# l2_bytes\t%llu\n# seed\t%llu\n",
+               base->wpb, base->granule_bytes, (unsigned long long)base->l2_bytes,
+               (unsigned long long)base->seed);
+        if (f == SF_STENCIL)
+            printf("# stencil\tn0 %llu, n1 %llu, radius %u, lead pad %s, leading-dim pad %s\n",
+                   (unsigned long long)base->n0, (unsigned long long)base->n1, base->radius,
+                   base->lead_pad ? "yes" : "no", base->pad_ld ? "yes" : "no");
+        fputs(FAM_COLS, stdout);
+    }
+    for (size_t i = 0; i < sf_nvariants; i++) {
+        const sf_variant *v = &sf_variants[i];
+        if (v->family != f || !in_list(o->variants, v->name))
+            continue;
+        uint64_t cfgs[CLI_LIST_MAX];
+        size_t ncfg;
+        if (configs_of(v, base, o, cfgs, &ncfg, err, sizeof err)) {
+            fprintf(stderr, "%s: internal: %s\n", PROG, err);
+            return 1;
+        }
+        for (size_t c = 0; c < ncfg; c++) {
+            sf_params p = *base;
+            p.cfg = cfgs[c];
+            sf_prediction pr;
+            if (sf_predict(v, &p, &pr, err, sizeof err)) {
+                fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
+                return 1;
+            }
+            for (int op = 0; op < 2; op++)
+                if (op == SF_LD ? pr.has_load : pr.has_store)
+                    fam_row(v, &p, &pr, (sf_op)op, o->markdown);
+        }
+    }
+    return 0;
+}
+
+static int list_variants(const char *fam)
+{
+    sf_family f = SF_COPY;
+    if (fam && sf_family_from_name(fam, &f))
+        return cli_usage_error(PROG, "--list: unknown family '%s' (copy, patterns, stencil)", fam);
+    printf("family\tvariant\tkernel\tconfig\tdefault\trule\n");
+    for (size_t i = 0; i < sf_nvariants; i++) {
+        const sf_variant *v = &sf_variants[i];
+        if (fam && v->family != f)
+            continue;
+        printf("%s\t%s\t%s_%s\t%s\t%s\t%s\n", sf_family_name(v->family), v->name,
+               sf_family_name(v->family), v->name, v->cfg == SF_CFG_NONE ? "-" : sf_cfg_name(v->cfg),
+               v->cfg_default ? v->cfg_default : "-", v->rule);
+    }
+    return 0;
+}
+
+/* The base names (first word of a line) that `ncu --query-metrics` printed. */
+static char *read_query(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 4096 > cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, fp);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!buf || bad) {
+        free(buf);
+        snprintf(err, errlen, "cannot read %s", path);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* 1 when some line of q starts (after blanks) with base followed by a blank or the end. */
+static int query_has(const char *q, const char *base, size_t blen)
+{
+    for (const char *line = q; line && *line;) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!strncmp(p, base, blen) && (p[blen] == 0 || p[blen] == ' ' || p[blen] == '\t' ||
+                                        p[blen] == '\n' || p[blen] == '\r'))
+            return 1;
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    return 0;
+}
+
+static int list_metrics(const char *fam, const char *query, int proven_only)
+{
+    unsigned bit;
+    sf_family f;
+    if (!strcmp(fam, "readonly"))
+        bit = SF_READONLY_BIT;
+    else if (!sf_family_from_name(fam, &f))
+        bit = 1u << f;
+    else
+        return cli_usage_error(PROG, "--metrics: unknown family '%s' (readonly, copy, patterns, "
+                               "stencil)", fam);
+    char *q = NULL, err[512];
+    size_t qlen = 0;
+    if (query) {
+        q = read_query(query, &qlen, err, sizeof err);
+        if (!q) {
+            fprintf(stderr, "%s: %s\n", PROG, err);
+            return 1;
+        }
+        if (!strstr(q, "__")) {
+            fprintf(stderr, "%s: %s names no metric (is it the output of ncu --query-metrics?)\n",
+                    PROG, query);
+            free(q);
+            return 1;
+        }
+    }
+    /* which of the family's metrics this ncu has */
+    int *have = calloc(sf_nmetrics, sizeof *have);
+    if (!have) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        free(q);
+        return 1;
+    }
+    for (size_t i = 0; i < sf_nmetrics; i++) {
+        const sf_metric *m = &sf_metrics[i];
+        const char *dot = strchr(m->name, '.');
+        const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
+        have[i] = (m->families & bit) && (!q || m->always || query_has(q, m->name, blen)) &&
+                  (!proven_only || m->proven);
+    }
+    /* a list without the counters every H100 ncu has is not ncu's list */
+    int proven_seen = !q;
+    for (size_t i = 0; i < sf_nmetrics; i++)
+        proven_seen |= have[i] && sf_metrics[i].proven && !sf_metrics[i].always;
+    if (!proven_seen) {
+        fprintf(stderr, "%s: %s lists none of the counters every ncu of an H100 has (e.g. "
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld): not the output of ncu --query-metrics?\n",
+                PROG, query);
+        free(q);
+        free(have);
+        return 1;
+    }
+    int n = 0;
+    for (size_t i = 0; i < sf_nmetrics; i++) {
+        const sf_metric *m = &sf_metrics[i];
+        if (!(m->families & bit) || (proven_only && !m->proven))
+            continue;
+        if (have[i]) {
+            printf("%s%s", n ? "," : "", m->name);
+            n++;
+            continue;
+        }
+        /* another name of the same quantity (lg / lgds) may stand in */
+        const char *alt = NULL;
+        for (size_t j = 0; j < sf_nmetrics && !alt; j++)
+            if (j != i && have[j] && sf_metrics[j].m == m->m && sf_metrics[j].op == m->op)
+                alt = sf_metrics[j].name;
+        if (alt)
+            fprintf(stderr, "%s: %s is not in this ncu; %s measures the same\n", PROG, m->name, alt);
+        else
+            fprintf(stderr, "%s: the installed ncu lacks %s: left out, its column will be NA\n",
+                    PROG, m->name);
+    }
+    putchar('\n');
+    free(q);
+    free(have);
+    if (n == 0) {
+        fprintf(stderr, "%s: no metric of %s is available\n", PROG, fam);
+        return 1;
+    }
+    return 0;
+}
+
+/* Every lab figure, at parameters that match it, beside the model's value
+ * (an entry for every load path, "spread_*", is shown for the first path). */
+static int lab_table(int markdown, unsigned granule)
+{
+    char err[512];
+    if (markdown) {
+        printf("| Source | Family | Variant | Config | Op | Quantity | Lab | Model | H100 |\n");
+        printf("|---|---|---|---|---|---|---:|---:|---|\n");
+    } else {
+        printf("# sector_model --lab: the background labs' figures beside the model\n");
+        printf("source\tfamily\tvariant\tconfig\top\tquantity\tlab\tmodel\tverdict\tlab_says\th100\n");
+    }
+    for (size_t i = 0; i < sf_nlabs; i++) {
+        const sf_lab *e = &sf_labs[i];
+        for (size_t j = 0; j < sf_nvariants; j++) {
+            const sf_variant *v = &sf_variants[j];
+            sf_params p;
+            sf_lab_params(e, v, NULL, &p);
+            p.granule_bytes = granule;
+            if (!sf_lab_matches(e, v, &p, e->op))
+                continue;
+            sf_prediction pr;
+            if (sf_predict(v, &p, &pr, err, sizeof err)) {
+                fprintf(stderr, "%s: %s: %s\n", PROG, v->name, err);
+                return 1;
+            }
+            const double m = sf_quantity_value(&pr, e->op, e->q);
+            const int ok = sf_lab_agrees(e, m);
+            const size_t L = strlen(e->variant);
+            const int prefix = L && e->variant[L - 1] == '*';
+            if (markdown)
+                printf("| %s | %s | %s%s | %s | %s | %s | %.4g | %.4g | %s |\n", e->source,
+                       sf_family_name(v->family), v->name, prefix ? " (any path)" : "", pr.config,
+                       e->op ? "st" : "ld",
+                       sf_quantity_name(e->q), e->value, m,
+                       ok ? "agrees" : e->h100 ? e->h100 : "DIFFERS (no reason known)");
+            else
+                printf("%s\t%s\t%s\t%s\t%s\t%s\t%.6g\t%.6g\t%s\t%s\t%s\n", e->source,
+                       sf_family_name(v->family), v->name, pr.config, e->op ? "st" : "ld",
+                       sf_quantity_name(e->q), e->value, m, ok ? "agrees" : "differs", e->what,
+                       ok ? "-" : e->h100 ? e->h100 : "no reason known");
+            if (prefix)
+                break;
+        }
+    }
+    return 0;
+}
+
+static void usage(FILE *f, const cli_opt *t)
+{
+    fprintf(f,
+        "usage: sector_model [options]                      readonly tables\n"
+        "       sector_model --family F [--variant V,...] [--config LIST] [options]\n"
+        "       sector_model --list [FAMILY] | --metrics FAMILY [--ncu-query FILE] | --lab\n"
+        "  Predicted L1 requests, sectors, wavefronts and hits, L2 requests and sectors,\n"
+        "  DRAM sectors, from the addresses alone (docs/sectors.md).\n\n");
+    cli_print_options(f, t);
+    fprintf(f,
+        "Defaults: readonly N = 1e8, families N = 1e7; granularity %u B; L2 %llu B (one of\n"
+        "the H100's two partitions); seed %llu.  Exit: 0 ok, 1 failure, 2 usage.\n",
+        SM_GRANULE_DEFAULT, (unsigned long long)SM_L2_EFFECTIVE_BYTES_H100,
+        (unsigned long long)SM_SEED_DEFAULT);
+}
+
 int main(int argc, char **argv)
 {
     sm_config cfg;
     sm_config_default(&cfg);
-    int markdown = 0, one = 0;
-    uint64_t elem = 4, lanes = SM_WARP_LANES;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t x = 0;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--markdown")) {
-            markdown = 1;
-            continue;
-        }
-        static const char *const known[] = { "--reuse", "--n", "--dram-granularity",
-                                             "--l2-bytes", "--elem", "--stride",
-                                             "--offset", "--lanes", "--seed" };
-        int ok = 0;
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-            ok |= !strcmp(a, known[k]);
-        if (!ok) {
-            fprintf(stderr, "sector_model: unknown option %s\n", a);
-            usage(stderr);
-            return 2;
-        }
-        if (!v) {
-            fprintf(stderr, "sector_model: %s needs a value\n", a);
-            usage(stderr);
-            return 2;
-        }
-        i++;
-        if (!strcmp(a, "--reuse")) {
-            if (sm_reuse_from_name(v, &cfg.reuse)) {
-                fprintf(stderr, "sector_model: --reuse must be lru, all or none, not '%s'\n", v);
-                return 2;
-            }
-            continue;
-        }
-        if (parse_u64(v, &x)) {
-            fprintf(stderr, "sector_model: %s: '%s' is not a non-negative integer\n", a, v);
-            return 2;
-        }
-        if (!strcmp(a, "--n"))
-            cfg.n_floats = x;
-        else if (!strcmp(a, "--dram-granularity"))
-            cfg.granule_bytes = (unsigned)x;
-        else if (!strcmp(a, "--l2-bytes"))
-            cfg.l2_bytes = x;
-        else if (!strcmp(a, "--seed"))
-            cfg.seed = x;
-        else if (!strcmp(a, "--elem"))
-            elem = x, one = 1;
-        else if (!strcmp(a, "--stride"))
-            cfg.stride = x, one = 1;
-        else if (!strcmp(a, "--offset"))
-            cfg.offset_bytes = x, one = 1;
-        else if (!strcmp(a, "--lanes"))
-            lanes = x, one = 1;
-        else {
-            fprintf(stderr, "sector_model: unknown option %s\n", a);
-            usage(stderr);
-            return 2;
+    sf_params fp;
+    sf_params_default(&fp);
+    int markdown = 0, lab = 0, lead_pad = 0, pad_ld = 0, proven = 0;
+    int given_n = 0, given_elem = 0, given_stride = 0, given_offset = 0, given_lanes = 0;
+    int given_list = 0, given_config = 0;
+    uint64_t n = cfg.n_floats, granule = cfg.granule_bytes, l2 = cfg.l2_bytes, seed = cfg.seed;
+    uint64_t elem = 4, stride = 1, offset = 0, lanes = SM_WARP_LANES, wpb = 4, n0 = 32, n1 = 1;
+    uint64_t radius = 1, grid = 0, sms = 132, bps = 16;
+    int reuse = 0;
+    const char *family = NULL, *variants = NULL, *list = NULL, *metrics = NULL, *query = NULL;
+    fam_opts fo;
+    memset(&fo, 0, sizeof fo);
+    static const char *const reuse_names[] = { "lru", "all", "none", NULL };
+    const cli_opt opts[] = {
+        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &n, "N",
+         "elements (floats) in the array: 1e8 and 100000000 both work", 0, &given_n},
+        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &granule, "B",
+         "L2 -> DRAM fetch granularity: 32, 64 or 128", 0, 0},
+        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &l2, "B",
+         "capacity of the LRU L2 model", 0, 0},
+        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &reuse, "lru|all|none",
+         "readonly: when a granule fetched earlier is still in L2 (default lru)", reuse_names, 0},
+        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &seed, "S",
+         "the random permutation's seed (readonly random_access, patterns random)", 0, 0},
+        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &markdown, 0, "Markdown tables instead of TSV", 0, 0},
+        {"--elem", 0, CLI_U64, 1, 64, 0, 0, &elem, "E",
+         "readonly single pattern: element size in bytes, 4, 8 or 16", 0, &given_elem},
+        {"--stride", 0, CLI_U64, 1, UINT64_MAX, 0, 0, &stride, "S",
+         "readonly single pattern: elements between neighbouring threads", 0, &given_stride},
+        {"--offset", 0, CLI_U64, 0, 1ull << 40, 0, 0, &offset, "B",
+         "readonly single pattern: misalignment of the array start in bytes", 0, &given_offset},
+        {"--lanes", 0, CLI_U64, 1, 32, 0, 0, &lanes, "L",
+         "readonly single pattern: active lanes of the single warp (1..32)", 0, &given_lanes},
+        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &family, "F",
+         "copy, patterns or stencil: the family's rows", 0, 0},
+        {"--variant", 0, CLI_STRING, 0, 0, 0, 0, &variants, "V,...",
+         "only these variants (default: all the family's modelled ones)", 0, 0},
+        {"--config", 0, CLI_LIST, 0, 1ull << 32, 0, 0, &fo.config, "LIST",
+         "the configurations (stride, batch or offset) instead of the defaults", 0, &given_config},
+        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &wpb, "W", "warps per block (default 4)", 0, 0},
+        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n0, "N0", "stencil: points along i0 (32)", 0, 0},
+        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n1, "N1", "stencil: points along i1 (1)", 0, 0},
+        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &radius, "R", "stencil: radius, 1..4 (1)", 0, 0},
+        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &lead_pad, 0,
+         "stencil: pad the start so that point (0,0) begins a line", 0, 0},
+        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &pad_ld, 0,
+         "stencil: round the leading dimension up to 32 floats", 0, 0},
+        {"--grid-blocks", 0, CLI_COUNT, 0, 1ull << 32, 0, 0, &grid, "G",
+         "grid-stride copies: blocks launched (default SMS x BPS)", 0, 0},
+        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &sms, "SMS", "grid-stride copies: SMs (132)", 0, 0},
+        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &bps, "BPS",
+         "grid-stride copies: resident blocks per SM (16)", 0, 0},
+        {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &given_list, 0,
+         "list the modelled variants (of the FAMILY given as argument, or all)", 0, 0},
+        {"--metrics", 0, CLI_STRING, 0, 0, 0, 0, &metrics, "FAMILY",
+         "print the Nsight Compute metrics of FAMILY (readonly, copy, patterns, stencil)", 0, 0},
+        {"--ncu-query", 0, CLI_STRING, 0, 0, 0, 0, &query, "FILE",
+         "with --metrics: keep those `ncu --query-metrics` printed into FILE", 0, 0},
+        {"--proven", 0, CLI_FLAG, 0, 0, 0, 0, &proven, 0,
+         "with --metrics: only those seen in real H100 captures (a fallback)", 0, 0},
+        {"--lab", 0, CLI_FLAG, 0, 0, 0, 0, &lab, 0, "every lab figure beside the model", 0, 0},
+        CLI_END,
+    };
+    const cli_opt *optv[1] = { opts };
+    cli_parse_result r;
+    int rc = cli_parse(PROG, argc, argv, optv, 1, 1, &r);
+    if (rc)
+        return rc;
+    if (r.help) {
+        usage(stdout, opts);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
+    if (r.npos && !given_list)
+        return cli_usage_error(PROG, "unexpected argument '%s'", r.pos[0]);
+    list = r.npos ? r.pos[0] : NULL;
+    if (granule != 32 && granule != 64 && granule != 128)
+        return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
+                               (unsigned long long)granule);
+    if ((query || proven) && !metrics)
+        return cli_usage_error(PROG, "--ncu-query and --proven go with --metrics FAMILY");
+    if ((variants || given_config) && !family)
+        return cli_usage_error(PROG, "--variant and --config go with --family");
+
+    if (given_list)
+        rc = list_variants(list);
+    else if (metrics)
+        rc = list_metrics(metrics, query, proven);
+    else if (lab)
+        rc = lab_table(markdown, (unsigned)granule);
+    else if (family) {
+        sf_family f;
+        if (sf_family_from_name(family, &f))
+            return cli_usage_error(PROG, "--family: unknown family '%s' (copy, patterns, stencil; "
+                                   "readonly is the default tables)", family);
+        if (given_elem || given_stride || given_offset || given_lanes)
+            return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
+                                   "readonly single pattern's, not --family's");
+        fp.n = given_n ? n : SF_N_DEFAULT;
+        if (fp.n > SF_MAX_N)
+            return cli_usage_error(PROG, "--n must be at most %llu for --family",
+                                   (unsigned long long)SF_MAX_N);
+        fp.wpb = (unsigned)wpb;
+        fp.seed = seed;
+        fp.granule_bytes = (unsigned)granule;
+        fp.l2_bytes = l2;
+        fp.grid_blocks = grid;
+        fp.sms = (unsigned)sms;
+        fp.blocks_per_sm = (unsigned)bps;
+        fp.n0 = n0;
+        fp.n1 = n1;
+        fp.radius = (unsigned)radius;
+        fp.lead_pad = lead_pad;
+        fp.pad_ld = pad_ld;
+        fo.variants = variants;
+        fo.markdown = markdown;
+        rc = family_rows(f, &fp, &fo);
+    } else {
+        cfg.n_floats = n;
+        cfg.granule_bytes = (unsigned)granule;
+        cfg.l2_bytes = l2;
+        cfg.reuse = (sm_reuse)reuse;
+        cfg.seed = seed;
+        cfg.stride = stride;
+        cfg.offset_bytes = offset;
+        cfg.threads_per_block = (unsigned)(32 * wpb);
+        if (cfg.n_floats < 4)
+            return cli_usage_error(PROG, "--n must be between 4 and 2^40");
+        if (given_elem || given_stride || given_offset || given_lanes) {
+            if (elem != 4 && elem != 8 && elem != 16)
+                return cli_usage_error(PROG, "--elem must be 4, 8 or 16");
+            if (cfg.offset_bytes % elem)
+                /* The hardware requires naturally aligned loads; a misaligned
+                 * LDG faults, so there is nothing to predict. */
+                return cli_usage_error(PROG, "--offset must be a multiple of --elem "
+                                       "(a misaligned %llu-byte load faults on the GPU)",
+                                       (unsigned long long)elem);
+            rc = single(&cfg, (unsigned)elem, (unsigned)lanes, markdown);
+        } else {
+            rc = tables(&cfg, markdown);
         }
     }
-    if (!sm_granule_ok(cfg.granule_bytes)) {
-        fprintf(stderr, "sector_model: --dram-granularity must be 32, 64 or 128\n");
-        return 2;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write the output: %s\n", PROG, strerror(errno));
+        return 1;
     }
-    if (cfg.n_floats < 4 || cfg.n_floats > (1ull << 40)) {
-        fprintf(stderr, "sector_model: --n must be between 4 and 2^40\n");
-        return 2;
-    }
-    if (cfg.l2_bytes == 0) {
-        fprintf(stderr, "sector_model: --l2-bytes must be positive\n");
-        return 2;
-    }
-    if (one) {
-        if (elem != 4 && elem != 8 && elem != 16) {
-            fprintf(stderr, "sector_model: --elem must be 4, 8 or 16\n");
-            return 2;
-        }
-        if (cfg.stride == 0) {
-            fprintf(stderr, "sector_model: --stride must be at least 1\n");
-            return 2;
-        }
-        if (lanes == 0 || lanes > SM_WARP_LANES) {
-            fprintf(stderr, "sector_model: --lanes must be 1..32\n");
-            return 2;
-        }
-        if (cfg.offset_bytes % elem) {
-            /* The hardware requires naturally aligned loads; a misaligned
-             * LDG faults, so there is nothing to predict. */
-            fprintf(stderr, "sector_model: --offset must be a multiple of --elem "
-                            "(a misaligned %llu-byte load faults on the GPU)\n",
-                    (unsigned long long)elem);
-            return 2;
-        }
-        return single(&cfg, (unsigned)elem, (unsigned)lanes, markdown);
-    }
-    return tables(&cfg, markdown);
+    return rc;
 }

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# tests/cli/ncu_profile.sh - scripts/ncu_profile.sh end to end without a GPU:
+# stand-ins for ncu, nvidia-smi and the <family>_profile programs replay
+# recorded ncu logs, so every step after the measurement (the metric list
+# against ncu --query-metrics, the kernel filter, bin/ncu_extract, pairing
+# launches with the runs' rows, bin/sector_compare, the published files)
+# runs for real.
+#   readonly: the real H100 logs of data/reference/h100/ncu/ must give back
+#             exactly the rows of data/reference/h100/sectors.tsv and
+#             l2_fetch.tsv, which the earlier awk version wrote from them;
+#   copy:     the synthetic fixture (tests/fixtures/ncu/copy_ncu.csv) must
+#             flag its two altered rows and nothing else;
+#   failures: no counter permission, a program that fails: exit 1, nothing
+#             published; usage errors exit 2.
+source "$(dirname "$0")/../lib.sh"
+require_bin bin/sector_model bin/sector_compare bin/ncu_extract bin/tsv bin/names
+F=$ROOT/tests/fixtures/ncu
+R=$ROOT/data/reference/h100
+STUB=$TMP/stub
+mkdir -p "$STUB"
+
+# ncu: --version, --query-metrics, or: run the program, then write the log
+# recorded for that run into --log-file.
+cat >"$STUB/ncu" <<'EOF'
+#!/usr/bin/env bash
+case "$*" in
+    *--version*) echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.1.0 (stub)"; exit 0 ;;
+    *--query-metrics*) cat "$STUB_QUERY"; exit 0 ;;
+esac
+log="" prog="" metrics=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --log-file|--metrics|--kernel-name|--print-units|--clock-control|--cache-control)
+            [ "$1" = --log-file ] && log=$2
+            [ "$1" = --metrics ] && metrics=$2
+            shift 2 ;;
+        --csv) shift ;;
+        -*) echo "stub ncu: unexpected option $1" >&2; exit 3 ;;
+        *) prog=$1; shift; break ;;
+    esac
+done
+case ",$metrics," in *",${STUB_BAD_METRIC:-none},"*)
+    echo "==ERROR== Failed to find metric $STUB_BAD_METRIC"; exit 1 ;;
+esac
+"$prog" "$@" || exit 1
+args=" $* "
+case $prog in
+    *readonly_profile)
+        lim=default
+        case $args in *" --l2-fetch 32 "*) lim=32 ;; *" --l2-fetch 64 "*) lim=64 ;; *" --l2-fetch 128 "*) lim=128 ;; esac
+        case $args in
+            *" --kernel strided --stride 32 "*) src=gran_$lim.csv ;;
+            *" --kernel strided,strided_float4 "*) s=${args#* --stride }; src=strided_${s%% *}.csv ;;
+            *) src=other.csv ;;
+        esac
+        cp "$STUB_LOGS/$src" "$log" ;;
+    *stencil_profile)
+        case $args in
+            " 32 2 0 4 "*" --kernel "*) case $args in *--lead-pad*) src=$STUB_CSV ;; *) src=$STUB_FIX/stencil_32x2_ncu.csv ;; esac ;;
+            " 32 32 0 4 "*"--lead-pad --pad-leading-dim "*) case $args in *--radius*) src=$STUB_CSV ;; *) src=$STUB_FIX/stencil_32x32_aligned_ncu.csv ;; esac ;;
+            *) src=$STUB_CSV ;;
+        esac
+        cp "$src" "$log" ;;
+    *) cp "$STUB_CSV" "$log" ;;
+esac
+EOF
+# stencil_profile: four rows, whatever the geometry (the comparison takes it from the script)
+cat >"$STUB/stencil_profile" <<'EOF'
+#!/usr/bin/env bash
+[ "$1" = --list-kernels ] && { printf 'deriv_copy\tx\nderiv0\tx\nderiv1\tx\nderiv0_halo\tx\n'; exit 0; }
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[i]}" = --table ] && cp "$STUB_FIX/stencil_32x2_runs.tsv" "${args[i+1]}"; done
+exit 0
+EOF
+cat >"$STUB/nvidia-smi" <<'EOF'
+#!/usr/bin/env bash
+echo "GPU 0: NVIDIA H100 80GB HBM3 (stub)"
+EOF
+# readonly_profile: the engine's table for the run it was asked for
+cat >"$STUB/readonly_profile" <<'EOF'
+#!/usr/bin/env bash
+[ "$1" = --list-kernels ] && { printf 'baseline\tx\nfloat4\tx\nnondiverging\tx\nrandom_access\tx\nstrided\tx\nstrided_float4\tx\n'; exit 0; }
+table="" kernels="" stride=8
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+    case ${args[i]} in --table) table=${args[i+1]} ;; --kernel) kernels=${args[i+1]} ;; --stride) stride=${args[i+1]} ;; esac
+done
+{
+    printf '# device\tNVIDIA H100 80GB HBM3 (sm_90, 132 SMs, L2 51200 KiB)\n'
+    printf 'kernel\tn\tsmem_bytes\twarps_per_block\tblocks_per_sm\tvalid\tconfig\n'
+    for k in ${kernels//,/ }; do
+        case $k in strided*) c=stride=$stride ;; *) c=- ;; esac
+        printf '%s\t100000000\t0\t4\t16\tok\t%s\n' "$k" "$c"
+    done
+} >"$table"
+EOF
+# copy_profile: the fixture's table; memcpy has no kernel (and no model)
+cat >"$STUB/copy_profile" <<'EOF'
+#!/usr/bin/env bash
+if [ "$1" = --list-kernels ]; then
+    for v in stride stride_store stride16 batch batch_unrolled batch_restrict int4 grid_scalar \
+             grid_vector2 grid_vector4 vector2 vector4 memcpy; do printf '%s\tx\n' "$v"; done
+    exit 0
+fi
+[ -n "${STUB_FAIL:-}" ] && { echo "copy_profile: CUDA error (stub)" >&2; exit 1; }
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[i]}" = --table ] && cp "$STUB_RUNS" "${args[i+1]}"; done
+exit 0
+EOF
+chmod +x "$STUB"/*
+export PATH="$STUB:$PATH" WARPLAT_PROFILE_DIR=$STUB STUB_QUERY=$F/query_metrics_h100.txt
+
+# --- usage
+expect_exit 0 scripts/ncu_profile.sh --help;           expect_says "FAMILY [--n N]"
+expect_exit 2 scripts/ncu_profile.sh;                  expect_says "FAMILY is missing"
+expect_exit 2 scripts/ncu_profile.sh bogus;            expect_says "unknown FAMILY 'bogus'"
+expect_exit 2 scripts/ncu_profile.sh copy --l2-fetch 48; expect_says "32, 64 or 128"
+expect_exit 2 scripts/ncu_profile.sh copy --wpb x;     expect_says "--wpb must be"
+expect_exit 2 scripts/ncu_profile.sh copy --n nan;     expect_says "--n must be a number"
+expect_exit 2 scripts/ncu_profile.sh copy --out;       expect_says "--out needs a value"
+
+# --- readonly: the real H100 logs reproduce the published reference tables
+export STUB_LOGS=$R/ncu
+OUT=$TMP/ro
+expect_exit 0 scripts/ncu_profile.sh readonly --out "$OUT"
+[ -s "$OUT/sectors_readonly.tsv" ] && [ -s "$OUT/l2_fetch.tsv" ] || fail "readonly: tables not written"
+grep -v '^#' "$R/sectors.tsv" >"$TMP/want.tsv"
+grep -v '^#' "$OUT/sectors_readonly.tsv" >"$TMP/got.tsv" 2>/dev/null
+diff -u "$TMP/want.tsv" "$TMP/got.tsv" >"$TMP/d" || fail "readonly rows differ from data/reference/h100/sectors.tsv:
+$(head -n 20 "$TMP/d")"
+grep -v '^#' "$R/l2_fetch.tsv" >"$TMP/want2.tsv"
+grep -v '^#' "$OUT/l2_fetch.tsv" >"$TMP/got2.tsv" 2>/dev/null
+diff -u "$TMP/want2.tsv" "$TMP/got2.tsv" >"$TMP/d2" || fail "l2_fetch rows differ from the reference:
+$(head -n 20 "$TMP/d2")"
+[ "$(bin/tsv meta "$OUT/sectors_readonly.tsv" dram_granularity_bytes)" = 64 ] ||
+    fail "readonly: the measured granule (64 B) is not in the table's metadata"
+ls "$OUT/ncu" | grep -qx readonly_strided_16.csv || fail "readonly: raw log ncu/readonly_strided_16.csv not kept"
+ls "$OUT/ncu" | grep -qx readonly_gran_default.csv || fail "readonly: raw log ncu/readonly_gran_default.csv not kept"
+ls "$OUT" "$OUT/ncu" | grep -q '\.tmp$' && fail "readonly: a .tmp file was left behind"
+
+# --- copy: the fixture's two altered rows are flagged, the others agree
+export STUB_CSV=$F/copy_ncu.csv STUB_RUNS=$F/copy_runs.tsv
+OUT=$TMP/copy
+expect_exit 0 scripts/ncu_profile.sh copy --out "$OUT"
+expect_says "copy memcpy has no sector model"
+T=$OUT/sectors_copy.tsv
+[ -s "$T" ] || fail "copy: $T not written"
+[ "$(bin/tsv get "$T" config --where agree=no | tr '\n' ' ')" = "stride=5 stride=16 " ] ||
+    fail "copy: expected exactly stride=5 and stride=16 to disagree, got: $(bin/tsv get "$T" config --where agree=no | tr '\n' ' ')"
+[ "$(bin/tsv get "$T" mismatch --where config=stride=16 --where op=ld)" = dram_sectors ] ||
+    fail "copy: stride=16 should disagree on DRAM only"
+[ "$(bin/tsv get "$T" mismatch --where config=stride=5 --where op=ld)" = wavefronts ] ||
+    fail "copy: stride=5 should disagree on wavefronts only"
+[ "$(bin/tsv get "$T" lab_vs_model --where variant=stride --where config=stride=4 --where op=ld)" = agrees ] ||
+    fail "copy: stride=4 should carry the lab's figure, in agreement"
+[ "$(bin/tsv meta "$T" ncu)" = "Version 2025.3.1.0 (stub)" ] || fail "copy: the ncu version is not recorded"
+[ -s "$OUT/ncu/copy_main.csv" ] && [ -s "$OUT/ncu/copy_main_runs.tsv" ] || fail "copy: raw log or runs table not kept"
+
+# --- a metric this ncu lacks: left out, its column NA, the rows still judged
+export STUB_QUERY=$F/query_metrics_no_tstage.txt
+OUT=$TMP/copy2
+expect_exit 0 scripts/ncu_profile.sh copy --out "$OUT"
+expect_says "lacks l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum"
+T=$OUT/sectors_copy.tsv
+[ "$(bin/tsv get "$T" wavefronts_meas --where config=stride=5 --where op=ld)" = NA ] ||
+    fail "copy without the tag-stage counters: wavefronts_meas should be NA"
+[ "$(bin/tsv get "$T" config --where agree=no | tr '\n' ' ')" = "stride=16 " ] ||
+    fail "copy without wavefronts: only stride=16 should disagree"
+export STUB_QUERY=$F/query_metrics_h100.txt
+
+# --- stencil: 16 geometries in 16 runs, one table; the two with recorded logs agree
+export STUB_FIX=$F STUB_QUERY=$F/query_metrics_no_tstage.txt
+OUT=$TMP/sten
+STUB_CSV=$F/stencil_32x2_ncu.csv expect_exit 0 scripts/ncu_profile.sh stencil --out "$OUT"
+T=$OUT/sectors_stencil.tsv
+[ "$(bin/tsv get "$T" variant | wc -l)" = 128 ] || fail "stencil: 16 geometries x 4 variants x 2 ops = 128 rows"
+[ "$(bin/tsv get "$T" agree --where config=n0=32,n1=2,r=1,lead=0,ld=34 | sort -u)" = yes ] ||
+    fail "stencil: the 32 x 2 rows replay their own log and should agree"
+[ "$(bin/tsv get "$T" agree --where config=n0=32,n1=32,r=1,lead=31,ld=64 | sort -u)" = yes ] ||
+    fail "stencil: the 32 x 32 padded rows replay their own log and should agree"
+[ "$(bin/tsv get "$T" agree --where config=n0=1024,n1=1,r=1,lead=0,ld=1026 | sort -u)" = no ] ||
+    fail "stencil: a geometry replaying another's log must disagree"
+# (n0 = 64, n1 = 1 replaying the 32 x 2 log mostly agrees: both geometries touch the same sectors)
+for f in stencil_32x2.csv stencil_32x32_lead_ld.csv stencil_32x32_r2_lead_ld.csv stencil_32x2_lead_ld_runs.tsv; do
+    [ -s "$OUT/ncu/$f" ] || fail "stencil: raw file ncu/$f not kept"
+done
+export STUB_QUERY=$F/query_metrics_h100.txt
+
+# --- ncu refuses a metric its --query-metrics listed: once more, with the names
+#     seen in real H100 captures (loads only: the store rows are then not measured)
+OUT=$TMP/copy3
+STUB_BAD_METRIC=smsp__inst_executed_op_global_ld.sum expect_exit 0 scripts/ncu_profile.sh copy --out "$OUT"
+expect_says "ncu refused a metric"
+T=$OUT/sectors_copy.tsv
+[ "$(bin/tsv get "$T" instructions_meas --where config=stride=4 --where op=ld)" = NA ] ||
+    fail "after the fallback, the instructions are not measured (NA)"
+[ "$(bin/tsv get "$T" l1_sectors_meas --where config=stride=4 --where op=ld)" = 131072 ] ||
+    fail "after the fallback, the L1 sectors are still measured"
+[ "$(bin/tsv get "$T" config --where agree=no --where op=ld | tr '\n' ' ')" = "stride=16 " ] ||
+    fail "after the fallback, only the stride=16 loads (DRAM) should disagree"
+[ "$(bin/tsv get "$T" mismatch --where config=stride=4 --where op=st)" = "not measured" ] ||
+    fail "after the fallback, the stores are not measured"
+
+# --- failures publish nothing
+OUT=$TMP/fail
+STUB_FAIL=1 expect_exit 1 scripts/ncu_profile.sh copy --out "$OUT"
+expect_says "ncu or $STUB/copy_profile failed"
+[ ! -e "$OUT/sectors_copy.tsv" ] || fail "a failed run published sectors_copy.tsv"
+STUB_CSV=$F/perm_denied.csv expect_exit 1 scripts/ncu_profile.sh copy --out "$OUT"
+expect_says "ERR_NVGPUCTRPERM"
+[ ! -e "$OUT/sectors_copy.tsv" ] || fail "a run without counter access published sectors_copy.tsv"
+WARPLAT_PROFILE_DIR=$TMP/none expect_exit 1 scripts/ncu_profile.sh copy --out "$OUT"
+expect_says "copy_profile is missing"
+done_testing
