@@ -172,7 +172,7 @@ meta_lines() { # the run's facts, as '# key<TAB>value' lines
 case $FAMILY in
 copy|patterns)
     V=$(variants_of "$FAMILY") || exit 1
-    RE="^${FAMILY}_(${V//,/|})\$"
+    RE="^${FAMILY}_(${V//,/|})(_b[0-9]+)?\$"   # a configuration may have its own kernel: _b<batch>
     profile main "$RE" "${N:-1e7}" 0 "$WPB" --kernel "$V"
     bin/sector_compare --family "$FAMILY" --runs "$WORK/main_runs.tsv" --ncu "$WORK/main.tsv" \
         --dram-granularity "$GRANULE" --out "$WORK/compare.tsv" || die "bin/sector_compare failed"

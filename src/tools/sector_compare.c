@@ -764,16 +764,23 @@ static int family_mode(const fam_opts *o)
          * whose validation failed had no clean launch (the engine skips it) */
         const char *valid = tsv_get(&runs, r, "valid");
         const int failed = valid && !strcmp(valid, "FAIL");
+        /* the clean kernel's name: the run's kernel_fn column where it has one
+         * (a configuration may have a kernel of its own: copy_batch_unrolled_b4),
+         * else FAMILY_V; rows pair with launches of that name in order */
+        char want[128], have[256];
+        const char *fn = tsv_get(&runs, r, "kernel_fn");
+        if (fn && *fn && strcmp(fn, "-") != 0) snprintf(want, sizeof want, "%s", fn);
+        else snprintf(want, sizeof want, "%s_%s", fam, vname);
         size_t k = 0, rows_v = 0, launches_v = 0;
         for (size_t j = 0; j < runs.nrow; j++) {
             const char *vj = tsv_get(&runs, j, "valid");
-            if (strcmp(tsv_get(&runs, j, "kernel"), vname) || (vj && !strcmp(vj, "FAIL")))
-                continue;
+            const char *fj = tsv_get(&runs, j, "kernel_fn");
+            const int same = fn && *fn && strcmp(fn, "-") != 0 ? fj && !strcmp(fj, fn)
+                                                               : !strcmp(tsv_get(&runs, j, "kernel"), vname);
+            if (!same || (vj && !strcmp(vj, "FAIL"))) continue;
             k += j < r;
             rows_v++;
         }
-        char want[128], have[256];
-        snprintf(want, sizeof want, "%s_%s", fam, vname);
         for (size_t j = 0; j < ncu.nrow; j++) {
             base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
             launches_v += !strcmp(have, want);
