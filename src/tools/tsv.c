@@ -154,8 +154,10 @@ static int cmd_cat(int argc, char **argv)
         tsv_free(&t);
     }
     free(cols);
-    if (fflush(f) != 0 || ferror(f)) {
-        fprintf(stderr, PROG ": error writing %s: %s\n", out ? tmp : "stdout", strerror(errno));
+    if (!out) {
+        if (outfile_check_stdout(PROG)) rc = 1;
+    } else if (fflush(f) != 0 || ferror(f)) {
+        fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
         rc = 1;
     }
     if (out) {
