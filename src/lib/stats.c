@@ -32,6 +32,7 @@ typedef struct hist {
     uint64_t novf;      /* warps in pairs */
     uint32_t *bins32;   /* per SM */
     uint64_t *bins64;   /* all SMs */
+    size_t lo, hi;      /* the bins in use are within [lo, hi) (scans skip the rest) */
     ovf_pair *ovf;      /* ascending by lat */
     size_t nd;          /* pairs */
 } hist;
@@ -97,6 +98,8 @@ static hist *hist_for(lat_stats *s, unsigned smid)
             free(h);
             return NULL;
         }
+        h->lo = LAT_STATS_BINS;
+        h->hi = 0;
         s->sm[smid] = h;
     }
     return s->sm[smid];
@@ -184,6 +187,8 @@ int lat_stats_add(lat_stats *s, const warp_record *r, size_t n)
                 return fail(s, "more than %u warps of SM %u have a latency of %llu cycles: "
                             "beyond this tool's counters", UINT32_MAX, sm, (unsigned long long)lat);
             h->bins32[lat]++;
+            if (lat < h->lo) h->lo = lat;
+            if (lat >= h->hi) h->hi = lat + 1;
         } else {
             if (!s->pending && !(s->pending = malloc(LAT_STATS_PENDING * sizeof *s->pending)))
                 return fail(s, "out of memory");
@@ -224,12 +229,16 @@ static int finalize(lat_stats *s)
     a->ovf = NULL;
     a->nd = 0;
     a->count = a->novf = 0;
+    a->lo = LAT_STATS_BINS;
+    a->hi = 0;
     if (s->ndistinct && !(a->ovf = malloc(s->ndistinct * sizeof *a->ovf)))
         return fail(s, "out of memory");
     for (size_t i = 0; i < LAT_STATS_MAX_SMS; i++) {
         const hist *h = s->sm[i];
         if (!h) continue;
-        for (size_t b = 0; b < LAT_STATS_BINS; b++) a->bins64[b] += h->bins32[b];
+        for (size_t b = h->lo; b < h->hi; b++) a->bins64[b] += h->bins32[b];
+        if (h->lo < a->lo) a->lo = h->lo;
+        if (h->hi > a->hi) a->hi = h->hi;
         a->count += h->count;
         a->novf += h->novf;
         if (h->nd) memcpy(a->ovf + a->nd, h->ovf, h->nd * sizeof *h->ovf);
@@ -282,7 +291,7 @@ static uint64_t kth(const hist *h, uint64_t k)
         return h->nd ? h->ovf[h->nd - 1].lat : 0; /* not reached */
     }
     uint64_t cum = 0;
-    for (size_t b = 0; b < LAT_STATS_BINS; b++) {
+    for (size_t b = h->lo; b < h->hi; b++) {
         cum += bin(h, b);
         if (cum > k) return b;
     }
@@ -331,7 +340,7 @@ int lat_stats_summary(lat_stats *s, int smid, lat_summary *out)
     /* The sum of latencies in 128 bits: large values times their counts
      * may exceed 64, and the mean should not depend on the order of addition. */
     uint64_t sum_lo = 0, sum_hi = 0;
-    for (size_t b = 0; b < LAT_STATS_BINS; b++) add_product(&sum_hi, &sum_lo, b, bin(h, b));
+    for (size_t b = h->lo; b < h->hi; b++) add_product(&sum_hi, &sum_lo, b, bin(h, b));
     for (size_t k = 0; k < h->nd; k++) add_product(&sum_hi, &sum_lo, h->ovf[k].lat, h->ovf[k].n);
     long double sum = (long double)sum_hi * 18446744073709551616.0L + (long double)sum_lo;
     out->mean_cycles = (double)(sum / (long double)h->count);
@@ -351,7 +360,7 @@ int lat_stats_each(lat_stats *s, int smid,
     const hist *h = population(s, smid, &oom);
     if (oom) return -1;
     if (!h) return 0;
-    for (size_t b = 0; b < LAT_STATS_BINS; b++) {
+    for (size_t b = h->lo; b < h->hi; b++) {
         const uint64_t n = bin(h, b);
         if (!n) continue;
         int rc = fn(b, n, ctx);

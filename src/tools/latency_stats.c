@@ -133,14 +133,13 @@ int main(int argc, char **argv)
     const char *out = NULL;
     int per_sm = 0;
     dram_ref dram = {NULL, NAN, 0};
-    const char **paths = calloc((size_t)argc, sizeof *paths);
+    /* the LOGs, gathered at the front of argv (never ahead of the scan) */
+    char **paths = argv;
     size_t nlogs = 0;
-    if (!paths) return 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
-            free(paths);
             return outfile_check_stdout(PROG);
         } else if (strcmp(a, "--per-sm") == 0) {
             per_sm = 1;
@@ -157,7 +156,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1] != 0) {
             return usage_error("unknown option ", a);
         } else {
-            paths[nlogs++] = a;
+            paths[nlogs++] = argv[i];
         }
     }
     if (nlogs == 0) return usage_error("no LOG given", "");
@@ -242,6 +241,5 @@ oom:
 done:
     free(rows);
     free(logs);
-    free(paths);
     return rc;
 }

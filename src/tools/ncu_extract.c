@@ -75,6 +75,8 @@ int main(int argc, char **argv)
     char **metrics = calloc(strlen(metrics_arg) + 1, sizeof *metrics);
     if (!mbuf || !metrics) {
         fprintf(stderr, PROG ": out of memory\n");
+        free(mbuf);
+        free(metrics);
         return 1;
     }
     int nm = 0;
@@ -98,7 +100,8 @@ int main(int argc, char **argv)
     if (rc != NCU_OK) {
         fprintf(stderr, PROG ": %s%s%s\n", rc == NCU_ERR_PERM ? "" : csv,
                 rc == NCU_ERR_PERM ? "" : ": ", err);
-        return 1;
+        rc = 1;
+        goto done;
     }
 
     int missing = 0;
@@ -129,12 +132,9 @@ int main(int argc, char **argv)
                 fputc((unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q, stderr);
         }
         fprintf(stderr, "%s%s\n", more ? " ..." : "", t.nvalues ? "" : " (no metric at all)");
-        free(mbuf);
-        free(metrics);
-        if (have_re)
-            regfree(&re);
         ncu_table_free(&t);
-        return 1;
+        rc = 1;
+        goto done;
     }
 
     printf("kernel\tid");
@@ -160,16 +160,16 @@ int main(int argc, char **argv)
         printed++;
     }
     ncu_table_free(&t);
+    rc = outfile_check_stdout(PROG);
+    if (rc == 0 && printed == 0) {
+        fprintf(stderr, PROG ": %s: no kernel launch%s%s\n", csv,
+                kernel_pat ? " matches " : " in the file", kernel_pat ? kernel_pat : "");
+        rc = 1;
+    }
+done:
     if (have_re)
         regfree(&re);
     free(mbuf);
     free(metrics);
-    if (outfile_check_stdout(PROG))
-        return 1;
-    if (printed == 0) {
-        fprintf(stderr, PROG ": %s: no kernel launch%s%s\n", csv,
-                kernel_pat ? " matches " : " in the file", kernel_pat ? kernel_pat : "");
-        return 1;
-    }
-    return 0;
+    return rc;
 }

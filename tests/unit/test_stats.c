@@ -347,15 +347,30 @@ static long child_rss_kb(uint64_t n)
     return ru.ru_maxrss;
 }
 
+/* Under AddressSanitizer freed memory waits in a quarantine of 256 MB, so
+ * resident sizes say nothing about what the code holds. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
 /* Ten million warps of 16384 cycles or more: the memory does not grow with
  * the count (it was 8 bytes a warp). */
 static void test_memory_independent_of_count(void)
 {
+#ifdef UNDER_ASAN
+    printf("AddressSanitizer build: resident sizes not compared\n");
+    CHECK(child_rss_kb(1u << 20) > 0);
+#else
     long small = child_rss_kb(1u << 16), big = child_rss_kb(10u << 20);
     printf("peak RSS: %ld KiB for 65536 large latencies, %ld KiB for 10 Mi\n", small, big);
     CHECK(small > 0 && big > 0);
     CHECK(big - small < 4096);
     CHECK((size_t)big * 1024 < LAT_STATS_MAX_BYTES + (8u << 20));
+#endif
 }
 
 /* Brute force: the most intervals [s, e) overlapping, ends before starts. */
