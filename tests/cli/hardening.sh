@@ -44,6 +44,18 @@ EOF
 bin_out=$("$B/warplog" info escape.bin 2>&1)
 case "$bin_out" in *$'\033'*) fail "warplog info printed a raw escape character";; esac
 
+# sampled logs (one block in K recorded) pass check when their blocks are the
+# sampled ones, and fail it when not
+awk 'BEGIN { for (i = 0; i < 12; i++) { b = 8 * int(i / 4) + 3; print 1000 + i * 10, 1500 + i * 10, i, b, i % 4, b % 3 } }' |
+    "$B/mklog" sampled.bin --wpb 4 --sm-count 3 --blocks 24 || fail "mklog sampled"
+zcat sampled.bin >s.raw && patch s.raw 464 08000000 && patch s.raw 616 03000000 && gzip -n -c s.raw >k8.bin
+expect_exit 0 "$B/warplog" check k8.bin
+expect_says "# sampled	one block in 8 recorded"
+expect_says "# check	ok"
+patch s.raw 616 02000000 && gzip -n -c s.raw >k8off2.bin
+expect_exit 1 "$B/warplog" check k8off2.bin
+expect_says "12 records are of blocks that sampling 1 in 8 does not record"
+
 # --- the gzip stream and the file ---------------------------------------------
 mkdir adir
 expect_exit 1 "$B/warplog" info adir
