@@ -6,6 +6,12 @@
 #                      when no GPU is present
 #   make test-gpu      the GPU test set (needs a CUDA device)
 #   make report        the whole study (with a GPU) or the bundled reference data
+#   make fuzz          build the libFuzzer harnesses (tests/fuzz/, clang) and run
+#                      each for FUZZ_SECONDS (default 60) from the committed seeds
+#   make test SANITIZE=1
+#                      everything built with -fsanitize=address,undefined (the
+#                      flags stamp rebuilds all of it; a later plain make rebuilds
+#                      without), then the tests; any sanitizer report fails
 #   make clean
 #
 # Variables: CUDA_ARCH (default sm_90), NVCC, CC, CFLAGS, NVCCFLAGS (yours:
@@ -30,7 +36,18 @@ CFLAGS    ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# nvcc links the CUDA programs: -Xcompiler splits its value at commas, so
+# each sanitizer is passed on its own.
+NV_SAN_FLAGS := -Xcompiler -fsanitize=address -Xcompiler -fsanitize=undefined
 endif
+
+# libFuzzer harnesses: clang only, their own build directory (other flags,
+# other compiler), so a fuzz build never disturbs build/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FB           := build-fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP -Iinstrument -Isrc/lib $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 BASIC_CFLAGS  := -std=c11 -Wall -Wextra -Wshadow -MMD -MP -Iinstrument -Isrc/lib
 ALL_CFLAGS     = $(BASIC_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
 ALL_LDFLAGS    = $(LDFLAGS) $(SAN_FLAGS)
@@ -74,7 +91,7 @@ else
 CUDA_BINS :=
 endif
 
-.PHONY: all tools test test-gpu clean deps report
+.PHONY: all tools test test-gpu clean deps report fuzz fuzz-build
 all: $(LIB) $(TOOLS) $(CUDA_BINS)
 ifeq ($(NVCC),)
 	@echo "make: nvcc not found: skipped the CUDA experiments ($(FAMILIES) latency)." >&2
@@ -134,23 +151,41 @@ $(B)/%.o: %.cu $(FLAGS_STAMP)
 define family_link
 $(1): $(B)/src/engine/main.o $(B)/src/families/$(1).o $(ENGINE_OBJ) $(LIB)
 	@$$(if $$(Q),echo "  NVLINK  $$@")
-	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) $$(if $$(SAN_FLAGS),-Xcompiler "$$(SAN_FLAGS)") -o $$@ $$^ $$(LDLIBS)
+	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) $$(NV_SAN_FLAGS) -o $$@ $$^ $$(LDLIBS)
 $(1)_profile: $(B)/src/engine/main_profile.o $(B)/src/families/$(1).o $(ENGINE_OBJ) $(LIB)
 	@$$(if $$(Q),echo "  NVLINK  $$@")
-	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) $$(if $$(SAN_FLAGS),-Xcompiler "$$(SAN_FLAGS)") -o $$@ $$^ $$(LDLIBS)
+	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) $$(NV_SAN_FLAGS) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach f,$(FAMILIES),$(eval $(call family_link,$(f))))
 
 latency: $(B)/src/latency.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
 	@$(if $(Q),echo "  NVLINK  $@")
-	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(if $(SAN_FLAGS),-Xcompiler "$(SAN_FLAGS)") -o $@ $^ $(LDLIBS)
+	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(NV_SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests -----------------------------------------------------------------
 deps:
 	$(Q)bash scripts/ensure_deps.sh
 
+# With SANITIZE=1 every report goes to build/sanitizer/ (a test that expects
+# exit 1 would otherwise hide one) and any report there fails the run.
+# Leaks are not reported unless SAN_LEAKS=1: the tools exit right after
+# their work, and memory a process hands back at exit is no error.
+# protect_shadow_gap=0: the CUDA driver maps memory where ASan would
+# otherwise reserve its shadow gap (only matters with a GPU).
+SAN_LOGS := $(B)/sanitizer
+SAN_LEAKS ?= 0
 test: all $(TESTS)
+ifeq ($(SANITIZE),1)
+	$(Q)rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+	$(Q)ASAN_OPTIONS=log_path=$(CURDIR)/$(SAN_LOGS)/asan:detect_leaks=$(SAN_LEAKS):exitcode=86:protect_shadow_gap=0 \
+	    UBSAN_OPTIONS=log_path=$(CURDIR)/$(SAN_LOGS)/ubsan:print_stacktrace=1:halt_on_error=1:exitcode=87 \
+	    bash tests/run.sh; rc=$$?; \
+	    if [ -n "$$(ls -A $(SAN_LOGS))" ]; then \
+	        echo "sanitizer reports (in $(SAN_LOGS)):"; head -n 40 $(SAN_LOGS)/*; exit 1; fi; \
+	    echo "sanitizers: no report"; exit $$rc
+else
 	$(Q)bash tests/run.sh
+endif
 
 test-gpu: all $(TESTS)
 	$(Q)WARPLAT_GPU_TESTS=only bash tests/run.sh
@@ -159,9 +194,28 @@ report: all deps
 	$(Q)bash scripts/report.sh $(REPORT_ARGS)
 
 clean:
-	rm -rf $(B) bin $(FAMILIES) $(FAMILIES:%=%_profile) latency
+	rm -rf $(B) $(FB) bin $(FAMILIES) $(FAMILIES:%=%_profile) latency
+
+# ---- fuzzing ---------------------------------------------------------------
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS      := $(FUZZ_SRC:tests/fuzz/%.c=$(FB)/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FB)/%.o)
+
+$(FB)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FB)/fuzz_%: $(FB)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lz -lm -lpthread
+
+fuzz-build: $(FUZZERS)
+
+fuzz: $(FUZZERS)
+	$(Q)bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # objects are kept (not deleted as intermediates), so a second make is a no-op
 .SECONDARY:
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) $(FB) -name '*.d' 2>/dev/null)

@@ -18,19 +18,33 @@
  *      of every value, and so on (little-endian), so the constant high bytes
  *      become long runs of zeros.
  *
- * The transform is lossless and needs one chunk of memory (2 MiB at the
- * default 65536 records) in each direction.
+ * The transform is lossless.  The writer needs one chunk of memory (2 MiB at
+ * the default 65536 records); the reader decodes the byte planes as they
+ * come out of inflate, so it needs 40 bytes a record of the largest chunk
+ * it has met, never more than WARPLOG_READER_MAX_BYTES.
+ *
+ * Why the reader drives inflate itself rather than through gzread: gzread
+ * reads concatenated gzip members as one, ignores trailing garbage, and
+ * reports a stream cut inside its trailer only at gzclose; the reader must
+ * tell the user which of those it met (warplog.h), so it inflates exactly
+ * one member and looks at what follows.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "warplog.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0) return;
@@ -61,6 +75,99 @@ void warplog_header_init(warplog_header *h)
     snprintf(h->toolkit_version, sizeof h->toolkit_version, "%s", WARPLOG_TOOLKIT_VERSION);
 }
 
+/* A double the header may hold: finite, normal (or zero) and in [lo, hi];
+ * zero_ok allows 0 ("not measured") below lo. */
+static int bad_double(const char *name, double v, double lo, double hi, int zero_ok,
+                      char *err, size_t errlen)
+{
+    if (isnan(v) || isinf(v)) {
+        set_err(err, errlen, "%s is %s", name, isnan(v) ? "not a number (NaN)" : "infinite");
+        return 1;
+    }
+    if (v == 0 && zero_ok) return 0;
+    if (fpclassify(v) == FP_SUBNORMAL) {
+        set_err(err, errlen, "%s is %g, a denormal number no run writes", name, v);
+        return 1;
+    }
+    if (v < lo || v > hi) {
+        set_err(err, errlen, "%s is %g; it must be %sbetween %g and %g", name, v,
+                zero_ok ? "0 (unknown) or " : "", lo, hi);
+        return 1;
+    }
+    return 0;
+}
+
+/* A header string: NUL-terminated inside its field, no control characters
+ * (they would reach a terminal or split a TSV row). */
+static int bad_string(const char *name, const char *s, size_t cap, char *err, size_t errlen)
+{
+    size_t n = strnlen(s, cap);
+    if (n == cap) {
+        set_err(err, errlen, "%s is not NUL-terminated within its %zu bytes", name, cap);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) {
+            set_err(err, errlen, "%s holds the control character 0x%02x at byte %zu", name, c, i);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int warplog_header_check(const warplog_header *h, char *err, size_t errlen)
+{
+#define STR(k) if (bad_string(#k, h->k, sizeof h->k, err, errlen)) return -1
+    STR(experiment); STR(kernel); STR(device_name); STR(date); STR(toolkit_version);
+    STR(host_arch); STR(record_covers); STR(config);
+#undef STR
+#define RANGE(k, lo, hi) do { if ((uint64_t)h->k < (lo) || (uint64_t)h->k > (hi)) { \
+        set_err(err, errlen, #k " is %lld; it must be between %llu and %llu", (long long)h->k, \
+                (unsigned long long)(lo), (unsigned long long)(hi)); return -1; } } while (0)
+    if (h->chunk_records < 1 || h->chunk_records > WARPLOG_MAX_CHUNK_RECORDS) {
+        set_err(err, errlen, "chunk_records is %u; it must be between 1 and %u", h->chunk_records,
+                WARPLOG_MAX_CHUNK_RECORDS);
+        return -1;
+    }
+    if (h->sm_count < 1 || h->sm_count > (int32_t)WARPLOG_MAX_SM_COUNT) {
+        set_err(err, errlen, "sm_count is %d; it must be between 1 and %u", h->sm_count,
+                WARPLOG_MAX_SM_COUNT);
+        return -1;
+    }
+    RANGE(warps_per_block, 1, WARPLOG_MAX_WARPS_PER_BLOCK);
+    RANGE(threads_per_block, 0, 32u * WARPLOG_MAX_WARPS_PER_BLOCK);
+    RANGE(blocks_per_sm, 0, WARPLOG_MAX_BLOCKS_PER_SM);
+    RANGE(records_per_warp, 1, WARPLOG_MAX_RECORDS_PER_WARP);
+#undef RANGE
+    const uint32_t K = h->sample_blocks;
+    if (K == 0 || (K & (K - 1)) != 0) {
+        set_err(err, errlen, "sample_blocks is %u; it must be a power of two (1 = every block)", K);
+        return -1;
+    }
+    if (h->sample_offset >= K) {
+        set_err(err, errlen, "sample_offset is %u; it must be below sample_blocks (%u)",
+                h->sample_offset, K);
+        return -1;
+    }
+#define D(k, lo, hi, z) if (bad_double(#k, h->k, lo, hi, z, err, errlen)) return -1
+    D(peak_dram_GBps, 0, WARPLOG_MAX_GBPS, 0);
+    D(sm_clock_measured_MHz, WARPLOG_MIN_CLOCK_MHZ, WARPLOG_MAX_CLOCK_MHZ, 1);
+    D(kernel_ms, 0, WARPLOG_MAX_MS, 0);
+    D(kernel_ms_min, 0, WARPLOG_MAX_MS, 0);
+    D(kernel_ms_max, 0, WARPLOG_MAX_MS, 0);
+    D(clean_kernel_ms, 0, WARPLOG_MAX_MS, 0);
+    D(clean_kernel_ms_min, 0, WARPLOG_MAX_MS, 0);
+    D(clean_kernel_ms_max, 0, WARPLOG_MAX_MS, 0);
+    D(overhead_pct, -100, WARPLOG_MAX_MS, 0);
+    D(useful_bytes, 0, WARPLOG_MAX_BYTES, 0);
+    D(bytes_written, 0, WARPLOG_MAX_BYTES, 0);
+    D(bw_GBps, 0, WARPLOG_MAX_GBPS, 0);
+    D(ceiling_GBps, 0, WARPLOG_MAX_GBPS, 0);
+#undef D
+    return 0;
+}
+
 void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_per_block,
                           uint32_t records_per_warp, uint64_t gtimer_base_ns,
                           uint32_t *sm_ref_lo, uint8_t *sm_seen, warp_record *out)
@@ -83,11 +190,19 @@ void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_pe
     out->smid = (uint16_t)sm;
 }
 
-/* Keep strings printable even if a file was written by something else. */
+/* Strings are printed as written, except control characters (\xNN): a
+ * header that did not come through the reader (which refuses them) must
+ * still not send escape sequences to a terminal or split a TSV line. */
 static void print_str(FILE *f, const char *pre, const char *key, const char *s, size_t cap)
 {
     size_t n = strnlen(s, cap);
-    fprintf(f, "%s%s\t%.*s\n", pre, key, (int)n, s);
+    fprintf(f, "%s%s\t", pre, key);
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02x", c);
+        else fputc(c, f);
+    }
+    fputc('\n', f);
 }
 
 void warplog_header_print(FILE *f, const warplog_header *h, const char *prefix)
@@ -139,16 +254,6 @@ static void planes_put(uint8_t *out, const uint64_t *vals, size_t n, int width)
     }
 }
 
-static void planes_get(uint64_t *vals, const uint8_t *in, size_t n, int width)
-{
-    for (size_t i = 0; i < n; i++) vals[i] = 0;
-    for (int b = 0; b < width; b++) {
-        const uint8_t *plane = in + (size_t)b * n;
-        const int sh = 8 * b;
-        for (size_t i = 0; i < n; i++) vals[i] |= (uint64_t)plane[i] << sh;
-    }
-}
-
 enum { COL_START, COL_END, COL_GT, COL_BLOCK, COL_WARP, COL_SMID, NCOLS };
 static const int col_width[NCOLS] = {8, 8, 8, 4, 2, 2}; /* sums to 32 */
 
@@ -174,26 +279,20 @@ static void chunk_encode(uint8_t *out, const warp_record *r, size_t n, uint64_t 
     }
 }
 
-/* Returns 0, or -1 when the planes cannot be decoded (kept for corrupt-data checks). */
-static int chunk_decode(warp_record *r, const uint8_t *in, size_t n, uint64_t *tmp)
+/* Undo the prediction of column c: tmp[0..n) holds its values. */
+static void column_decode(warp_record *r, int c, const uint64_t *tmp, size_t n)
 {
-    const uint8_t *p = in;
-    for (int c = 0; c < NCOLS; c++) {
-        planes_get(tmp, p, n, col_width[c]);
-        p += (size_t)col_width[c] * n;
-        uint64_t uprev = 0;
-        for (size_t i = 0; i < n; i++) {
-            switch (c) {
-            case COL_START: uprev += (uint64_t)zz_dec(tmp[i]); r[i].start_clk = uprev; break;
-            case COL_END:   r[i].end_clk = r[i].start_clk + (uint64_t)zz_dec(tmp[i]); break;
-            case COL_GT:    uprev += (uint64_t)zz_dec(tmp[i]); r[i].gtimer_ns = uprev; break;
-            case COL_BLOCK: uprev = (uint32_t)(uprev + zz32_dec((uint32_t)tmp[i])); r[i].block = (uint32_t)uprev; break;
-            case COL_WARP:  uprev = (uint16_t)(uprev + zz16_dec((uint16_t)tmp[i])); r[i].warp = (uint16_t)uprev; break;
-            default: r[i].smid = (uint16_t)tmp[i]; break;
-            }
+    uint64_t uprev = 0;
+    for (size_t i = 0; i < n; i++) {
+        switch (c) {
+        case COL_START: uprev += (uint64_t)zz_dec(tmp[i]); r[i].start_clk = uprev; break;
+        case COL_END:   r[i].end_clk = r[i].start_clk + (uint64_t)zz_dec(tmp[i]); break;
+        case COL_GT:    uprev += (uint64_t)zz_dec(tmp[i]); r[i].gtimer_ns = uprev; break;
+        case COL_BLOCK: uprev = (uint32_t)(uprev + zz32_dec((uint32_t)tmp[i])); r[i].block = (uint32_t)uprev; break;
+        case COL_WARP:  uprev = (uint16_t)(uprev + zz16_dec((uint16_t)tmp[i])); r[i].warp = (uint16_t)uprev; break;
+        default: r[i].smid = (uint16_t)tmp[i]; break;
         }
     }
-    return 0;
 }
 
 /* ------------------------------------------------------------ writer */
@@ -256,8 +355,10 @@ warplog_writer *warplog_writer_open(const char *path, const warplog_header *h, i
         set_err(err, errlen, "this host is big-endian; the log format is little-endian");
         return NULL;
     }
-    if (h->chunk_records == 0 || h->chunk_records > (1u << 24)) {
-        set_err(err, errlen, "chunk_records must be between 1 and 2^24");
+    /* Never write a log the reader would refuse. */
+    char why[256];
+    if (warplog_header_check(h, why, sizeof why) != 0) {
+        set_err(err, errlen, "refusing to write %s: its header's %s", path, why);
         return NULL;
     }
     warplog_writer *w = calloc(1, sizeof *w);
@@ -339,7 +440,8 @@ int warplog_writer_close(warplog_writer *w, char *err, size_t errlen)
     int zrc = gzclose(w->gz);
     w->gz = NULL;
     if (zrc != Z_OK) {
-        set_err(err, errlen, "cannot finish %s (zlib error %d)", w->tmp_path, zrc);
+        set_err(err, errlen, "cannot finish %s (%s)", w->tmp_path,
+                zrc == Z_ERRNO ? strerror(errno) : "zlib error");
     } else if (rename(w->tmp_path, w->path) != 0) {
         set_err(err, errlen, "cannot rename %s to %s: %s", w->tmp_path, w->path, strerror(errno));
     } else {
@@ -352,122 +454,209 @@ int warplog_writer_close(warplog_writer *w, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ reader */
 
+#define IN_BYTES (1u << 16)    /* compressed input buffer */
+#define PLANE_BYTES (1u << 16) /* decompressed byte-plane piece */
+
+enum zstate { Z_STATE_OK, Z_STATE_END, Z_STATE_TRUNC, Z_STATE_CORRUPT, Z_STATE_IO, Z_STATE_NOMEM };
+
 struct warplog_reader {
-    gzFile gz;
-    char *path;
+    char *path;               /* the name in messages */
+    int fd;                   /* -1 when reading memory */
+    const uint8_t *mem;       /* memory source */
+    size_t mem_len, mem_pos;
+    uint8_t *in;              /* input buffer (file source) */
+    int in_eof;               /* the source has no more bytes */
+    int io_errno;
+    z_stream zs;
+    int zinit;
+    enum zstate zst;
     warplog_header h;
-    uint64_t seen;
-    warp_record *recs; /* decoded chunk */
-    uint8_t *enc;
-    uint64_t *col;
-    size_t have, pos;  /* records decoded / handed out from recs */
-    int done;
-    uint64_t bytes_out;     /* decompressed bytes read so far */
-    uint32_t trailer_isize; /* the gzip trailer's length field (last 4 bytes) */
-    int have_trailer;
+    uint64_t seen;            /* records decoded so far */
+    warp_record *recs;        /* the decoded chunk */
+    uint64_t *col;            /* one column while its planes arrive */
+    uint8_t *plane;           /* PLANE_BYTES of one plane */
+    size_t cap;               /* records recs and col can hold */
+    size_t have, pos;         /* records decoded / handed out from recs */
+    int done, failed;
 };
 
-/* Explain why gzread gave fewer bytes than asked for. */
-static void explain_short_read(warplog_reader *r, const char *what, char *err, size_t errlen)
+/* Give inflate more input.  0 ok (possibly at the end), -1 read error. */
+static int src_fill(warplog_reader *r)
 {
-    int errnum = 0;
-    const char *m = gzerror(r->gz, &errnum);
-    if (errnum == Z_BUF_ERROR)
-        set_err(err, errlen, "%s is truncated: the gzip stream ends in the middle of %s "
-                "(was the run interrupted or the copy incomplete?)", r->path, what);
-    else if (errnum == Z_DATA_ERROR)
-        set_err(err, errlen, "%s is corrupt: the gzip stream cannot be decoded (%s)", r->path, m);
-    else if (errnum == Z_ERRNO)
-        set_err(err, errlen, "cannot read %s: %s", r->path, strerror(errno));
-    else if (errnum != Z_OK)
-        set_err(err, errlen, "cannot read %s: %s", r->path, m);
-    else
-        set_err(err, errlen, "%s is truncated: it ends in the middle of %s", r->path, what);
+    if (r->in_eof) return 0;
+    if (r->fd < 0) {
+        size_t left = r->mem_len - r->mem_pos;
+        size_t k = left > UINT_MAX ? UINT_MAX : left;
+        r->zs.next_in = (Bytef *)(r->mem + r->mem_pos);
+        r->zs.avail_in = (uInt)k;
+        r->mem_pos += k;
+        if (r->mem_pos == r->mem_len) r->in_eof = 1;
+        return 0;
+    }
+    ssize_t k;
+    do k = read(r->fd, r->in, IN_BYTES); while (k < 0 && errno == EINTR);
+    if (k < 0) {
+        r->io_errno = errno;
+        return -1;
+    }
+    r->zs.next_in = r->in;
+    r->zs.avail_in = (uInt)k;
+    if (k == 0) r->in_eof = 1;
+    return 0;
 }
 
-/* Read exactly len bytes. 1 = ok, 0 = clean end before any byte, -1 = error. */
+/* Inflate up to len bytes into buf.  Returns the count; fewer than len only
+ * when r->zst is no longer Z_STATE_OK (end of the member, or an error). */
+static size_t zread(warplog_reader *r, void *buf, size_t len)
+{
+    r->zs.next_out = buf;
+    r->zs.avail_out = (uInt)len;
+    while (r->zs.avail_out > 0 && r->zst == Z_STATE_OK) {
+        if (r->zs.avail_in == 0 && !r->in_eof && src_fill(r) != 0) {
+            r->zst = Z_STATE_IO;
+            break;
+        }
+        int zrc = inflate(&r->zs, Z_NO_FLUSH);
+        if (zrc == Z_STREAM_END) r->zst = Z_STATE_END;
+        else if (zrc == Z_MEM_ERROR) r->zst = Z_STATE_NOMEM;
+        else if (zrc == Z_DATA_ERROR || zrc == Z_NEED_DICT || zrc == Z_STREAM_ERROR) r->zst = Z_STATE_CORRUPT;
+        else if (zrc == Z_BUF_ERROR && r->zs.avail_in > 0) r->zst = Z_STATE_CORRUPT; /* no progress */
+        else if (r->zs.avail_in == 0 && r->in_eof && r->zs.avail_out > 0)
+            /* inflate took every byte there is and still wants more */
+            r->zst = Z_STATE_TRUNC;
+    }
+    return len - r->zs.avail_out;
+}
+
+/* Why zread stopped short, as a sentence about reading `what`. */
+static void explain_short(warplog_reader *r, const char *what, char *err, size_t errlen)
+{
+    switch (r->zst) {
+    case Z_STATE_END:
+        set_err(err, errlen, "%s is truncated: its gzip stream is complete but ends in the "
+                "middle of %s (was it written by a run that failed?)", r->path, what);
+        break;
+    case Z_STATE_TRUNC:
+        set_err(err, errlen, "%s is truncated: the gzip stream ends in the middle of %s "
+                "(was the run interrupted or the copy incomplete?)", r->path, what);
+        break;
+    case Z_STATE_CORRUPT:
+        set_err(err, errlen, "%s is corrupt: the gzip stream cannot be decoded (%s)", r->path,
+                r->zs.msg ? r->zs.msg : "bad data");
+        break;
+    case Z_STATE_IO:
+        set_err(err, errlen, "cannot read %s: %s", r->path, strerror(r->io_errno));
+        break;
+    case Z_STATE_NOMEM:
+        set_err(err, errlen, "out of memory reading %s", r->path);
+        break;
+    default:
+        set_err(err, errlen, "%s: internal error reading %s", r->path, what);
+        break;
+    }
+}
+
+/* Read exactly len bytes: 1 ok, 0 the stream ended cleanly before any byte,
+ * -1 error (err filled). */
 static int read_exact(warplog_reader *r, void *buf, size_t len, const char *what,
                       char *err, size_t errlen)
 {
-    uint8_t *p = buf;
-    size_t got = 0;
-    while (got < len) {
-        int k = gzread(r->gz, p + got, (unsigned)(len - got));
-        if (k < 0) {
-            explain_short_read(r, what, err, errlen);
-            return -1;
-        }
-        if (k == 0) break;
-        got += (size_t)k;
-    }
-    r->bytes_out += got;
+    size_t got = zread(r, buf, len);
     if (got == len) return 1;
-    int errnum = 0;
-    gzerror(r->gz, &errnum);
-    if (got == 0 && errnum == Z_OK) return 0;
-    explain_short_read(r, what, err, errlen);
+    if (got == 0 && r->zst == Z_STATE_END) return 0;
+    explain_short(r, what, err, errlen);
+    return -1;
+}
+
+/* After the gzip member: nothing may follow.  0, or -1 with a sentence. */
+static int check_after_end(warplog_reader *r, char *err, size_t errlen)
+{
+    unsigned char first[2];
+    size_t n = 0;
+    while (n < 2) {
+        if (r->zs.avail_in == 0) {
+            if (r->in_eof) break;
+            if (src_fill(r) != 0) {
+                set_err(err, errlen, "cannot read %s: %s", r->path, strerror(r->io_errno));
+                return -1;
+            }
+            continue;
+        }
+        first[n++] = *r->zs.next_in++;
+        r->zs.avail_in--;
+    }
+    if (n == 0) return 0;
+    if (n == 2 && first[0] == 0x1f && first[1] == 0x8b)
+        set_err(err, errlen, "%s holds a second gzip stream after the log (were two files "
+                "concatenated?); a warp log is exactly one", r->path);
+    else
+        set_err(err, errlen, "%s has data after the end of its gzip stream (appended to, or "
+                "not a warp log?)", r->path);
     return -1;
 }
 
 void warplog_reader_close(warplog_reader *r)
 {
     if (!r) return;
-    if (r->gz) gzclose(r->gz);
+    if (r->zinit) inflateEnd(&r->zs);
+    if (r->fd >= 0) close(r->fd);
     free(r->path);
+    free(r->in);
     free(r->recs);
-    free(r->enc);
     free(r->col);
+    free(r->plane);
     free(r);
 }
 
-warplog_reader *warplog_reader_open(const char *path, char *err, size_t errlen)
+/* Common to both sources: r has its source; check the gzip magic, inflate
+ * and validate the header.  Frees r on failure. */
+static warplog_reader *reader_start(warplog_reader *r, char *err, size_t errlen)
 {
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
+    /* the first two bytes, without consuming them */
+    while (r->zs.avail_in < 2 && !r->in_eof) {
+        if (r->fd < 0) {
+            if (src_fill(r) != 0) break;
+            continue;
+        }
+        /* a file: keep what was read (pipes may give one byte at a time) */
+        size_t have = r->zs.avail_in;
+        if (have) memmove(r->in, r->zs.next_in, have);
+        ssize_t k;
+        do k = read(r->fd, r->in + have, IN_BYTES - have); while (k < 0 && errno == EINTR);
+        if (k < 0) {
+            set_err(err, errlen, "cannot read %s: %s", r->path, strerror(errno));
+            goto fail;
+        }
+        if (k == 0) r->in_eof = 1;
+        r->zs.next_in = r->in;
+        r->zs.avail_in = (uInt)(have + (size_t)k);
     }
-    unsigned char m2[2] = {0, 0}, tr[8];
-    size_t nm = fread(m2, 1, 2, probe);
-    int have_trailer = fseek(probe, -8, SEEK_END) == 0 && fread(tr, 1, 8, probe) == 8;
-    fclose(probe);
-    if (nm < 2 || m2[0] != 0x1f || m2[1] != 0x8b) {
-        set_err(err, errlen, "%s is not a warp log: it is not a gzip stream%s", path,
-                nm == 0 ? " (the file is empty)" : "");
-        return NULL;
+    if (r->zs.avail_in < 2 || r->zs.next_in[0] != 0x1f || r->zs.next_in[1] != 0x8b) {
+        set_err(err, errlen, "%s is not a warp log: %s", r->path,
+                r->zs.avail_in == 0 ? "the file is empty" : "it is not a gzip stream");
+        goto fail;
     }
-    warplog_reader *r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path))) {
-        set_err(err, errlen, "out of memory opening %s", path);
-        warplog_reader_close(r);
-        return NULL;
+    /* 15 + 16: a gzip wrapper only, whose CRC and length inflate checks */
+    if (inflateInit2(&r->zs, 15 + 16) != Z_OK) {
+        set_err(err, errlen, "out of memory opening %s", r->path);
+        goto fail;
     }
-    r->have_trailer = have_trailer;
-    if (have_trailer)
-        r->trailer_isize = (uint32_t)tr[4] | (uint32_t)tr[5] << 8 | (uint32_t)tr[6] << 16 |
-                           (uint32_t)tr[7] << 24;
-    r->gz = gzopen(path, "rb");
-    if (!r->gz) {
-        set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        warplog_reader_close(r);
-        return NULL;
-    }
-    gzbuffer(r->gz, 1u << 18);
+    r->zinit = 1;
     int k = read_exact(r, &r->h, sizeof r->h, "the header", err, errlen);
     if (k == 0) {
-        set_err(err, errlen, "%s is not a warp log: the gzip stream is empty", path);
+        set_err(err, errlen, "%s is not a warp log: the gzip stream is empty", r->path);
         goto fail;
     }
     if (k < 0) goto fail;
     if (memcmp(r->h.magic, WARPLOG_MAGIC, sizeof WARPLOG_MAGIC) != 0) {
         set_err(err, errlen, "%s is not a warp log: it is gzip, but does not start with "
-                "the magic \"%s\"", path, WARPLOG_MAGIC);
+                "the magic \"%s\"", r->path, WARPLOG_MAGIC);
         goto fail;
     }
     if (r->h.version != 1 && r->h.version != WARPLOG_VERSION) {
         set_err(err, errlen, "%s uses log format version %u; this build reads versions 1 "
                 "to %u (rebuild the toolkit that wrote it, or re-run the experiment)",
-                path, r->h.version, WARPLOG_VERSION);
+                r->path, r->h.version, WARPLOG_VERSION);
         goto fail;
     }
     if (r->h.version == 1) {
@@ -480,20 +669,13 @@ warplog_reader *warplog_reader_open(const char *path, char *err, size_t errlen)
     }
     if (r->h.header_bytes != WARPLOG_HEADER_BYTES || r->h.record_bytes != sizeof(warp_record)) {
         set_err(err, errlen, "%s declares a %u-byte header and %u-byte records; version %u "
-                "has %u and %zu", path, r->h.header_bytes, r->h.record_bytes,
+                "has %u and %zu", r->path, r->h.header_bytes, r->h.record_bytes,
                 WARPLOG_VERSION, WARPLOG_HEADER_BYTES, sizeof(warp_record));
         goto fail;
     }
-    if (r->h.chunk_records == 0 || r->h.chunk_records > (1u << 24)) {
-        set_err(err, errlen, "%s is corrupt: its header says %u records per chunk", path,
-                r->h.chunk_records);
-        goto fail;
-    }
-    r->recs = malloc((size_t)r->h.chunk_records * sizeof(warp_record));
-    r->enc = malloc((size_t)r->h.chunk_records * sizeof(warp_record));
-    r->col = malloc((size_t)r->h.chunk_records * sizeof(uint64_t));
-    if (!r->recs || !r->enc || !r->col) {
-        set_err(err, errlen, "out of memory reading %s", path);
+    char why[256];
+    if (warplog_header_check(&r->h, why, sizeof why) != 0) {
+        set_err(err, errlen, "%s is corrupt: its header's %s", r->path, why);
         goto fail;
     }
     return r;
@@ -502,43 +684,112 @@ fail:
     return NULL;
 }
 
+static warplog_reader *reader_new(const char *name, char *err, size_t errlen)
+{
+    warplog_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(name))) {
+        set_err(err, errlen, "out of memory opening %s", name);
+        free(r);
+        return NULL;
+    }
+    r->fd = -1;
+    return r;
+}
+
+warplog_reader *warplog_reader_open(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "%s is a directory, not a warp log", path);
+        close(fd);
+        return NULL;
+    }
+    warplog_reader *r = reader_new(path, err, errlen);
+    if (!r) {
+        close(fd);
+        return NULL;
+    }
+    r->fd = fd;
+    if (!(r->in = malloc(IN_BYTES))) {
+        set_err(err, errlen, "out of memory opening %s", path);
+        warplog_reader_close(r);
+        return NULL;
+    }
+    return reader_start(r, err, errlen);
+}
+
+warplog_reader *warplog_reader_open_mem(const void *buf, size_t len, const char *name,
+                                        char *err, size_t errlen)
+{
+    warplog_reader *r = reader_new(name ? name : "(log in memory)", err, errlen);
+    if (!r) return NULL;
+    r->mem = buf;
+    r->mem_len = len;
+    r->in_eof = len == 0;
+    return reader_start(r, err, errlen);
+}
+
 const warplog_header *warplog_reader_header(const warplog_reader *r) { return &r->h; }
+
+/* Room for n records; -1 out of memory. */
+static int reserve(warplog_reader *r, size_t n)
+{
+    if (n <= r->cap) return 0;
+    free(r->recs);
+    free(r->col);
+    r->recs = malloc(n * sizeof *r->recs);
+    r->col = malloc(n * sizeof *r->col);
+    if (!r->plane) r->plane = malloc(PLANE_BYTES);
+    if (!r->recs || !r->col || !r->plane) {
+        r->cap = 0;
+        return -1;
+    }
+    r->cap = n;
+    return 0;
+}
+
+/* Decode n records from the byte planes as inflate delivers them. */
+static int chunk_read(warplog_reader *r, size_t n, char *err, size_t errlen)
+{
+    for (int c = 0; c < NCOLS; c++) {
+        memset(r->col, 0, n * sizeof *r->col);
+        for (int b = 0; b < col_width[c]; b++) {
+            const int sh = 8 * b;
+            for (size_t i = 0; i < n;) {
+                size_t piece = n - i < PLANE_BYTES ? n - i : PLANE_BYTES;
+                if (read_exact(r, r->plane, piece, "a chunk of records", err, errlen) != 1) {
+                    if (r->zst == Z_STATE_END)
+                        explain_short(r, "a chunk of records", err, errlen);
+                    return -1;
+                }
+                for (size_t k = 0; k < piece; k++) r->col[i + k] |= (uint64_t)r->plane[k] << sh;
+                i += piece;
+            }
+        }
+        column_decode(r->recs, c, r->col, n);
+    }
+    return 0;
+}
 
 /* Decode the next chunk into r->recs. 1 = got one, 0 = clean end, -1 = error. */
 static int reader_fill(warplog_reader *r, char *err, size_t errlen)
 {
     uint32_t hdr[2];
-    if (!r->gz) {
-        set_err(err, errlen, "%s: reading past an error or the end of the log", r->path);
+    if (r->failed) {
+        set_err(err, errlen, "%s: reading past an error", r->path);
         return -1;
     }
-    int k = read_exact(r, hdr, sizeof hdr, "a chunk header", err, errlen);
+    char what[96];
+    snprintf(what, sizeof what, "the records (after %llu of them)", (unsigned long long)r->seen);
+    int k = read_exact(r, hdr, sizeof hdr, what, err, errlen);
     if (k < 0) return -1;
     if (k == 0) {
-        /* zlib may report a stream cut inside its 8-byte trailer (CRC and
-         * length) only when the file is closed, not through gzread: close it
-         * now and look. */
-        int zrc = gzclose(r->gz);
-        r->gz = NULL;
-        if (zrc == Z_BUF_ERROR) {
-            set_err(err, errlen, "%s is truncated: the gzip stream ends before its trailer "
-                    "(was the run interrupted or the copy incomplete?)", r->path);
-            return -1;
-        }
-        if (zrc != Z_OK) {
-            set_err(err, errlen, "%s is corrupt: the gzip stream does not end cleanly "
-                    "(zlib error %d)", r->path, zrc);
-            return -1;
-        }
-        /* ...and not always even then (a read that ends exactly at the end of
-         * the deflate data skips the trailer check), so compare the trailer's
-         * length field with what was decoded: a file cut short ends in other
-         * bytes. */
-        if (!r->have_trailer || (uint32_t)r->bytes_out != r->trailer_isize) {
-            set_err(err, errlen, "%s is truncated: its gzip trailer is missing or does not "
-                    "match the data (was the run interrupted or the copy incomplete?)", r->path);
-            return -1;
-        }
+        if (check_after_end(r, err, errlen) != 0) return -1;
         if (r->seen != r->h.record_count) {
             set_err(err, errlen, "%s holds %llu records but its header says %llu", r->path,
                     (unsigned long long)r->seen, (unsigned long long)r->h.record_count);
@@ -552,34 +803,37 @@ static int reader_fill(warplog_reader *r, char *err, size_t errlen)
         return -1;
     }
     size_t n = hdr[1];
-    if (r->seen + n > r->h.record_count) {
+    if (n > r->h.record_count - r->seen) {
         set_err(err, errlen, "%s holds more records than its header says (%llu)", r->path,
                 (unsigned long long)r->h.record_count);
         return -1;
     }
-    if (read_exact(r, r->enc, n * sizeof(warp_record), "a chunk of records", err, errlen) != 1)
-        return -1;
-    if (chunk_decode(r->recs, r->enc, n, r->col) != 0) {
-        set_err(err, errlen, "%s is corrupt: a chunk after %llu records does not decode",
-                r->path, (unsigned long long)r->seen);
+    if (reserve(r, n) != 0) {
+        set_err(err, errlen, "out of memory reading %s", r->path);
         return -1;
     }
+    if (chunk_read(r, n, err, errlen) != 0) return -1;
     r->seen += n;
     r->have = n;
     r->pos = 0;
     return 1;
 }
 
+/* Refill when empty: 1 records are ready, 0 the end, -1 error. */
+static int ensure(warplog_reader *r, char *err, size_t errlen)
+{
+    if (r->pos < r->have) return 1;
+    int k = reader_fill(r, err, errlen);
+    if (k == 0) r->done = 1;
+    if (k < 0) r->failed = 1;
+    return k;
+}
+
 long warplog_reader_chunk(warplog_reader *r, const warp_record **recs, char *err, size_t errlen)
 {
     if (r->done) return 0;
-    if (r->pos >= r->have) {
-        int k = reader_fill(r, err, errlen);
-        if (k <= 0) {
-            r->done = (k == 0);
-            return k;
-        }
-    }
+    int k = ensure(r, err, errlen);
+    if (k <= 0) return k;
     *recs = r->recs + r->pos;
     long n = (long)(r->have - r->pos);
     r->pos = r->have;
@@ -589,13 +843,8 @@ long warplog_reader_chunk(warplog_reader *r, const warp_record **recs, char *err
 long warplog_reader_next(warplog_reader *r, warp_record *out, size_t max, char *err, size_t errlen)
 {
     if (r->done || max == 0) return 0;
-    if (r->pos >= r->have) {
-        int k = reader_fill(r, err, errlen);
-        if (k <= 0) {
-            r->done = (k == 0);
-            return k;
-        }
-    }
+    int k = ensure(r, err, errlen);
+    if (k <= 0) return k;
     size_t n = r->have - r->pos;
     if (n > max) n = max;
     memcpy(out, r->recs + r->pos, n * sizeof *out);

@@ -22,8 +22,16 @@
  *           are exactly the warp_record structs the writer was given.
  *
  * The reader accepts a file only if the magic, version, header and record
- * sizes match, every chunk is well formed, the gzip stream is complete and
- * the records add up to header.record_count.
+ * sizes match, the header's values are possible (warplog_header_check), every
+ * chunk is well formed, the file is exactly one complete gzip stream (no
+ * second member, nothing after it) and the records add up to
+ * header.record_count.
+ *
+ * Bounds.  Whatever a file says, a reader holds at most
+ * WARPLOG_READER_MAX_BYTES: the largest chunk it accepts is
+ * WARPLOG_MAX_CHUNK_RECORDS records (40 bytes each while decoded), and it
+ * allocates for the chunks it meets, not for what the header promises.
+ * Per-SM state of the tools is sized by sm_count <= WARPLOG_MAX_SM_COUNT.
  */
 #ifndef WARPLOG_H
 #define WARPLOG_H
@@ -76,6 +84,28 @@ typedef struct warp_probe {
 
 #define WARP_PROBE_LAT_MAX 0x00ffffffu
 #define WARP_PROBE_MAX_SMS 256u
+
+/*
+ * What a header may say (warplog_header_check; the reader refuses anything
+ * else, the writer will not write it).  The limits are far beyond any GPU
+ * and exist so that no value read from a file can size memory or turn a
+ * conversion into inf: a probe's smid has 8 bits, a block at most 1024
+ * threads, and so on.  Doubles must be finite and not denormal; 0 means
+ * "not measured" where a field allows it.
+ */
+#define WARPLOG_MAX_CHUNK_RECORDS    (1u << 17) /* records in one chunk (writer default 65536) */
+#define WARPLOG_MAX_SM_COUNT         WARP_PROBE_MAX_SMS /* sm_count: 1 .. this */
+#define WARPLOG_MAX_WARPS_PER_BLOCK  32u        /* warps_per_block: 1 .. this (1024 threads) */
+#define WARPLOG_MAX_BLOCKS_PER_SM    2048u      /* blocks_per_sm: 0 (unknown) .. this */
+#define WARPLOG_MAX_RECORDS_PER_WARP 65536u     /* records_per_warp: 1 .. this */
+#define WARPLOG_MIN_CLOCK_MHZ        1.0        /* sm_clock_measured_MHz: 0 or this .. MAX */
+#define WARPLOG_MAX_CLOCK_MHZ        1e5
+#define WARPLOG_MAX_MS               1e9        /* kernel_ms* (and overhead_pct) */
+#define WARPLOG_MAX_BYTES            1e18       /* useful_bytes, bytes_written */
+#define WARPLOG_MAX_GBPS             1e7        /* peak_dram_GBps, bw_GBps, ceiling_GBps */
+/* The most a reader allocates: the decoded chunk (40 B a record), its input
+ * and byte-plane buffers (64 KiB each) and inflate's state (< 64 KiB). */
+#define WARPLOG_READER_MAX_BYTES     (40u * WARPLOG_MAX_CHUNK_RECORDS + (256u << 10))
 
 #if defined(__CUDACC__)
 #define WARPLOG_HD __host__ __device__ __forceinline__
@@ -243,8 +273,15 @@ void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_pe
                           uint32_t records_per_warp, uint64_t gtimer_base_ns,
                           uint32_t *sm_ref_lo, uint8_t *sm_seen, warp_record *out);
 
-/* Fill magic, version, sizes and toolkit version; zero everything else. */
+/* Fill magic, version, sizes and toolkit version; zero everything else
+ * (sm_count and warps_per_block must then be set before writing). */
 void warplog_header_init(warplog_header *h);
+
+/* Are the header's values possible (the limits above; strings terminated
+ * and free of control characters; sample_blocks a power of two above
+ * sample_offset)?  0, or -1 with the first problem in err as a phrase that
+ * names the field ("sm_count is 0; it must be between 1 and 256"). */
+int warplog_header_check(const warplog_header *h, char *err, size_t errlen);
 
 /* Print the header as "# key<TAB>value" lines (prefix "# "), or as plain
  * "key<TAB>value" when prefix is "".  Used by `warplog info` and by every
@@ -260,7 +297,8 @@ typedef struct warplog_writer warplog_writer;
  * PATH by warplog_writer_close() only when every record promised by
  * h->record_count was written: an interrupted or failed run leaves no
  * half-written log.  level is the zlib level (1 = fast; 0 means default 1).
- * Returns NULL and fills err (a sentence) on failure.
+ * A header that warplog_header_check refuses is not written.  Returns NULL
+ * and fills err (a sentence) on failure.
  */
 warplog_writer *warplog_writer_open(const char *path, const warplog_header *h,
                                     int level, char *err, size_t errlen);
@@ -278,15 +316,22 @@ typedef struct warplog_reader warplog_reader;
 
 /*
  * Open PATH and read its header.  Returns NULL with a sentence in err when
- * the file is missing, not gzip, has the wrong magic or an unknown version.
- * Memory use is bounded (one chunk) whatever the file size.
+ * the file is missing, a directory, not gzip, has the wrong magic or an
+ * unknown version, or a header warplog_header_check refuses.  Memory use is
+ * bounded (WARPLOG_READER_MAX_BYTES) whatever the file says.
  */
 warplog_reader *warplog_reader_open(const char *path, char *err, size_t errlen);
+/* The same for a log held in memory (buf[0..len), which must outlive the
+ * reader); name is used in messages.  For tests and fuzzing. */
+warplog_reader *warplog_reader_open_mem(const void *buf, size_t len, const char *name,
+                                        char *err, size_t errlen);
 const warplog_header *warplog_reader_header(const warplog_reader *r);
 /*
  * Read up to max records into out.  Returns the number read (> 0), 0 at the
- * clean end of the log, or -1 on error (truncated, corrupt, record count that
- * disagrees with the header; err filled).
+ * clean end of the log, or -1 on error (truncated, corrupt, data after the
+ * gzip stream, record count that disagrees with the header; err filled).
+ * Records are returned as decoded: their smid, block and warp are not
+ * checked against the header (warplog check does that).
  */
 long warplog_reader_next(warplog_reader *r, warp_record *out, size_t max,
                          char *err, size_t errlen);

@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,22 +152,22 @@ void ncu_table_free(ncu_table *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->nlaunches; i++)
-        free(t->launches[i].kernel);
-    for (size_t i = 0; i < t->nvalues; i++) {
-        free(t->values[i].metric);
-        free(t->values[i].unit);
-        free(t->values[i].text);
-    }
     free(t->launches);
     free(t->values);
+    free(t->text);
+    free(t->hdr_text);
+    free(t->first);
+    free(t->last);
+    free(t->next);
     memset(t, 0, sizeof *t);
 }
 
 const ncu_value *ncu_table_find(const ncu_table *t, size_t launch, const char *metric)
 {
-    for (size_t i = 0; i < t->nvalues; i++)
-        if (t->values[i].launch == launch && strcmp(t->values[i].metric, metric) == 0)
+    if (launch >= t->nlaunches)
+        return NULL;
+    for (size_t i = t->first[launch]; i != SIZE_MAX; i = t->next[i])
+        if (strcmp(t->values[i].metric, metric) == 0)
             return &t->values[i];
     return NULL;
 }
@@ -179,53 +180,113 @@ int ncu_table_has_metric(const ncu_table *t, const char *metric)
     return 0;
 }
 
-/* Index of the launch (id, kernel), added when new; -1 when out of memory. */
-static long launch_index(ncu_table *t, size_t *cap, long id, const char *kernel)
+/* The launches seen so far, by (id, kernel): an open-addressing hash of
+ * indices, so that a file of a million launches is not a million squared
+ * comparisons. */
+typedef struct launch_map {
+    size_t *slot;   /* index + 1; 0 = empty */
+    size_t nslots;  /* a power of two, at least twice the launches */
+} launch_map;
+
+static uint64_t launch_hash(long id, const char *kernel)
 {
-    for (size_t k = t->nlaunches; k-- > 0;)
-        if (t->launches[k].id == id && strcmp(t->launches[k].kernel, kernel) == 0)
-            return (long)k;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)id * 0x9e3779b97f4a7c15ull;
+    for (const unsigned char *p = (const unsigned char *)kernel; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return h;
+}
+
+static int map_put(launch_map *m, const ncu_table *t, size_t idx)
+{
+    size_t mask = m->nslots - 1;
+    size_t i = (size_t)launch_hash(t->launches[idx].id, t->launches[idx].kernel) & mask;
+    while (m->slot[i]) i = (i + 1) & mask;
+    m->slot[i] = idx + 1;
+    return 0;
+}
+
+static int map_grow(launch_map *m, const ncu_table *t)
+{
+    size_t n = m->nslots ? 2 * m->nslots : 64;
+    size_t *s = calloc(n, sizeof *s);
+    if (!s)
+        return -1;
+    free(m->slot);
+    m->slot = s;
+    m->nslots = n;
+    for (size_t k = 0; k < t->nlaunches; k++)
+        map_put(m, t, k);
+    return 0;
+}
+
+/* Index of the launch (id, kernel), added when new; -1 when out of memory. */
+static long launch_index(ncu_table *t, launch_map *m, size_t *cap, long id, char *kernel)
+{
+    if (m->nslots) {
+        size_t mask = m->nslots - 1;
+        for (size_t i = (size_t)launch_hash(id, kernel) & mask; m->slot[i]; i = (i + 1) & mask) {
+            const ncu_launch *L = &t->launches[m->slot[i] - 1];
+            if (L->id == id && strcmp(L->kernel, kernel) == 0)
+                return (long)(m->slot[i] - 1);
+        }
+    }
     if (t->nlaunches == *cap) {
         size_t nc = *cap ? 2 * *cap : 16;
         ncu_launch *p = realloc(t->launches, nc * sizeof *p);
-        if (!p)
+        size_t *f = realloc(t->first, nc * sizeof *f);
+        if (f)
+            t->first = f;
+        size_t *l = realloc(t->last, nc * sizeof *l);
+        if (l)
+            t->last = l;
+        if (p)
+            t->launches = p;
+        if (!p || !f || !l)
             return -1;
-        t->launches = p;
         *cap = nc;
     }
-    char *k = strdup(kernel);
-    if (!k)
-        return -1;
-    t->launches[t->nlaunches].id = id;
-    t->launches[t->nlaunches].kernel = k;
-    return (long)t->nlaunches++;
+    size_t k = t->nlaunches++;
+    t->launches[k].id = id;
+    t->launches[k].kernel = kernel;
+    t->first[k] = t->last[k] = SIZE_MAX;
+    if (2 * t->nlaunches > m->nslots) {
+        if (map_grow(m, t) != 0)
+            return -1;
+    } else {
+        map_put(m, t, k);
+    }
+    return (long)k;
 }
 
-static int add_value(ncu_table *t, size_t *cap, size_t launch, const char *metric,
-                     const char *unit, const char *text)
+static int add_value(ncu_table *t, size_t *cap, size_t launch, char *metric, char *unit,
+                     char *text)
 {
     if (t->nvalues == *cap) {
         size_t nc = *cap ? 2 * *cap : 64;
         ncu_value *p = realloc(t->values, nc * sizeof *p);
-        if (!p)
+        if (p)
+            t->values = p;
+        size_t *n = realloc(t->next, nc * sizeof *n);
+        if (n)
+            t->next = n;
+        if (!p || !n)
             return -1;
-        t->values = p;
         *cap = nc;
     }
-    ncu_value *v = &t->values[t->nvalues];
+    size_t k = t->nvalues++;
+    ncu_value *v = &t->values[k];
     memset(v, 0, sizeof *v);
     v->launch = launch;
-    v->metric = strdup(metric);
-    v->unit = strdup(unit ? unit : "");
-    v->text = strdup(text);
-    if (!v->metric || !v->unit || !v->text) {
-        free(v->metric);
-        free(v->unit);
-        free(v->text);
-        return -1;
-    }
+    v->metric = metric;
+    v->unit = unit;
+    v->text = text;
     v->has_value = ncu_parse_number(text, &v->value) == 0;
-    t->nvalues++;
+    t->next[k] = SIZE_MAX;
+    if (t->last[launch] == SIZE_MAX)
+        t->first[launch] = k;
+    else
+        t->next[t->last[launch]] = k;
+    t->last[launch] = k;
     return 0;
 }
 
@@ -251,21 +312,33 @@ static int find_col(char **hdr, int n, const char *name)
     return -1;
 }
 
-int ncu_table_parse(const char *text, size_t len, ncu_table *t, char *err, size_t errlen)
+/* Parse buf[0..len), which has room for two more bytes and becomes the
+ * table's (or is freed on failure). */
+static int parse_owned(char *buf, size_t len, ncu_table *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    char *buf = malloc(len + 1);
+    /* buf keeps every string of the table; its last byte is the "" of
+     * values without a unit */
+    buf[len] = 0;
+    buf[len + 1] = 0;
+    char *no_unit = buf + len + 1;
+    t->text = buf;
+    if (memchr(buf, 0, len)) {
+        ncu_table_free(t);
+        set_err(err, errlen, "the file holds a NUL byte: not an Nsight Compute CSV");
+        return NCU_ERR_FORMAT;
+    }
     char **hdr = malloc(MAX_FIELDS * sizeof *hdr);
     char **f = malloc(MAX_FIELDS * sizeof *f);
     char **units = calloc(MAX_FIELDS, sizeof *units);
     char *hdr_line = NULL;
-    if (!buf || !hdr || !f || !units) {
-        free(buf), free(hdr), free(f), free(units);
+    launch_map map = {NULL, 0};
+    if (!hdr || !f || !units) {
+        free(hdr), free(f), free(units);
+        ncu_table_free(t);
         set_err(err, errlen, "out of memory");
         return NCU_ERR_NOMEM;
     }
-    memcpy(buf, text, len);
-    buf[len] = 0;
 
     int rc = NCU_OK, nh = -1, perm = 0;
     int c_id = -1, c_kernel = -1, c_mname = -1, c_munit = -1, c_mval = -1;
@@ -348,14 +421,28 @@ int ncu_table_parse(const char *text, size_t len, ncu_table *t, char *err, size_
             set_err(err, errlen, "line %ld: launch ID '%s' is not a number", lineno, f[c_id]);
             break;
         }
-        long li = launch_index(t, &lcap, (long)idv, f[c_kernel]);
+        /* the double must be a whole number a long holds exactly */
+        if (!(idv >= 0 && idv <= NCU_MAX_ID) || idv != (double)(long long)idv) {
+            rc = NCU_ERR_FORMAT;
+            set_err(err, errlen, "line %ld: launch ID '%s' is not a whole number from 0 to 2^53",
+                    lineno, f[c_id]);
+            break;
+        }
+        size_t adding = t->wide ? (size_t)n : 1;
+        if (t->nvalues + adding > NCU_MAX_VALUES) {
+            rc = NCU_ERR_FORMAT;
+            set_err(err, errlen, "line %ld: more than %u metric values: not an Nsight Compute "
+                    "CSV of this toolkit", lineno, NCU_MAX_VALUES);
+            break;
+        }
+        long li = launch_index(t, &map, &lcap, (long)idv, f[c_kernel]);
         if (li < 0) {
             rc = NCU_ERR_NOMEM;
             set_err(err, errlen, "out of memory");
             break;
         }
         if (!t->wide) {
-            if (add_value(t, &vcap, (size_t)li, f[c_mname], c_munit >= 0 ? f[c_munit] : "",
+            if (add_value(t, &vcap, (size_t)li, f[c_mname], c_munit >= 0 ? f[c_munit] : no_unit,
                           f[c_mval])) {
                 rc = NCU_ERR_NOMEM;
                 set_err(err, errlen, "out of memory");
@@ -365,7 +452,7 @@ int ncu_table_parse(const char *text, size_t len, ncu_table *t, char *err, size_
             for (int i = 0; i < n && rc == NCU_OK; i++) {
                 if (is_identity_column(hdr[i]))
                     continue;
-                if (add_value(t, &vcap, (size_t)li, hdr[i], units[i] ? units[i] : "", f[i])) {
+                if (add_value(t, &vcap, (size_t)li, hdr[i], units[i] ? units[i] : no_unit, f[i])) {
                     rc = NCU_ERR_NOMEM;
                     set_err(err, errlen, "out of memory");
                 }
@@ -389,14 +476,31 @@ int ncu_table_parse(const char *text, size_t len, ncu_table *t, char *err, size_
             set_err(err, errlen, "no Nsight Compute CSV table in the input "
                                  "(no header row; did ncu profile any kernel?)");
     }
-    free(buf);
-    free(hdr_line);
+    t->hdr_text = hdr_line;
     free(hdr);
     free(f);
     free(units);
+    free(map.slot);
     if (rc != NCU_OK)
         ncu_table_free(t);
     return rc;
+}
+
+int ncu_table_parse(const char *text, size_t len, ncu_table *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    if (len > NCU_MAX_BYTES) {
+        set_err(err, errlen, "larger than %u MiB: not an Nsight Compute CSV of this toolkit",
+                NCU_MAX_BYTES >> 20);
+        return NCU_ERR_FORMAT;
+    }
+    char *buf = malloc(len + 2);
+    if (!buf) {
+        set_err(err, errlen, "out of memory");
+        return NCU_ERR_NOMEM;
+    }
+    memcpy(buf, text, len);
+    return parse_owned(buf, len, t, err, errlen);
 }
 
 int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
@@ -407,8 +511,9 @@ int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
         set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return NCU_ERR_IO;
     }
+    /* read at most NCU_MAX_BYTES + 1 bytes: one more tells the file is too big */
     size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
+    char *text = malloc(cap + 2);
     if (!text) {
         fclose(fp);
         set_err(err, errlen, "out of memory");
@@ -416,7 +521,15 @@ int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
     }
     for (;;) {
         if (len == cap) {
-            char *p = realloc(text, cap * 2);
+            if (cap > NCU_MAX_BYTES) {
+                free(text);
+                fclose(fp);
+                set_err(err, errlen, "%s is larger than %u MiB: not an Nsight Compute CSV of "
+                        "this toolkit", path, NCU_MAX_BYTES >> 20);
+                return NCU_ERR_FORMAT;
+            }
+            size_t nc = cap * 2 > NCU_MAX_BYTES ? NCU_MAX_BYTES + 1 : cap * 2;
+            char *p = realloc(text, nc + 2);
             if (!p) {
                 free(text);
                 fclose(fp);
@@ -424,7 +537,7 @@ int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
                 return NCU_ERR_NOMEM;
             }
             text = p;
-            cap *= 2;
+            cap = nc;
         }
         size_t got = fread(text + len, 1, cap - len, fp);
         len += got;
@@ -432,13 +545,12 @@ int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
             break;
     }
     int bad = ferror(fp);
+    int e = errno;
     fclose(fp);
     if (bad) {
         free(text);
-        set_err(err, errlen, "cannot read %s", path);
+        set_err(err, errlen, "cannot read %s: %s", path, strerror(e));
         return NCU_ERR_IO;
     }
-    int rc = ncu_table_parse(text, len, t, err, errlen);
-    free(text);
-    return rc;
+    return parse_owned(text, len, t, err, errlen);
 }

@@ -18,7 +18,13 @@
  * (==PROF==, ==WARNING==, ==ERROR==) and blank lines are skipped; fields may
  * be quoted, with embedded commas and doubled quotes; numbers may carry
  * thousands separators ("1,250,000").  A value that is not a number
- * ("n/a", a string) is kept as text with has_value = 0.
+ * ("n/a", a string) is kept as text with has_value = 0.  A launch ID must be
+ * a whole number from 0 to NCU_MAX_ID.
+ *
+ * Bounds: a file larger than NCU_MAX_BYTES, or with more than
+ * NCU_MAX_VALUES metric values, is refused; the table holds the file's text
+ * once plus 48 bytes a value and 24 a launch, and every lookup costs time in
+ * proportion to the values of one launch, not of the file.
  */
 #ifndef NCU_CSV_H
 #define NCU_CSV_H
@@ -28,6 +34,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define NCU_MAX_BYTES  (64u << 20)   /* the largest CSV read */
+#define NCU_MAX_VALUES (1u << 20)    /* metric values in one table */
+#define NCU_MAX_ID     9007199254740992.0 /* 2^53: IDs above are not exact in a double */
 
 /* Return codes of ncu_table_read / ncu_table_parse. */
 #define NCU_OK         0
@@ -63,6 +73,10 @@ typedef struct ncu_table {
     ncu_value  *values;     /* in file order */
     size_t      nvalues;
     int         wide;       /* 1 when the file had the --page raw layout */
+    /* private: the strings point into text; each launch's values are a
+     * list in file order (first[launch], next[value]; SIZE_MAX ends it) */
+    char       *text, *hdr_text;
+    size_t     *first, *last, *next;
 } ncu_table;
 
 /*

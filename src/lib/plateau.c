@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "plateau.h"
 #include "err.h"
+#include "lines.h"
 
 #include <errno.h>
 #include <math.h>
@@ -93,6 +94,11 @@ int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
     }
     if (n == 0)
         return 0;
+    if (n > PLATEAU_MAX_POINTS) {
+        set_err(err, errlen, "%zu points: more than the %u a ladder may have", n,
+                PLATEAU_MAX_POINTS);
+        return -1;
+    }
 
     int *group = malloc(n * sizeof *group);
     double *scratch = malloc(n * sizeof *scratch);
@@ -103,16 +109,21 @@ int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
         return -1;
     }
 
-    /* 1. runs: group[i] = run number */
+    /* 1. runs: group[i] = run number.  scratch holds the run's latencies
+     * sorted, so that each point costs an insertion, not a sort. */
     int nruns = 0;
     for (size_t i = 0; i < n;) {
-        size_t start = i, j = i + 1;
+        size_t start = i, j = i + 1, k = 1;
+        scratch[0] = pts[i].cycles;
         while (j < n) {
-            size_t k = 0;
-            for (size_t m = start; m < j; m++)
-                scratch[k++] = pts[m].cycles;
-            if (!within(pts[j].cycles, median_inplace(scratch, k), pp->tol))
+            double med = k % 2 ? scratch[k / 2] : 0.5 * (scratch[k / 2 - 1] + scratch[k / 2]);
+            if (!within(pts[j].cycles, med, pp->tol))
                 break;
+            size_t at = k;
+            while (at > 0 && scratch[at - 1] > pts[j].cycles) at--;
+            memmove(scratch + at + 1, scratch + at, (k - at) * sizeof *scratch);
+            scratch[at] = pts[j].cycles;
+            k++;
             j++;
         }
         for (size_t m = start; m < j; m++)
@@ -121,37 +132,47 @@ int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
         i = j;
     }
 
-    /* 2. drop short runs, renumber the survivors 0..ng-1 in order */
+    /* 2. drop short runs (a run is a contiguous range of points), renumber
+     * the survivors 0..ng-1 in order */
     int ng = 0;
-    for (int r = 0; r < nruns; r++) {
-        size_t len = 0;
-        for (size_t i = 0; i < n; i++)
-            len += group[i] == r;
-        int keep = len >= (size_t)pp->min_points;
-        for (size_t i = 0; i < n; i++)
-            if (group[i] == r)
-                group[i] = keep ? -2 - ng : -1;   /* negative: not yet renumbered */
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && group[j] == group[i]) j++;
+        int keep = j - i >= (size_t)pp->min_points;
+        for (size_t m = i; m < j; m++)
+            group[m] = keep ? ng : -1;
         ng += keep;
+        i = j;
     }
-    for (size_t i = 0; i < n; i++)
-        group[i] = group[i] <= -2 ? -2 - group[i] : -1;
 
-    /* 3. merge neighbours with close medians, until stable */
-    for (int merged = 1; merged && ng > 1;) {
-        merged = 0;
-        for (int g = 0; g + 1 < ng; g++) {
-            double a = group_median(pts, group, n, g, 0, scratch, NULL);
-            double b = group_median(pts, group, n, g + 1, 0, scratch, NULL);
-            if (fabs(a - b) <= pp->tol * (a < b ? a : b)) {
-                for (size_t i = 0; i < n; i++)
-                    if (group[i] > g)
-                        group[i]--;    /* g+1 joins g, later groups move down */
-                ng--;
-                merged = 1;
-                break;
-            }
+    /* 3. merge neighbours with close medians, until stable.  Merging g and
+     * g+1 changes only g's median, so the scan goes on from g-1 (the pairs
+     * before it were already found apart) instead of from the start. */
+    double *med = malloc((size_t)(ng > 0 ? ng : 1) * sizeof *med);
+    if (!med) {
+        free(group);
+        free(scratch);
+        set_err(err, errlen, "out of memory (%zu points)", n);
+        return -1;
+    }
+    for (int g = 0; g < ng; g++)
+        med[g] = group_median(pts, group, n, g, 0, scratch, NULL);
+    for (int g = 0; g + 1 < ng;) {
+        double a = med[g], b = med[g + 1];
+        if (fabs(a - b) <= pp->tol * (a < b ? a : b)) {
+            for (size_t i = 0; i < n; i++)
+                if (group[i] > g)
+                    group[i]--;    /* g+1 joins g, later groups move down */
+            memmove(med + g + 1, med + g + 2, (size_t)(ng - g - 2) * sizeof *med);
+            ng--;
+            med[g] = group_median(pts, group, n, g, 0, scratch, NULL);
+            if (g > 0)
+                g--;
+        } else {
+            g++;
         }
     }
+    free(med);
 
     int nl = 0;
     for (int g = 0; g < ng && nl < max_levels; g++) {
@@ -241,12 +262,32 @@ static void chomp(char *s)
         s[--l] = '\0';
 }
 
+/* A decimal, finite number filling the whole field (strtod alone would
+ * take "inf", "nan" and "0x1p3"). */
 static int parse_num(const char *s, double *v)
 {
+    if (!*s || s[strspn(s, "0123456789.eE+-")]) return -1;
     char *end;
     errno = 0;
     *v = strtod(s, &end);
     return end != s && *end == '\0' && errno == 0 && isfinite(*v) ? 0 : -1;
+}
+
+/* A metadata number in [lo, hi], else 0 (as if absent: these only label
+ * the chart). */
+static double meta_num(const char *s, double lo, double hi)
+{
+    double v;
+    return parse_num(s, &v) == 0 && v >= lo && v <= hi ? v : 0;
+}
+
+/* Copy a string for a chart title: control characters become '?'. */
+static void copy_printable(char *dst, size_t cap, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < cap; i++)
+        dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
+    dst[i] = 0;
 }
 
 /* "# key<TAB>value" metadata the reader keeps. */
@@ -259,11 +300,11 @@ static void take_meta(plateau_series *s, const char *line)
     size_t klen = (size_t)(tab - p);
     const char *val = tab + 1;
 #define KEY(k) (klen == strlen(k) && strncmp(p, k, klen) == 0)
-    if (KEY("sm_clock_measured_MHz")) s->sm_clock_MHz = atof(val);
-    else if (KEY("device_name")) snprintf(s->device_name, sizeof s->device_name, "%s", val);
-    else if (KEY("kernel")) snprintf(s->kernel, sizeof s->kernel, "%s", val);
-    else if (KEY("threads_per_block")) s->threads = atoi(val);
-    else if (KEY("spacing_bytes")) s->spacing_bytes = (unsigned)strtoul(val, NULL, 10);
+    if (KEY("sm_clock_measured_MHz")) s->sm_clock_MHz = meta_num(val, 1, 1e5);
+    else if (KEY("device_name")) copy_printable(s->device_name, sizeof s->device_name, val);
+    else if (KEY("kernel")) copy_printable(s->kernel, sizeof s->kernel, val);
+    else if (KEY("threads_per_block")) s->threads = (int)meta_num(val, 0, 1 << 20);
+    else if (KEY("spacing_bytes")) s->spacing_bytes = (unsigned)meta_num(val, 0, 4294967295.0);
 #undef KEY
 }
 
@@ -275,14 +316,28 @@ int plateau_read_tsv(const char *path, plateau_series *s, char *err, size_t errl
         set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return -1;
     }
+    int rc = plateau_parse_tsv(f, path, s, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+int plateau_parse_tsv(FILE *f, const char *path, plateau_series *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
     char *line = NULL;
     size_t cap = 0, lineno = 0, npcap = 0;
     int col_bytes = -1, col_cyc = -1, col_ns = -1, ncols = 0, rc = -1;
     enum { MAXF = 64 };
     char *fld[MAXF];
+    long len;
 
-    while (getline(&line, &cap, f) != -1) {
+    while ((len = lines_read(f, &line, &cap, LINES_MAX_BYTES)) != -1) {
         lineno++;
+        if (len < -1) {
+            set_err(err, errlen, len == -2 ? "%s:%zu: a line longer than 1 MiB: not a ./latency "
+                    "table" : "%s:%zu: out of memory", path, lineno);
+            goto out;
+        }
         chomp(line);
         if (line[0] == '#') {
             take_meta(s, line);
@@ -323,6 +378,11 @@ int plateau_read_tsv(const char *path, plateau_series *s, char *err, size_t errl
                     pt.bytes, s->pts[s->n - 1].bytes);
             goto out;
         }
+        if (s->n == PLATEAU_MAX_POINTS) {
+            set_err(err, errlen, "%s:%zu: more than %u points: not a ./latency table", path,
+                    lineno, PLATEAU_MAX_POINTS);
+            goto out;
+        }
         if (s->n == npcap) {
             npcap = npcap ? 2 * npcap : 128;
             plateau_point *np = realloc(s->pts, npcap * sizeof *np);
@@ -349,7 +409,6 @@ int plateau_read_tsv(const char *path, plateau_series *s, char *err, size_t errl
     rc = 0;
 out:
     free(line);
-    fclose(f);
     if (rc != 0)
         plateau_series_free(s);
     return rc;

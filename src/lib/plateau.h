@@ -15,6 +15,7 @@
 #define PLATEAU_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +50,10 @@ typedef struct plateau_level {
 } plateau_level;
 
 #define PLATEAU_MAX_LEVELS 16
+/* The most points a ladder may have (./latency writes a few hundred; 64
+ * points an octave over 40 octaves is 2560).  It bounds the time: finding
+ * the plateaus is O(n^2) at worst. */
+#define PLATEAU_MAX_POINTS 4096u
 
 void plateau_params_default(plateau_params *p);
 
@@ -56,7 +61,8 @@ void plateau_params_default(plateau_params *p);
  * Find the levels of pts[0..n).  Writes at most max_levels levels, in order
  * of size, and returns how many (0 if the curve has no flat run long enough).
  * Returns -1 with a sentence in err if the sizes are not strictly increasing,
- * a value is not a positive finite number, or memory runs out.  pp may be NULL (defaults).
+ * a value is not a positive finite number, there are more than
+ * PLATEAU_MAX_POINTS points, or memory runs out.  pp may be NULL (defaults).
  * The levels are named by plateau_label(levels, n, 0).
  */
 int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
@@ -94,6 +100,8 @@ typedef struct plateau_series {
  * increasing).
  */
 int plateau_read_tsv(const char *path, plateau_series *s, char *err, size_t errlen);
+/* The same from an open stream; name is used in messages. */
+int plateau_parse_tsv(FILE *f, const char *name, plateau_series *s, char *err, size_t errlen);
 void plateau_series_free(plateau_series *s);
 
 /* 1 if the series was measured with the L1 bypassed (kernel chase_cg). */

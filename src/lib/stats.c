@@ -4,9 +4,12 @@
  * Why histograms: a log of a 1e8-element run holds ~3 million warps, and the
  * percentiles must be exact so that golden tests can pin them.  Sorting all
  * latencies would need 25 MB and O(n log n); one-cycle bins give the same
- * order statistics in O(n) with a fixed 128 KiB per SM, because latencies
+ * order statistics in O(n) with a fixed 64 KiB per SM, because latencies
  * are small integers.  The rare larger values (a congested random-access
- * run) go to an overflow list, sorted once.
+ * run) are kept as sorted (latency, count) pairs: memory then grows with the
+ * number of distinct large latencies, which is bounded, never with the
+ * number of warps.  They arrive in a batch that is sorted and merged into
+ * the SM's pairs when full, so each costs O(log batch).
  *
  * The all-SM population is not counted in the hot loop (that would double
  * its cost); it is merged from the per-SM histograms when first asked for.
@@ -14,83 +17,146 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sm_hist {
-    uint64_t count;     /* warps in bins and overflow */
-    uint64_t *bins;     /* LAT_STATS_BINS counters */
-    uint64_t *ovf;      /* latencies >= LAT_STATS_BINS, sorted once final */
-    size_t novf, capovf;
-} sm_hist;
+typedef struct ovf_pair {
+    uint64_t lat;       /* >= LAT_STATS_BINS */
+    uint64_t n;         /* warps with it */
+} ovf_pair;
+
+/* One population: an SM (32-bit bins) or all of them (64-bit bins). */
+typedef struct hist {
+    uint64_t count;     /* warps in bins and pairs */
+    uint64_t novf;      /* warps in pairs */
+    uint32_t *bins32;   /* per SM */
+    uint64_t *bins64;   /* all SMs */
+    size_t lo, hi;      /* the bins in use are within [lo, hi) (scans skip the rest) */
+    ovf_pair *ovf;      /* ascending by lat */
+    size_t nd;          /* pairs */
+} hist;
+
+typedef struct pend { uint64_t lat; uint32_t sm; uint32_t pad; } pend;
 
 struct lat_stats {
-    sm_hist **sm;       /* indexed by smid, NULL where no record was seen */
-    size_t nsm_slots;
-    sm_hist all;        /* merged on demand */
-    int final;          /* all is up to date and overflow lists are sorted */
+    hist *sm[LAT_STATS_MAX_SMS]; /* NULL where no record was seen */
+    hist all;                    /* merged on demand */
+    pend *pending;               /* large latencies not yet merged */
+    size_t npending;
+    size_t ndistinct;            /* pairs over all SMs */
+    int final;                   /* all is up to date, pending is empty */
     uint64_t bad;
+    char err[256];
 };
+
+static int fail(lat_stats *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(lat_stats *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
 
 lat_stats *lat_stats_new(void)
 {
     return calloc(1, sizeof(lat_stats));
 }
 
-static void hist_free(sm_hist *h)
+static void hist_free(hist *h)
 {
     if (!h) return;
-    free(h->bins);
+    free(h->bins32);
+    free(h->bins64);
     free(h->ovf);
 }
 
 void lat_stats_free(lat_stats *s)
 {
     if (!s) return;
-    for (size_t i = 0; i < s->nsm_slots; i++) {
+    for (size_t i = 0; i < LAT_STATS_MAX_SMS; i++) {
         hist_free(s->sm[i]);
         free(s->sm[i]);
     }
-    free(s->sm);
     hist_free(&s->all);
+    free(s->pending);
     free(s);
 }
 
+const char *lat_stats_error(const lat_stats *s) { return s->err; }
+
 /* The SM's histogram, created on first sight.  NULL when out of memory. */
-static sm_hist *hist_for(lat_stats *s, unsigned smid)
+static hist *hist_for(lat_stats *s, unsigned smid)
 {
-    if (smid >= s->nsm_slots) {
-        size_t n = s->nsm_slots ? s->nsm_slots : 64;
-        while (n <= smid) n *= 2;
-        sm_hist **p = realloc(s->sm, n * sizeof *p);
-        if (!p) return NULL;
-        memset(p + s->nsm_slots, 0, (n - s->nsm_slots) * sizeof *p);
-        s->sm = p;
-        s->nsm_slots = n;
-    }
     if (!s->sm[smid]) {
-        sm_hist *h = calloc(1, sizeof *h);
+        hist *h = calloc(1, sizeof *h);
         if (!h) return NULL;
-        h->bins = calloc(LAT_STATS_BINS, sizeof *h->bins);
-        if (!h->bins) {
+        h->bins32 = calloc(LAT_STATS_BINS, sizeof *h->bins32);
+        if (!h->bins32) {
             free(h);
             return NULL;
         }
+        h->lo = LAT_STATS_BINS;
+        h->hi = 0;
         s->sm[smid] = h;
     }
     return s->sm[smid];
 }
 
-static int ovf_push(sm_hist *h, uint64_t v)
+static int cmp_pend(const void *a, const void *b)
 {
-    if (h->novf == h->capovf) {
-        size_t n = h->capovf ? 2 * h->capovf : 256;
-        uint64_t *p = realloc(h->ovf, n * sizeof *p);
-        if (!p) return -1;
-        h->ovf = p;
-        h->capovf = n;
+    const pend *x = a, *y = b;
+    if (x->sm != y->sm) return x->sm < y->sm ? -1 : 1;
+    return (x->lat > y->lat) - (x->lat < y->lat);
+}
+
+/* Merge sorted pairs a[0..na) and the run of pending latencies p[0..np)
+ * (sorted) into a new array; NULL when out of memory. */
+static ovf_pair *merge_pairs(const ovf_pair *a, size_t na, const pend *p, size_t np, size_t *nout)
+{
+    ovf_pair *o = malloc((na + np) * sizeof *o);
+    if (!o) return NULL;
+    size_t i = 0, j = 0, k = 0;
+    while (i < na || j < np) {
+        uint64_t lat;
+        uint64_t n = 0;
+        if (j >= np || (i < na && a[i].lat <= p[j].lat)) lat = a[i].lat;
+        else lat = p[j].lat;
+        while (i < na && a[i].lat == lat) n += a[i++].n;
+        while (j < np && p[j].lat == lat) n++, j++;
+        o[k].lat = lat;
+        o[k].n = n;
+        k++;
     }
-    h->ovf[h->novf++] = v;
+    *nout = k;
+    return o;
+}
+
+/* Sort the batch and merge it into the SMs' pairs. */
+static int flush_pending(lat_stats *s)
+{
+    if (s->npending == 0) return 0;
+    qsort(s->pending, s->npending, sizeof *s->pending, cmp_pend);
+    for (size_t i = 0; i < s->npending;) {
+        size_t j = i;
+        while (j < s->npending && s->pending[j].sm == s->pending[i].sm) j++;
+        hist *h = s->sm[s->pending[i].sm];
+        size_t nd;
+        ovf_pair *m = merge_pairs(h->ovf, h->nd, s->pending + i, j - i, &nd);
+        if (!m) return fail(s, "out of memory");
+        s->ndistinct += nd - h->nd;
+        free(h->ovf);
+        h->ovf = m;
+        h->nd = nd;
+        i = j;
+    }
+    s->npending = 0;
+    if (s->ndistinct > LAT_STATS_MAX_OVERFLOW)
+        return fail(s, "more than %u distinct latencies of %u cycles or more (per SM): exact "
+                    "percentiles of that many are beyond this tool's memory bound",
+                    LAT_STATS_MAX_OVERFLOW, LAT_STATS_BINS);
     return 0;
 }
 
@@ -100,7 +166,7 @@ int lat_stats_add(lat_stats *s, const warp_record *r, size_t n)
     /* Consecutive records usually come from a handful of SMs; caching the
      * last SM's histogram skips the table lookup for runs of the same SM. */
     unsigned last_sm = ~0u;
-    sm_hist *h = NULL;
+    hist *h = NULL;
     for (size_t i = 0; i < n; i++) {
         if (r[i].end_clk < r[i].start_clk) {
             s->bad++;
@@ -109,15 +175,28 @@ int lat_stats_add(lat_stats *s, const warp_record *r, size_t n)
         uint64_t lat = r[i].end_clk - r[i].start_clk;
         unsigned sm = r[i].smid;
         if (sm != last_sm) {
+            if (sm >= LAT_STATS_MAX_SMS)
+                return fail(s, "a record has SM id %u; no GPU this toolkit reads has more "
+                            "than %u SMs", sm, LAT_STATS_MAX_SMS);
             h = hist_for(s, sm);
-            if (!h) return -1;
+            if (!h) return fail(s, "out of memory");
             last_sm = sm;
         }
+        if (lat < LAT_STATS_BINS) {
+            if (h->bins32[lat] == UINT32_MAX)
+                return fail(s, "more than %u warps of SM %u have a latency of %llu cycles: "
+                            "beyond this tool's counters", UINT32_MAX, sm, (unsigned long long)lat);
+            h->bins32[lat]++;
+            if (lat < h->lo) h->lo = lat;
+            if (lat >= h->hi) h->hi = lat + 1;
+        } else {
+            if (!s->pending && !(s->pending = malloc(LAT_STATS_PENDING * sizeof *s->pending)))
+                return fail(s, "out of memory");
+            s->pending[s->npending++] = (pend){lat, sm, 0};
+            h->novf++;
+            if (s->npending == LAT_STATS_PENDING && flush_pending(s) != 0) return -1;
+        }
         h->count++;
-        if (lat < LAT_STATS_BINS)
-            h->bins[lat]++;
-        else if (ovf_push(h, lat) != 0)
-            return -1;
     }
     return 0;
 }
@@ -126,73 +205,100 @@ uint64_t lat_stats_bad(const lat_stats *s) { return s->bad; }
 
 int lat_stats_next_sm(const lat_stats *s, int after)
 {
-    for (size_t i = after < 0 ? 0 : (size_t)after + 1; i < s->nsm_slots; i++)
+    for (size_t i = after < 0 ? 0 : (size_t)after + 1; i < LAT_STATS_MAX_SMS; i++)
         if (s->sm[i] && s->sm[i]->count) return (int)i;
     return -1;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_pair(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+    const ovf_pair *x = a, *y = b;
+    return (x->lat > y->lat) - (x->lat < y->lat);
 }
 
-/* Sort every overflow list and rebuild the all-SM histogram. */
+/* Merge the batch, and rebuild the all-SM histogram and pairs. */
 static int finalize(lat_stats *s)
 {
     if (s->final) return 0;
-    sm_hist *a = &s->all;
-    if (!a->bins && !(a->bins = malloc(LAT_STATS_BINS * sizeof *a->bins))) return -1;
-    memset(a->bins, 0, LAT_STATS_BINS * sizeof *a->bins);
-    a->count = 0;
-    a->novf = 0;
-    for (size_t i = 0; i < s->nsm_slots; i++) {
-        sm_hist *h = s->sm[i];
+    if (flush_pending(s) != 0) return -1;
+    hist *a = &s->all;
+    if (!a->bins64 && !(a->bins64 = malloc(LAT_STATS_BINS * sizeof *a->bins64)))
+        return fail(s, "out of memory");
+    memset(a->bins64, 0, LAT_STATS_BINS * sizeof *a->bins64);
+    free(a->ovf);
+    a->ovf = NULL;
+    a->nd = 0;
+    a->count = a->novf = 0;
+    a->lo = LAT_STATS_BINS;
+    a->hi = 0;
+    if (s->ndistinct && !(a->ovf = malloc(s->ndistinct * sizeof *a->ovf)))
+        return fail(s, "out of memory");
+    for (size_t i = 0; i < LAT_STATS_MAX_SMS; i++) {
+        const hist *h = s->sm[i];
         if (!h) continue;
-        qsort(h->ovf, h->novf, sizeof *h->ovf, cmp_u64);
-        for (size_t b = 0; b < LAT_STATS_BINS; b++) a->bins[b] += h->bins[b];
+        for (size_t b = h->lo; b < h->hi; b++) a->bins64[b] += h->bins32[b];
+        if (h->lo < a->lo) a->lo = h->lo;
+        if (h->hi > a->hi) a->hi = h->hi;
         a->count += h->count;
-        for (size_t k = 0; k < h->novf; k++)
-            if (ovf_push(a, h->ovf[k]) != 0) return -1;
+        a->novf += h->novf;
+        if (h->nd) memcpy(a->ovf + a->nd, h->ovf, h->nd * sizeof *h->ovf);
+        a->nd += h->nd;
     }
-    qsort(a->ovf, a->novf, sizeof *a->ovf, cmp_u64);
+    if (a->nd) {
+        qsort(a->ovf, a->nd, sizeof *a->ovf, cmp_pair);
+        size_t k = 0;
+        for (size_t i = 0; i < a->nd; i++) {
+            if (k && a->ovf[k - 1].lat == a->ovf[i].lat) a->ovf[k - 1].n += a->ovf[i].n;
+            else a->ovf[k++] = a->ovf[i];
+        }
+        a->nd = k;
+    }
     s->final = 1;
     return 0;
 }
 
 /* The finalised histogram of a population, or NULL when it has no records
  * (or memory ran out: *oom set). */
-static const sm_hist *population(lat_stats *s, int smid, int *oom)
+static const hist *population(lat_stats *s, int smid, int *oom)
 {
     *oom = 0;
     if (finalize(s) != 0) {
         *oom = 1;
         return NULL;
     }
-    const sm_hist *h;
+    const hist *h;
     if (smid == LAT_STATS_ALL)
         h = &s->all;
-    else if (smid >= 0 && (size_t)smid < s->nsm_slots)
+    else if (smid >= 0 && (size_t)smid < LAT_STATS_MAX_SMS)
         h = s->sm[smid];
     else
         h = NULL;
     return h && h->count ? h : NULL;
 }
 
+static uint64_t bin(const hist *h, size_t b) { return h->bins32 ? h->bins32[b] : h->bins64[b]; }
+
 /* The k-th smallest latency (0-based, k < count). */
-static uint64_t kth(const sm_hist *h, uint64_t k)
+static uint64_t kth(const hist *h, uint64_t k)
 {
     uint64_t in_bins = h->count - h->novf;
-    if (k >= in_bins) return h->ovf[k - in_bins];
+    if (k >= in_bins) {
+        uint64_t cum = in_bins;
+        for (size_t i = 0; i < h->nd; i++) {
+            cum += h->ovf[i].n;
+            if (cum > k) return h->ovf[i].lat;
+        }
+        return h->nd ? h->ovf[h->nd - 1].lat : 0; /* not reached */
+    }
     uint64_t cum = 0;
-    for (size_t b = 0; b < LAT_STATS_BINS; b++) {
-        cum += h->bins[b];
+    for (size_t b = h->lo; b < h->hi; b++) {
+        cum += bin(h, b);
         if (cum > k) return b;
     }
     return 0; /* not reached: the bins hold in_bins > k warps */
 }
 
-static double type7(const sm_hist *h, double p)
+static double type7(const hist *h, double p)
 {
     double hh = (double)(h->count - 1) * p;
     double fl = floor(hh);
@@ -206,31 +312,36 @@ static double type7(const sm_hist *h, double p)
 double lat_stats_percentile(lat_stats *s, int smid, double p)
 {
     int oom;
-    const sm_hist *h = population(s, smid, &oom);
+    const hist *h = population(s, smid, &oom);
     if (!h || !(p >= 0.0 && p <= 1.0)) return NAN;
     return type7(h, p);
+}
+
+/* (hi, lo) += a * b, exactly: a 64 x 64 -> 128-bit product in 32-bit halves. */
+static void add_product(uint64_t *hi, uint64_t *lo, uint64_t a, uint64_t b)
+{
+    const uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    const uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    const uint64_t plo = (mid << 32) | (p00 & 0xffffffffu);
+    const uint64_t phi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    *lo += plo;
+    *hi += phi + (*lo < plo);
 }
 
 int lat_stats_summary(lat_stats *s, int smid, lat_summary *out)
 {
     memset(out, 0, sizeof *out);
     int oom;
-    const sm_hist *h = population(s, smid, &oom);
+    const hist *h = population(s, smid, &oom);
     if (oom) return -1;
     if (!h) return 0;
     out->count = h->count;
-    /* The sum of latencies in two 64-bit words: overflow values may be
-     * large, and the mean should not depend on the order of addition. */
+    /* The sum of latencies in 128 bits: large values times their counts
+     * may exceed 64, and the mean should not depend on the order of addition. */
     uint64_t sum_lo = 0, sum_hi = 0;
-    for (size_t b = 0; b < LAT_STATS_BINS; b++) {
-        uint64_t v = (uint64_t)b * h->bins[b];
-        sum_lo += v;
-        if (sum_lo < v) sum_hi++;
-    }
-    for (size_t k = 0; k < h->novf; k++) {
-        sum_lo += h->ovf[k];
-        if (sum_lo < h->ovf[k]) sum_hi++;
-    }
+    for (size_t b = h->lo; b < h->hi; b++) add_product(&sum_hi, &sum_lo, b, bin(h, b));
+    for (size_t k = 0; k < h->nd; k++) add_product(&sum_hi, &sum_lo, h->ovf[k].lat, h->ovf[k].n);
     long double sum = (long double)sum_hi * 18446744073709551616.0L + (long double)sum_lo;
     out->mean_cycles = (double)(sum / (long double)h->count);
     out->min_cycles = kth(h, 0);
@@ -246,20 +357,18 @@ int lat_stats_each(lat_stats *s, int smid,
                    int (*fn)(uint64_t lat_cycles, uint64_t nwarps, void *ctx), void *ctx)
 {
     int oom;
-    const sm_hist *h = population(s, smid, &oom);
+    const hist *h = population(s, smid, &oom);
     if (oom) return -1;
     if (!h) return 0;
-    for (size_t b = 0; b < LAT_STATS_BINS; b++) {
-        if (!h->bins[b]) continue;
-        int rc = fn(b, h->bins[b], ctx);
+    for (size_t b = h->lo; b < h->hi; b++) {
+        const uint64_t n = bin(h, b);
+        if (!n) continue;
+        int rc = fn(b, n, ctx);
         if (rc) return rc;
     }
-    for (size_t k = 0; k < h->novf;) {
-        size_t j = k;
-        while (j < h->novf && h->ovf[j] == h->ovf[k]) j++;
-        int rc = fn(h->ovf[k], j - k, ctx);
+    for (size_t k = 0; k < h->nd; k++) {
+        int rc = fn(h->ovf[k].lat, h->ovf[k].n, ctx);
         if (rc) return rc;
-        k = j;
     }
     return 0;
 }
@@ -289,12 +398,23 @@ int lat_stats_read_log(lat_stats *s, const char *path, warplog_header *h,
 {
     warplog_reader *r = warplog_reader_open(path, err, errlen);
     if (!r) return -1;
-    if (h) *h = *warplog_reader_header(r);
+    const warplog_header *hd = warplog_reader_header(r);
+    if (h) *h = *hd;
     const warp_record *recs;
     long n;
+    uint64_t seen = 0;
     while ((n = warplog_reader_chunk(r, &recs, err, errlen)) > 0) {
+        for (long i = 0; i < n; i++)
+            if ((int32_t)recs[i].smid >= hd->sm_count) {
+                snprintf(err, errlen, "%s: record %llu is of SM %u, but the header says the GPU "
+                         "has %d SMs", path, (unsigned long long)(seen + (uint64_t)i),
+                         recs[i].smid, hd->sm_count);
+                warplog_reader_close(r);
+                return -1;
+            }
+        seen += (uint64_t)n;
         if (lat_stats_add(s, recs, (size_t)n) != 0) {
-            snprintf(err, errlen, "out of memory accumulating the latencies of %s", path);
+            snprintf(err, errlen, "%s: %s", path, lat_stats_error(s));
             n = -1;
             break;
         }
@@ -314,4 +434,174 @@ double stats_median_inplace(double *v, size_t n)
     if (n == 0) return NAN;
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ------------------------------------------------------- warps in flight */
+
+typedef struct ivl { uint64_t start, end; } ivl;
+
+typedef struct sm_sweep {
+    ivl *pend;               /* min-heap by start: intervals not yet swept */
+    size_t npend, cappend;
+    uint64_t *fly;           /* min-heap of ends: swept intervals still in flight */
+    size_t nfly, capfly;
+    uint64_t frontier;       /* start of the last interval swept */
+    int swept_any;
+    lat_overlap_sm res;
+} sm_sweep;
+
+struct lat_overlap {
+    uint32_t nsm, window;
+    sm_sweep *sm;
+};
+
+lat_overlap *lat_overlap_new(uint32_t sm_count)
+{
+    if (sm_count < 1 || sm_count > LAT_STATS_MAX_SMS) return NULL;
+    lat_overlap *o = calloc(1, sizeof *o);
+    if (!o) return NULL;
+    o->nsm = sm_count;
+    o->window = LAT_OVERLAP_BUDGET / sm_count;
+    if (o->window < 64) o->window = 64;
+    o->sm = calloc(sm_count, sizeof *o->sm);
+    if (!o->sm) {
+        free(o);
+        return NULL;
+    }
+    return o;
+}
+
+static void sweep_release_memory(sm_sweep *w)
+{
+    free(w->pend);
+    free(w->fly);
+    w->pend = NULL;
+    w->fly = NULL;
+    w->npend = w->cappend = w->nfly = w->capfly = 0;
+}
+
+void lat_overlap_free(lat_overlap *o)
+{
+    if (!o) return;
+    for (uint32_t i = 0; i < o->nsm; i++) sweep_release_memory(&o->sm[i]);
+    free(o->sm);
+    free(o);
+}
+
+uint32_t lat_overlap_window(const lat_overlap *o) { return o->window; }
+
+static int grow(void **p, size_t *cap, size_t elem)
+{
+    size_t n = *cap ? 2 * *cap : 64;
+    void *q = realloc(*p, n * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static void pend_push(sm_sweep *w, ivl v)
+{
+    size_t i = w->npend++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (w->pend[up].start <= v.start) break;
+        w->pend[i] = w->pend[up];
+        i = up;
+    }
+    w->pend[i] = v;
+}
+
+static ivl pend_pop(sm_sweep *w)
+{
+    ivl top = w->pend[0], last = w->pend[--w->npend];
+    size_t i = 0, n = w->npend;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && w->pend[c + 1].start < w->pend[c].start) c++;
+        if (w->pend[c].start >= last.start) break;
+        w->pend[i] = w->pend[c];
+        i = c;
+    }
+    if (n) w->pend[i] = last;
+    return top;
+}
+
+static void fly_push(sm_sweep *w, uint64_t e)
+{
+    size_t i = w->nfly++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (w->fly[up] <= e) break;
+        w->fly[i] = w->fly[up];
+        i = up;
+    }
+    w->fly[i] = e;
+}
+
+static void fly_pop(sm_sweep *w)
+{
+    uint64_t last = w->fly[--w->nfly];
+    size_t i = 0, n = w->nfly;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && w->fly[c + 1] < w->fly[c]) c++;
+        if (w->fly[c] >= last) break;
+        w->fly[i] = w->fly[c];
+        i = c;
+    }
+    if (n) w->fly[i] = last;
+}
+
+/* Sweep the earliest unswept interval of w. */
+static int sweep_one(sm_sweep *w, uint32_t window)
+{
+    ivl v = pend_pop(w);
+    w->frontier = v.start;
+    w->swept_any = 1;
+    while (w->nfly && w->fly[0] <= v.start) fly_pop(w); /* ends first at equal cycles */
+    if (w->nfly == w->capfly && grow((void **)&w->fly, &w->capfly, sizeof *w->fly) != 0) return -1;
+    fly_push(w, v.end);
+    if (w->nfly > w->res.max_in_flight) w->res.max_in_flight = w->nfly;
+    if (w->nfly > window) {
+        w->res.status = LAT_OVERLAP_TOO_MANY;
+        sweep_release_memory(w);
+    }
+    return 0;
+}
+
+int lat_overlap_add(lat_overlap *o, const warp_record *r)
+{
+    sm_sweep *w = &o->sm[r->smid];
+    w->res.warps++;
+    if (w->res.status != LAT_OVERLAP_EXACT || r->end_clk <= r->start_clk) return 0;
+    if (w->swept_any && r->start_clk < w->frontier) {
+        w->res.status = LAT_OVERLAP_DISORDER;
+        sweep_release_memory(w);
+        return 0;
+    }
+    if (w->npend == w->cappend && grow((void **)&w->pend, &w->cappend, sizeof *w->pend) != 0)
+        return -1;
+    pend_push(w, (ivl){r->start_clk, r->end_clk});
+    if (w->npend > o->window) return sweep_one(w, o->window);
+    return 0;
+}
+
+int lat_overlap_finish(lat_overlap *o)
+{
+    for (uint32_t s = 0; s < o->nsm; s++) {
+        sm_sweep *w = &o->sm[s];
+        while (w->res.status == LAT_OVERLAP_EXACT && w->npend)
+            if (sweep_one(w, o->window) != 0) return -1;
+        sweep_release_memory(w);
+    }
+    return 0;
+}
+
+void lat_overlap_get(const lat_overlap *o, unsigned sm, lat_overlap_sm *out)
+{
+    if (sm < o->nsm) *out = o->sm[sm].res;
+    else memset(out, 0, sizeof *out);
 }

@@ -1,5 +1,6 @@
 /*
- * stats.h - exact, streaming per-warp latency statistics.
+ * stats.h - exact, streaming per-warp latency statistics, and warps in
+ * flight per SM, in memory that does not grow with the number of records.
  *
  * A warp's latency is end_clk - start_clk, in SM cycles (both clocks come
  * from the same SM, so the difference is meaningful; clocks of different
@@ -7,12 +8,19 @@
  *
  * Memory and time.  Records are fed in chunks (lat_stats_add) straight from
  * warplog_reader_chunk; each one costs one histogram increment.  Every SM
- * seen gets an exact histogram of LAT_STATS_BINS one-cycle bins (128 KiB),
- * and latencies of LAT_STATS_BINS cycles or more go to a per-SM overflow
- * list that is sorted once when the statistics are asked for.  Memory is
- * therefore bounded by the number of SMs plus 8 bytes per overflowing warp
- * (none for the read-only kernels, whose latencies are a few thousand
- * cycles); time is O(n) plus the sort of the overflow.
+ * seen gets an exact histogram of LAT_STATS_BINS one-cycle bins (32-bit
+ * counters, 64 KiB), and latencies of LAT_STATS_BINS cycles or more are kept
+ * as (latency, count) pairs, sorted.  The memory is therefore bounded by
+ * LAT_STATS_MAX_BYTES whatever the number of records:
+ *   - at most LAT_STATS_MAX_SMS histograms (smid must be below it; a log's
+ *     sm_count is at most that, and lat_stats_read_log refuses records of an
+ *     SM the header does not have), plus one 64-bit histogram of all SMs;
+ *   - at most LAT_STATS_MAX_OVERFLOW distinct (SM, latency) pairs above the
+ *     bins (twice, with the all-SM list), plus a batch of LAT_STATS_PENDING.
+ * A log with more distinct large latencies than that is refused with a
+ * sentence rather than summarised inexactly (the read-only kernels' latencies
+ * are a few thousand cycles, and a probe saturates at 2^24 - 1).  Time is
+ * O(n) plus the sorting of the large latencies.
  *
  * Percentiles are EXACT (no binning error) and use numpy's default
  * definition ("linear", Hyndman & Fan type 7): with the n latencies sorted
@@ -43,6 +51,15 @@ extern "C" {
 
 #define LAT_STATS_BINS 16384u /* one-cycle bins per SM: latencies 0..16383 */
 #define LAT_STATS_ALL (-1)    /* smid argument meaning "every SM together" */
+#define LAT_STATS_MAX_SMS WARPLOG_MAX_SM_COUNT /* smid must be below this */
+#define LAT_STATS_MAX_OVERFLOW 65536u /* distinct (SM, latency >= LAT_STATS_BINS) pairs */
+#define LAT_STATS_PENDING 4096u       /* large latencies batched before sorting */
+/* The bound: per-SM 32-bit and all-SM 64-bit histograms, the large-latency
+ * lists (16 B a pair, twice, and a transient copy while merging) and the
+ * batch (16 B an entry).  About 18.4 MiB. */
+#define LAT_STATS_MAX_BYTES ((size_t)LAT_STATS_MAX_SMS * LAT_STATS_BINS * 4u + \
+                             (size_t)LAT_STATS_BINS * 8u + \
+                             (size_t)LAT_STATS_MAX_OVERFLOW * 16u * 3u + LAT_STATS_PENDING * 16u)
 
 typedef struct lat_stats lat_stats;
 
@@ -58,9 +75,15 @@ typedef struct lat_summary {
 lat_stats *lat_stats_new(void);
 void lat_stats_free(lat_stats *s);
 
-/* Account n records.  0 on success, -1 when out of memory (the statistics
- * then hold an unspecified subset: give up). */
+/* Account n records.  0 on success, -1 when a record cannot be held within
+ * the bounds above (smid >= LAT_STATS_MAX_SMS, too many distinct large
+ * latencies, 2^32 warps with one latency on one SM) or memory ran out:
+ * lat_stats_error says which, and the statistics then hold an unspecified
+ * subset (give up). */
 int lat_stats_add(lat_stats *s, const warp_record *r, size_t n);
+
+/* A sentence saying why the last call that returned -1 failed ("" if none). */
+const char *lat_stats_error(const lat_stats *s);
 
 /* Records skipped because end_clk < start_clk. */
 uint64_t lat_stats_bad(const lat_stats *s);
@@ -70,7 +93,7 @@ uint64_t lat_stats_bad(const lat_stats *s);
 int lat_stats_next_sm(const lat_stats *s, int after);
 
 /* Summary of one SM, or of all of them (smid = LAT_STATS_ALL).  The first
- * call after lat_stats_add finalises (sorts the overflow lists, merges the
+ * call after lat_stats_add finalises (sorts the large latencies, merges the
  * all-SM histogram); 0 on success, -1 when out of memory. */
 int lat_stats_summary(lat_stats *s, int smid, lat_summary *out);
 
@@ -97,8 +120,9 @@ double lat_stats_clock_MHz(const warplog_header *h, const char *log_name, FILE *
  * Stream every record of the log at path into s (which may already hold
  * others), copying its header to *h when h is not NULL.  Memory stays
  * bounded: the log is read one chunk at a time with warplog_reader_chunk.
+ * A record of an SM the header's sm_count does not have is refused.
  * 0 on success; -1 with a sentence in err (missing, corrupt or truncated
- * log, out of memory).
+ * log, a record beyond the bounds, out of memory).
  */
 int lat_stats_read_log(lat_stats *s, const char *path, warplog_header *h,
                        char *err, size_t errlen);
@@ -109,6 +133,50 @@ double stats_median_inplace(double *v, size_t n);
 
 /* cycles / clock_MHz * 1000; NAN when clock_MHz <= 0. */
 double lat_cycles_to_ns(double cycles, double clock_MHz);
+
+/* ------------------------------------------------------- warps in flight */
+
+/*
+ * Per SM, the most warps whose timed regions overlap: the records'
+ * [start_clk, end_clk) intervals, an end counting before a start at the same
+ * cycle (touching regions do not overlap).  Records with end_clk <= start_clk
+ * are counted as warps but not as intervals.
+ *
+ * Memory independent of the record count.  A log is written in launch order,
+ * and an SM starts its blocks in that order, so the records of one SM arrive
+ * almost sorted by start (on the H100 no record started before more than 30
+ * earlier records of its SM).  Each SM keeps the intervals not yet swept in a
+ * heap of at most lat_overlap_window() entries and sweeps the earliest when
+ * it is full; a record that starts before one already swept (out of order by
+ * more than the window) makes that SM's count unknown (LAT_OVERLAP_DISORDER),
+ * as does having more than the window in flight at once
+ * (LAT_OVERLAP_TOO_MANY; no GPU holds 2^16 warps on an SM).  The window is
+ * LAT_OVERLAP_BUDGET / sm_count, at least 64: 24 bytes an interval, about
+ * 6 MiB in all.  Where it is neither, the count is exact.
+ */
+#define LAT_OVERLAP_BUDGET (1u << 18)
+
+enum { LAT_OVERLAP_EXACT = 0, LAT_OVERLAP_DISORDER = 1, LAT_OVERLAP_TOO_MANY = 2 };
+
+typedef struct lat_overlap lat_overlap;
+
+typedef struct lat_overlap_sm {
+    uint64_t warps;          /* records of the SM */
+    uint64_t max_in_flight;  /* exact when status is EXACT, else a lower bound */
+    int status;              /* LAT_OVERLAP_* */
+} lat_overlap_sm;
+
+/* sm_count in 1..LAT_STATS_MAX_SMS; NULL when out of memory or out of range. */
+lat_overlap *lat_overlap_new(uint32_t sm_count);
+void lat_overlap_free(lat_overlap *o);
+/* Account one record, r->smid < sm_count.  0, or -1 when out of memory. */
+int lat_overlap_add(lat_overlap *o, const warp_record *r);
+/* Sweep what is left (call once, after the last add).  0, or -1 out of memory. */
+int lat_overlap_finish(lat_overlap *o);
+/* The result of SM sm (< sm_count), after lat_overlap_finish. */
+void lat_overlap_get(const lat_overlap *o, unsigned sm, lat_overlap_sm *out);
+/* Intervals each SM may hold unswept (and in flight). */
+uint32_t lat_overlap_window(const lat_overlap *o);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,14 @@
 /*
  * sweep.c - occupancy-sweep table reader (contract: sweep.h).
  *
- * Lines are read with getline, so no line length limit applies; a column
- * map from header position to struct offset is built once from the header
- * row, which is what lets the producer add or reorder columns freely.
+ * Lines are read with a bound (lines.h); a column map from header position
+ * to struct offset is built once from the header row, which is what lets the
+ * producer add or reorder columns freely.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
 #include "err.h"
+#include "lines.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,7 +65,9 @@ static size_t split_tabs(char *line, char **fields, size_t max)
     return n;
 }
 
-/* Strict number: the whole field, or nan/-/empty for missing. */
+/* Strict number: the whole field in decimal notation and finite (strtod
+ * alone would take "inf", "0x1p3" and "1e400" as inf), or nan/-/empty for
+ * missing. */
 static int parse_num(const char *s, double *v)
 {
     while (*s == ' ') s++;
@@ -72,23 +75,31 @@ static int parse_num(const char *s, double *v)
         *v = NAN;
         return 0;
     }
+    size_t n = strspn(s, "0123456789.eE+-");
+    if (n == 0) return -1;
     char *end;
     errno = 0;
     *v = strtod(s, &end);
+    if ((size_t)(end - s) != n) return -1;
     while (*end == ' ') end++;
-    return *end || errno == ERANGE ? -1 : 0;
+    return *end || errno == ERANGE || !isfinite(*v) ? -1 : 0;
 }
 
-static int add_meta(sweep *s, const char *line)
+static int add_meta(sweep *s, size_t *cap, const char *line)
 {
     /* "# key<TAB>value": anything else after '#' is a plain comment. */
     const char *p = line + 1;
     while (*p == ' ') p++;
     const char *tab = strchr(p, '\t');
     if (!tab || tab == p) return 0;
-    sweep_meta *m = realloc(s->meta, (s->nmeta + 1) * sizeof *m);
-    if (!m) return -1;
-    s->meta = m;
+    if (s->nmeta == *cap) {
+        size_t nc = *cap ? 2 * *cap : 64;
+        sweep_meta *m = realloc(s->meta, nc * sizeof *m);
+        if (!m) return -1;
+        s->meta = m;
+        *cap = nc;
+    }
+    sweep_meta *m = s->meta;
     m[s->nmeta].key = strndup(p, (size_t)(tab - p));
     m[s->nmeta].value = strdup(tab + 1);
     if (!m[s->nmeta].key || !m[s->nmeta].value) {
@@ -104,25 +115,41 @@ int sweep_parse(FILE *f, const char *name, sweep *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    size_t cap = 0, cap_meta = 0;
+    long len;
     long lineno = 0;
     int *map = NULL;       /* header position -> column index or MAP_* */
     char **fields = NULL;
     size_t ncols = 0, cap_points = 0;
     int rc = -1;
 
-    while ((len = getline(&line, &cap, f)) >= 0) {
+    while ((len = lines_read(f, &line, &cap, LINES_MAX_BYTES)) >= 0 || len < -1) {
         lineno++;
+        if (len == -3) goto oom;
+        if (len == -2) {
+            set_err(err, errlen, "%s:%ld: a line longer than %u bytes: not a sweep table", name,
+                    lineno, LINES_MAX_BYTES);
+            goto fail;
+        }
         chomp(line);
         if (line[0] == '#') {
-            if (add_meta(out, line) != 0) goto oom;
+            if (out->nmeta == SWEEP_MAX_META) {
+                set_err(err, errlen, "%s:%ld: more than %u metadata lines: not a sweep table",
+                        name, lineno, SWEEP_MAX_META);
+                goto fail;
+            }
+            if (add_meta(out, &cap_meta, line) != 0) goto oom;
             continue;
         }
         if (line[strspn(line, " \t")] == 0) continue;
         if (!map) {
             ncols = 1;
             for (const char *p = line; *p; p++) ncols += *p == '\t';
+            if (ncols > SWEEP_MAX_COLUMNS) {
+                set_err(err, errlen, "%s:%ld: more than %u columns: not a sweep table", name,
+                        lineno, SWEEP_MAX_COLUMNS);
+                goto fail;
+            }
             map = malloc(ncols * sizeof *map);
             fields = malloc(ncols * sizeof *fields);
             if (!map || !fields) goto oom;
@@ -147,6 +174,11 @@ int sweep_parse(FILE *f, const char *name, sweep *out, char *err, size_t errlen)
         if (n != ncols) {
             set_err(err, errlen, "%s:%ld: %zu fields, but the header row has %zu", name,
                     lineno, n, ncols);
+            goto fail;
+        }
+        if (out->npoints == SWEEP_MAX_POINTS) {
+            set_err(err, errlen, "%s:%ld: more than %u points: not a sweep table", name, lineno,
+                    SWEEP_MAX_POINTS);
             goto fail;
         }
         if (out->npoints == cap_points) {

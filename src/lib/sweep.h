@@ -11,7 +11,12 @@
  * known ones that are absent read as NAN (or "" for log).  Blank lines and
  * a trailing '\r' are tolerated.  A row with a different number of fields
  * than the header, or a field that is not a number, is an error naming the
- * line: a sweep that silently loses a point would bend a chart.
+ * line: a sweep that silently loses a point would bend a chart.  Numbers are
+ * decimal and finite ("inf" and "1e400" are not numbers here).
+ *
+ * Bounds: at most SWEEP_MAX_POINTS rows, SWEEP_MAX_COLUMNS columns,
+ * SWEEP_MAX_META metadata lines and LINES_MAX_BYTES a line; a table beyond
+ * them is refused, so the memory a file can ask for is bounded.
  */
 #ifndef WARPLAT_SWEEP_H
 #define WARPLAT_SWEEP_H
@@ -22,6 +27,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define SWEEP_MAX_POINTS  65536u
+#define SWEEP_MAX_COLUMNS 4096u
+#define SWEEP_MAX_META    65536u
 
 /* X(name): every numeric column the parser knows, in docs order. */
 #define SWEEP_NUMERIC_COLUMNS(X) \

@@ -34,11 +34,38 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
+static int cmp_str_ptr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A name that appears twice among names[0..n), or NULL: sorted copies, so
+ * that a header of a million columns is not a million squared comparisons.
+ * *oom is set when the copy cannot be made. */
+static const char *duplicate_name(char **names, size_t n, int *oom)
+{
+    *oom = 0;
+    if (n < 2) return NULL;
+    char **c = malloc(n * sizeof *c);
+    if (!c) {
+        *oom = 1;
+        return NULL;
+    }
+    memcpy(c, names, n * sizeof *c);
+    qsort(c, n, sizeof *c, cmp_str_ptr);
+    const char *dup = NULL;
+    for (size_t i = 1; i < n && !dup; i++)
+        if (!strcmp(c[i - 1], c[i])) dup = c[i];
+    free(c);
+    return dup;
+}
+
 /* Split line (modified in place) at tabs into fields; returns the count. */
 static size_t split(char *line, char ***out, size_t *cap)
 {
     size_t n = 0;
     for (char *p = line;;) {
+        if (n == TSV_MAX_FIELDS) return (size_t)-2;
         if (grow((void **)out, cap, n + 1, sizeof **out) != 0) return (size_t)-1;
         (*out)[n++] = p;
         char *tab = strchr(p, '\t');
@@ -92,6 +119,13 @@ int tsv_parse(FILE *f, const char *name, tsv_table *t, char *err, size_t errlen)
         char *next = nl ? nl + 1 : NULL;
         if (l == 0) { line = next; continue; }
         if (line[0] == '#') {
+            if (t->nmeta + t->ncomment >= TSV_MAX_FIELDS) {
+                set_err(err, errlen, "%s:%ld: more than %u comment lines: not a table of this "
+                        "toolkit", name, lineno, TSV_MAX_FIELDS);
+                free(fields);
+                tsv_free(t);
+                return -1;
+            }
             char *s = line + 1;
             if (*s == ' ') s++;
             char *tab = strchr(s, '\t');
@@ -118,21 +152,36 @@ int tsv_parse(FILE *f, const char *name, tsv_table *t, char *err, size_t errlen)
         }
         size_t nf = split(line, &fields, &cfields);
         if (nf == (size_t)-1) goto oom;
+        if (nf == (size_t)-2) {
+            set_err(err, errlen, "%s:%ld: more than %u fields: not a table of this toolkit",
+                    name, lineno, TSV_MAX_FIELDS);
+            free(fields);
+            tsv_free(t);
+            return -1;
+        }
         if (!t->col) {
             if (grow((void **)&t->col, &ccol, nf, sizeof(char *)) != 0) goto oom;
             memcpy(t->col, fields, nf * sizeof(char *));
             t->ncol = nf;
-            for (size_t a = 0; a < nf; a++)
-                for (size_t b = a + 1; b < nf; b++)
-                    if (!strcmp(t->col[a], t->col[b])) {
-                        set_err(err, errlen, "%s:%ld: the column '%s' appears twice", name, lineno, t->col[a]);
-                        free(fields);
-                        tsv_free(t);
-                        return -1;
-                    }
+            int oom;
+            const char *dup = duplicate_name(t->col, nf, &oom);
+            if (oom) goto oom;
+            if (dup) {
+                set_err(err, errlen, "%s:%ld: the column '%s' appears twice", name, lineno, dup);
+                free(fields);
+                tsv_free(t);
+                return -1;
+            }
         } else {
             if (nf != t->ncol) {
                 set_err(err, errlen, "%s:%ld: %zu fields where the header has %zu", name, lineno, nf, t->ncol);
+                free(fields);
+                tsv_free(t);
+                return -1;
+            }
+            if ((t->nrow + 1) * t->ncol > TSV_MAX_FIELDS) {
+                set_err(err, errlen, "%s:%ld: more than %u fields: not a table of this toolkit",
+                        name, lineno, TSV_MAX_FIELDS);
                 free(fields);
                 tsv_free(t);
                 return -1;

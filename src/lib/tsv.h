@@ -11,7 +11,8 @@
  * Columns are found by name, never by position.  A row with a different
  * number of fields than the header is an error naming the file and line.
  * Blank lines and a trailing '\r' are tolerated.  Memory: the file's size
- * plus a pointer per field; a table larger than TSV_MAX_BYTES is refused.
+ * plus a pointer per field; a table larger than TSV_MAX_BYTES, or with more
+ * than TSV_MAX_FIELDS fields in its rows (or '#' lines), is refused.
  */
 #ifndef WARPLAT_TSV_H
 #define WARPLAT_TSV_H
@@ -23,6 +24,7 @@ extern "C" {
 #endif
 
 #define TSV_MAX_BYTES (64u << 20)
+#define TSV_MAX_FIELDS (1u << 22) /* 32 MiB of pointers */
 
 typedef struct tsv_table {
     char *name;            /* the file name, for messages */

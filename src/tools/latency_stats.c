@@ -18,13 +18,13 @@
  * so scripts and golden files that read it do not change.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cli.h"
+#include "outfile.h"
 #include "plateau.h"
 #include "stats.h"
 #include "warplog.h"
@@ -59,10 +59,11 @@ typedef struct dram_ref {
     double cycles, ns;   /* DRAM plateau; ns 0 when the ladder has no ns column */
 } dram_ref;
 
+#define PROG "latency_stats"
+
 static int usage_error(const char *msg, const char *arg)
 {
-    fprintf(stderr, "latency_stats: %s%s\n(latency_stats --help for usage)\n", msg, arg);
-    return 2;
+    return cli_usage_error(PROG, "%s%s", msg, arg);
 }
 
 static void put_num(FILE *f, double v)
@@ -80,8 +81,9 @@ static double x_dram(double cycles, const dram_ref *d)
 static void put_row(FILE *f, const log_info *L, const row *r, const dram_ref *d)
 {
     const lat_summary *s = &r->s;
-    fprintf(f, "%s\t%.*s\t%u\t", L->path, (int)strnlen(L->h.kernel, sizeof L->h.kernel),
-            L->h.kernel, L->h.warps_per_block);
+    outfile_put_field(f, L->path);
+    fprintf(f, "\t%.*s\t%u\t", (int)strnlen(L->h.kernel, sizeof L->h.kernel), L->h.kernel,
+            L->h.warps_per_block);
     if (r->smid == LAT_STATS_ALL) fputs("all", f);
     else fprintf(f, "%d", r->smid);
     fprintf(f, "\t%llu", (unsigned long long)s->count);
@@ -106,12 +108,16 @@ static void put_table(FILE *f, const log_info *logs, size_t nlogs, const row *ro
                       const dram_ref *d)
 {
     for (size_t i = 0; i < nlogs; i++) {
-        fprintf(f, "# log\t%s\n", logs[i].path);
+        fputs("# log\t", f);
+        outfile_put_field(f, logs[i].path);
+        fputc('\n', f);
         warplog_header_print(f, &logs[i].h, "# ");
         fprintf(f, "# clock_MHz_for_ns\t%.6g\n", logs[i].clock_MHz);
     }
     if (d->path) {
-        fprintf(f, "# ladder\t%s\n", d->path);
+        fputs("# ladder\t", f);
+        outfile_put_field(f, d->path);
+        fputc('\n', f);
         fprintf(f, "# dram_latency_cycles\t%.6g\n", d->cycles);
         fprintf(f, "# dram_latency_ns\t%.6g\n", d->ns);
     }
@@ -127,15 +133,14 @@ int main(int argc, char **argv)
     const char *out = NULL;
     int per_sm = 0;
     dram_ref dram = {NULL, NAN, 0};
-    const char **paths = calloc((size_t)argc, sizeof *paths);
+    /* the LOGs, gathered at the front of argv (never ahead of the scan) */
+    char **paths = argv;
     size_t nlogs = 0;
-    if (!paths) return 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
-            free(paths);
-            return 0;
+            return outfile_check_stdout(PROG);
         } else if (strcmp(a, "--per-sm") == 0) {
             per_sm = 1;
         } else if (strcmp(a, "--out") == 0) {
@@ -151,7 +156,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1] != 0) {
             return usage_error("unknown option ", a);
         } else {
-            paths[nlogs++] = a;
+            paths[nlogs++] = argv[i];
         }
     }
     if (nlogs == 0) return usage_error("no LOG given", "");
@@ -166,7 +171,7 @@ int main(int argc, char **argv)
     if (!logs) goto oom;
     if (dram.path &&
         plateau_dram_latency_from_tsv(dram.path, &dram.cycles, &dram.ns, err, sizeof err) != 0) {
-        fprintf(stderr, "latency_stats: latency ladder: %s\n", err);
+        fprintf(stderr, PROG ": latency ladder: %s\n", err);
         goto done;
     }
     for (size_t i = 0; i < nlogs; i++) {
@@ -174,12 +179,12 @@ int main(int argc, char **argv)
         lat_stats *s = lat_stats_new();
         if (!s) goto oom;
         if (lat_stats_read_log(s, paths[i], &logs[i].h, err, sizeof err) != 0) {
-            fprintf(stderr, "latency_stats: %s\n", err);
+            fprintf(stderr, PROG ": %s\n", err);
             lat_stats_free(s);
             goto done;
         }
         if (lat_stats_bad(s))
-            fprintf(stderr, "latency_stats: warning: %s: %llu records have end_clk < start_clk "
+            fprintf(stderr, PROG ": warning: %s: %llu records have end_clk < start_clk "
                     "and were left out\n", paths[i], (unsigned long long)lat_stats_bad(s));
         logs[i].clock_MHz = lat_stats_clock_MHz(&logs[i].h, paths[i], stderr);
         /* The ratio is taken in cycles, as asked; DRAM time is closer to
@@ -187,7 +192,7 @@ int main(int argc, char **argv)
         double ladder_MHz = dram.path && dram.ns > 0 ? dram.cycles * 1000.0 / dram.ns : 0;
         if (ladder_MHz > 0 && logs[i].clock_MHz > 0 &&
             fabs(ladder_MHz / logs[i].clock_MHz - 1.0) > 0.05)
-            fprintf(stderr, "latency_stats: note: the ladder %s ran at about %.0f MHz, %s at "
+            fprintf(stderr, PROG ": note: the ladder %s ran at about %.0f MHz, %s at "
                     "%.6g MHz: *_x_dram compare cycles of different clocks\n", dram.path,
                     ladder_MHz, paths[i], logs[i].clock_MHz);
         /* The whole log first, then each SM (lat_stats_next_sm ends with -1,
@@ -217,40 +222,24 @@ int main(int argc, char **argv)
 
     if (!out) {
         put_table(stdout, logs, nlogs, rows, nrows, &dram);
-        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-        if (rc) fprintf(stderr, "latency_stats: cannot write to stdout: %s\n", strerror(errno));
+        rc = outfile_check_stdout(PROG);
         goto done;
     }
-    size_t tl = strlen(out) + 5;
-    char *tmp = malloc(tl);
-    if (!tmp) goto oom;
-    snprintf(tmp, tl, "%s.tmp", out);
-    FILE *f = fopen(tmp, "w");
+    outfile of;
+    FILE *f = outfile_open(&of, out, "w", err, sizeof err);
     if (!f) {
-        fprintf(stderr, "latency_stats: cannot create %s: %s%s\n", tmp, strerror(errno),
-                errno == ENOENT ? " (does the output directory exist?)" : "");
-        free(tmp);
+        fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
     put_table(f, logs, nlogs, rows, nrows, &dram);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        fprintf(stderr, "latency_stats: cannot write %s: %s\n", tmp, strerror(errno));
-        unlink(tmp);
-    } else if (rename(tmp, out) != 0) {
-        fprintf(stderr, "latency_stats: cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
-        unlink(tmp);
-    } else {
-        rc = 0;
-    }
-    free(tmp);
+    if (outfile_commit(&of, err, sizeof err) != 0) fprintf(stderr, PROG ": %s\n", err);
+    else rc = 0;
     goto done;
 oom:
-    fprintf(stderr, "latency_stats: out of memory\n");
+    fprintf(stderr, PROG ": out of memory\n");
     rc = 1;
 done:
     free(rows);
     free(logs);
-    free(paths);
     return rc;
 }

@@ -12,98 +12,95 @@
  * before the header is written; mklog is a test tool, not for 1e9 records.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "outfile.h"
 #include "warplog.h"
 
 static const char usage_text[] =
     "usage: mklog OUT.bin [options] < records.tsv\n"
-    "  stdin rows: start_clk end_clk gtimer_ns block warp smid\n"
-    "options (header fields; defaults in brackets):\n"
-    "  --experiment E     [readonly]      --kernel K          [baseline]\n"
-    "  --wpb W            warps per block [4]\n"
-    "  --n N              elements        [number of records * 32]\n"
-    "  --blocks B         grid size       [largest block + 1]\n"
-    "  --elem-bytes B     [4]             --bytes-per-warp B  [32 * elem-bytes]\n"
-    "  --sm-count S       [132]           --blocks-per-sm B   [0]\n"
-    "  --clock-mhz F      measured SM clock, MHz [1755]; 0 = not measured\n"
-    "  --nominal-khz K    nominal SM clock, kHz  [1980000]\n"
-    "  --peak-gbps P      DRAM peak, GB/s        [3352.3]\n"
-    "  --max-threads-per-sm T                    [0: not recorded]\n"
-    "  --smem-bytes B     dynamic shared memory per block [0]\n"
-    "  --device NAME      [NVIDIA H100 80GB HBM3]\n"
-    "  --date D           [2026-01-01T00:00:00Z]\n"
-    "  --chunk-records C  records per chunk [65536] (small values test chunking)\n"
-    "  -h, --help\n";
+    "  stdin rows: start_clk end_clk gtimer_ns block warp smid (unsigned integers)\n"
+    "  Exit status: 0 written; 1 a bad record line or a write error; 2 usage (an\n"
+    "  option out of range, or options that make a header no reader accepts).\n"
+    "options (header fields; defaults in brackets):\n";
 
-static int usage_error(const char *fmt, const char *arg)
+#define PROG "mklog"
+
+/* The string options go into fixed header fields: refuse what would not fit
+ * rather than cut it. */
+static int check_len(const char *opt, const char *v, size_t cap)
 {
-    fprintf(stderr, "mklog: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(mklog --help for usage)\n");
-    return 2;
+    if (strlen(v) >= cap)
+        return cli_usage_error(PROG, "%s is too long: at most %zu bytes fit the header", opt, cap - 1);
+    return 0;
 }
 
-static int num(const char *s, double *v)
+/* One field of a record line: an unsigned integer up to max. */
+static int field(const char *tok, const char *name, uint64_t max, uint64_t *v, long lineno)
 {
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    return s[0] && !*end && errno == 0 && isfinite(*v) ? 0 : -1;
+    char err[256];
+    if (!tok) {
+        fprintf(stderr, PROG ": stdin line %ld: expected six unsigned integers "
+                "start_clk end_clk gtimer_ns block warp smid; %s is missing\n", lineno, name);
+        return -1;
+    }
+    if (cli_parse_range(name, tok, 0, max, v, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": stdin line %ld: %s\n", lineno, err);
+        return -1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
     const char *kernel = "baseline", *experiment = "readonly";
     const char *device = "NVIDIA H100 80GB HBM3", *date = "2026-01-01T00:00:00Z";
-    double wpb = 4, n_elems = -1, blocks = -1, elem_bytes = 4, bytes_per_warp = -1;
-    double sm_count = 132, blocks_per_sm = 0, clock_mhz = 1755, nominal_khz = 1980000;
-    double peak = 3352.3, chunk = WARPLOG_CHUNK_RECORDS;
-    double max_threads_per_sm = 0, smem_bytes = 0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return 0;
-        }
-        if (a[0] != '-' || a[1] == 0) {
-            if (out) return usage_error("one output file only (got a second: %s)", a);
-            out = a;
-            continue;
-        }
-        if (i + 1 >= argc) return usage_error("%s needs a value", a);
-        const char *v = argv[++i];
-        double *dst = NULL;
-        if (strcmp(a, "--kernel") == 0) kernel = v;
-        else if (strcmp(a, "--experiment") == 0) experiment = v;
-        else if (strcmp(a, "--device") == 0) device = v;
-        else if (strcmp(a, "--date") == 0) date = v;
-        else if (strcmp(a, "--wpb") == 0) dst = &wpb;
-        else if (strcmp(a, "--n") == 0) dst = &n_elems;
-        else if (strcmp(a, "--blocks") == 0) dst = &blocks;
-        else if (strcmp(a, "--elem-bytes") == 0) dst = &elem_bytes;
-        else if (strcmp(a, "--bytes-per-warp") == 0) dst = &bytes_per_warp;
-        else if (strcmp(a, "--sm-count") == 0) dst = &sm_count;
-        else if (strcmp(a, "--blocks-per-sm") == 0) dst = &blocks_per_sm;
-        else if (strcmp(a, "--clock-mhz") == 0) dst = &clock_mhz;
-        else if (strcmp(a, "--nominal-khz") == 0) dst = &nominal_khz;
-        else if (strcmp(a, "--peak-gbps") == 0) dst = &peak;
-        else if (strcmp(a, "--chunk-records") == 0) dst = &chunk;
-        else if (strcmp(a, "--max-threads-per-sm") == 0) dst = &max_threads_per_sm;
-        else if (strcmp(a, "--smem-bytes") == 0) dst = &smem_bytes;
-        else return usage_error("unknown option %s", a);
-        if (dst && (num(v, dst) != 0 || *dst < 0))
-            return usage_error("bad value for an option: %s", v);
+    uint64_t wpb = 4, n_elems = 0, blocks = 0, elem_bytes = 4, bytes_per_warp = 0;
+    uint64_t sm_count = 132, blocks_per_sm = 0, nominal_khz = 1980000;
+    uint64_t chunk = WARPLOG_CHUNK_RECORDS, max_threads_per_sm = 0, smem_bytes = 0;
+    double clock_mhz = 1755, peak = 3352.3;
+    int n_given = 0, blocks_given = 0, bpw_given = 0;
+    const cli_opt opts[] = {
+        {"--experiment", 0, CLI_STRING, 0, 0, 0, 0, &experiment, "E", "[readonly]", 0, 0},
+        {"--kernel", 0, CLI_STRING, 0, 0, 0, 0, &kernel, "K", "[baseline]", 0, 0},
+        {"--wpb", 0, CLI_U64, 1, WARPLOG_MAX_WARPS_PER_BLOCK, 0, 0, &wpb, "W", "warps per block [4]", 0, 0},
+        {"--n", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &n_elems, "N", "elements [number of records * 32]", 0, &n_given},
+        {"--blocks", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &blocks, "B", "grid size [largest block + 1]", 0, &blocks_given},
+        {"--elem-bytes", 0, CLI_U64, 0, UINT32_MAX / 32, 0, 0, &elem_bytes, "B", "[4]", 0, 0},
+        {"--bytes-per-warp", 0, CLI_U64, 0, UINT32_MAX, 0, 0, &bytes_per_warp, "B", "[32 * elem-bytes]", 0, &bpw_given},
+        {"--sm-count", 0, CLI_U64, 1, WARPLOG_MAX_SM_COUNT, 0, 0, &sm_count, "S", "[132]", 0, 0},
+        {"--blocks-per-sm", 0, CLI_U64, 0, WARPLOG_MAX_BLOCKS_PER_SM, 0, 0, &blocks_per_sm, "B", "[0]", 0, 0},
+        {"--clock-mhz", 0, CLI_DOUBLE, 0, 0, 0, WARPLOG_MAX_CLOCK_MHZ, &clock_mhz, "F",
+         "measured SM clock, MHz [1755]; 0 = not measured", 0, 0},
+        {"--nominal-khz", 0, CLI_U64, 0, UINT32_MAX, 0, 0, &nominal_khz, "K", "nominal SM clock, kHz [1980000]", 0, 0},
+        {"--peak-gbps", 0, CLI_DOUBLE, 0, 0, 0, WARPLOG_MAX_GBPS, &peak, "P", "DRAM peak, GB/s [3352.3]", 0, 0},
+        {"--max-threads-per-sm", 0, CLI_U64, 0, UINT32_MAX, 0, 0, &max_threads_per_sm, "T", "[0: not recorded]", 0, 0},
+        {"--smem-bytes", 0, CLI_U64, 0, UINT32_MAX, 0, 0, &smem_bytes, "B", "dynamic shared memory per block [0]", 0, 0},
+        {"--device", 0, CLI_STRING, 0, 0, 0, 0, &device, "NAME", "[NVIDIA H100 80GB HBM3]", 0, 0},
+        {"--date", 0, CLI_STRING, 0, 0, 0, 0, &date, "D", "[2026-01-01T00:00:00Z]", 0, 0},
+        {"--chunk-records", 0, CLI_U64, 1, WARPLOG_MAX_CHUNK_RECORDS, 0, 0, &chunk, "C",
+         "records per chunk [65536] (small values test chunking)", 0, 0},
+        CLI_END};
+    const cli_opt *tables[] = {opts};
+    cli_parse_result res;
+    int prc = cli_parse(PROG, argc, argv, tables, 1, 1, &res);
+    if (prc) return prc;
+    if (res.help) {
+        fputs(usage_text, stdout);
+        cli_print_options(stdout, opts);
+        return outfile_check_stdout(PROG);
     }
-    if (!out) return usage_error("%s", "missing OUT.bin");
-    if (wpb < 1 || chunk < 1) return usage_error("%s", "--wpb and --chunk-records must be >= 1");
+    if (res.npos == 0) return cli_usage_error(PROG, "missing OUT.bin");
+    const char *out = res.pos[0];
+    warplog_header probe_h;
+    if (check_len("--experiment", experiment, sizeof probe_h.experiment) ||
+        check_len("--kernel", kernel, sizeof probe_h.kernel) ||
+        check_len("--device", device, sizeof probe_h.device_name) ||
+        check_len("--date", date, sizeof probe_h.date))
+        return 2;
 
     size_t cap = 1024, n = 0;
     warp_record *recs = malloc(cap * sizeof *recs);
@@ -116,12 +113,23 @@ int main(int argc, char **argv)
         lineno++;
         const char *p = line + strspn(line, " \t");
         if (*p == '#' || *p == '\n' || *p == 0) continue;
-        unsigned long long s, e, g, b, w, sm;
-        char extra;
-        if (sscanf(p, "%llu %llu %llu %llu %llu %llu %c", &s, &e, &g, &b, &w, &sm, &extra) != 6 ||
-            b > UINT32_MAX || w > UINT16_MAX || sm > UINT16_MAX) {
-            fprintf(stderr, "mklog: stdin line %ld: expected six unsigned integers "
-                    "start_clk end_clk gtimer_ns block warp smid\n", lineno);
+        char *save = NULL;
+        char *buf = (char *)p;
+        uint64_t s, e, g, b, w, sm;
+        const char *ws = " \t\r\n";
+        if (field(strtok_r(buf, ws, &save), "start_clk", UINT64_MAX, &s, lineno) ||
+            field(strtok_r(NULL, ws, &save), "end_clk", UINT64_MAX, &e, lineno) ||
+            field(strtok_r(NULL, ws, &save), "gtimer_ns", UINT64_MAX, &g, lineno) ||
+            field(strtok_r(NULL, ws, &save), "block", UINT32_MAX, &b, lineno) ||
+            field(strtok_r(NULL, ws, &save), "warp", UINT16_MAX, &w, lineno) ||
+            field(strtok_r(NULL, ws, &save), "smid", UINT16_MAX, &sm, lineno)) {
+            free(recs);
+            free(line);
+            return 1;
+        }
+        const char *extra = strtok_r(NULL, ws, &save);
+        if (extra) {
+            fprintf(stderr, PROG ": stdin line %ld: more than six fields (from '%s')\n", lineno, extra);
             free(recs);
             free(line);
             return 1;
@@ -156,10 +164,10 @@ int main(int argc, char **argv)
     snprintf(h.host_arch, sizeof h.host_arch, "sm_90");
     h.warps_per_block = (uint32_t)wpb;
     h.threads_per_block = 32 * h.warps_per_block;
-    h.n_elems = n_elems >= 0 ? (uint64_t)n_elems : (uint64_t)n * 32;
-    h.blocks = blocks >= 0 ? (uint64_t)blocks : (n ? (uint64_t)max_block + 1 : 0);
+    h.n_elems = n_given ? n_elems : (uint64_t)n * 32;
+    h.blocks = blocks_given ? blocks : (n ? (uint64_t)max_block + 1 : 0);
     h.elem_bytes = (uint32_t)elem_bytes;
-    h.bytes_per_warp_load = bytes_per_warp >= 0 ? (uint32_t)bytes_per_warp : 32 * h.elem_bytes;
+    h.bytes_per_warp_load = bpw_given ? (uint32_t)bytes_per_warp : 32 * h.elem_bytes;
     h.stride = 1;
     h.reps = 1;
     h.loads_per_warp = 1;
@@ -174,6 +182,10 @@ int main(int argc, char **argv)
     h.unix_time_s = 1767225600; /* the default --date: fixed, so logs are reproducible */
 
     char err[512];
+    if (warplog_header_check(&h, err, sizeof err) != 0) {
+        free(recs);
+        return cli_usage_error(PROG, "the options make a header no reader accepts: %s", err);
+    }
     warplog_writer *w = warplog_writer_open(out, &h, 1, err, sizeof err);
     if (!w) {
         fprintf(stderr, "mklog: %s\n", err);

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "names.h"
+#include "outfile.h"
 
 static int usage(FILE *f, int rc)
 {
@@ -40,7 +41,8 @@ static int wpb_of(const char *s, unsigned *w)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) return usage(stdout, 0);
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+        return usage(stdout, 0) || outfile_check_stdout("names");
     if (argc < 3) return usage(stderr, 2);
     const char *c = argv[1];
     char b[512];
@@ -69,7 +71,7 @@ int main(int argc, char **argv)
         char e[128], v[128], l[128], n[128];
         names_kind k = names_parse(argv[2], e, v, l, n, 128, &w);
         printf("kind\texp\tvariant\tlabel\tn\twpb\n%s\t%s\t%s\t%s\t%s\t%u\n", kinds[k], e, v, l, n, w);
-        return fflush(stdout) == 0 ? 0 : 1;
+        return outfile_check_stdout("names");
     }
     if (rc == -2) return usage(stderr, 2);
     if (rc == -3) return 2;
@@ -79,5 +81,5 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("%s\n", b);
-    return fflush(stdout) == 0 ? 0 : 1;
+    return outfile_check_stdout("names");
 }

@@ -10,12 +10,15 @@
  * file used ("1.25 msecond" prints as 1250000).  Both CSV layouts of ncu
  * (the default long one and --page raw) are read; see src/lib/ncu_csv.h.
  *
- * Exit status: 0 done; 1 the file is missing or unreadable, ncu could not
- * read the counters (ERR_NVGPUCTRPERM), a metric is not in the file, or no
- * launch matches --kernel; 2 usage error.
+ * Exit status: 0 done; 1 the file is missing, unreadable or malformed, ncu
+ * could not read the counters (ERR_NVGPUCTRPERM), a metric is not in the
+ * file, no launch matches --kernel, or the output could not be written;
+ * 2 usage error.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cli.h"
 #include "ncu_csv.h"
+#include "outfile.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -34,54 +37,46 @@ static void usage(FILE *f)
         "Prints TSV: kernel, id, then one column per metric; one row per launch.\n");
 }
 
-/* Print a kernel name with tabs and newlines replaced, so the TSV stays
- * one row per line. */
+#define PROG "ncu_extract"
+#define MAX_LISTED 40 /* metrics named when one is missing */
+
+/* Print a kernel name with tabs and newlines as spaces, so the TSV stays
+ * one row per line, and other control characters as \xNN. */
 static void put_field(const char *s)
 {
-    for (; *s; s++)
-        putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+    for (; *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '\t' || c == '\n' || c == '\r') putchar(' ');
+        else if (c < 0x20 || c == 0x7f) printf("\\x%02x", c);
+        else putchar(c);
+    }
 }
 
 int main(int argc, char **argv)
 {
     const char *csv = NULL, *metrics_arg = NULL, *kernel_pat = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--metrics") || !strcmp(argv[i], "--kernel")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "ncu_extract: %s needs a value\n", argv[i]);
-                usage(stderr);
-                return 2;
-            }
-            if (!strcmp(argv[i], "--metrics"))
-                metrics_arg = argv[++i];
-            else
-                kernel_pat = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "ncu_extract: unknown option %s\n", argv[i]);
-            usage(stderr);
-            return 2;
-        } else if (!csv) {
-            csv = argv[i];
-        } else {
-            fprintf(stderr, "ncu_extract: more than one CSV file given\n");
-            usage(stderr);
-            return 2;
-        }
+    const cli_opt opts[] = {
+        {"--metrics", 0, CLI_STRING, 0, 0, 0, 0, &metrics_arg, "LIST", "", 0, 0},
+        {"--kernel", 0, CLI_STRING, 0, 0, 0, 0, &kernel_pat, "REGEX", "", 0, 0},
+        CLI_END};
+    const cli_opt *tables[] = {opts};
+    cli_parse_result res;
+    int prc = cli_parse(PROG, argc, argv, tables, 1, 1, &res);
+    if (prc) return prc;
+    if (res.help) {
+        usage(stdout);
+        return outfile_check_stdout(PROG);
     }
-    if (!csv || !metrics_arg || !*metrics_arg) {
-        fprintf(stderr, "ncu_extract: need a CSV file and --metrics\n");
-        usage(stderr);
-        return 2;
-    }
+    csv = res.npos ? res.pos[0] : NULL;
+    if (!csv || !metrics_arg) return cli_usage_error(PROG, "need a CSV file and --metrics");
 
     /* Split the metric list. */
     char *mbuf = strdup(metrics_arg);
     char **metrics = calloc(strlen(metrics_arg) + 1, sizeof *metrics);
     if (!mbuf || !metrics) {
-        fprintf(stderr, "ncu_extract: out of memory\n");
+        fprintf(stderr, PROG ": out of memory\n");
+        free(mbuf);
+        free(metrics);
         return 1;
     }
     int nm = 0;
@@ -89,8 +84,9 @@ int main(int argc, char **argv)
         if (*tok)
             metrics[nm++] = tok;
     if (nm == 0) {
-        fprintf(stderr, "ncu_extract: --metrics lists no metric\n");
-        return 2;
+        free(mbuf);
+        free(metrics);
+        return cli_usage_error(PROG, "--metrics lists no metric");
     }
 
     regex_t re;
@@ -102,30 +98,43 @@ int main(int argc, char **argv)
     ncu_table t;
     int rc = ncu_table_read(csv, &t, err, sizeof err);
     if (rc != NCU_OK) {
-        fprintf(stderr, "ncu_extract: %s%s%s\n", rc == NCU_ERR_PERM ? "" : csv,
+        fprintf(stderr, PROG ": %s%s%s\n", rc == NCU_ERR_PERM ? "" : csv,
                 rc == NCU_ERR_PERM ? "" : ": ", err);
-        return 1;
+        rc = 1;
+        goto done;
     }
 
     int missing = 0;
     for (int m = 0; m < nm; m++)
         if (!ncu_table_has_metric(&t, metrics[m])) {
-            fprintf(stderr, "ncu_extract: %s: metric %s is not in the file\n", csv, metrics[m]);
+            fprintf(stderr, PROG ": %s: metric %s is not in the file\n", csv, metrics[m]);
             missing++;
         }
     if (missing) {
-        fprintf(stderr, "ncu_extract: the file has:");
-        /* list the metrics it does have, each once */
+        fprintf(stderr, PROG ": the file has:");
+        /* list the metrics it does have, each once, the first MAX_LISTED of
+         * them (a hostile file may have a million) */
+        const char *listed[MAX_LISTED];
+        int nl = 0, more = 0;
         for (size_t i = 0; i < t.nvalues; i++) {
             int dup = 0;
-            for (size_t j = 0; j < i && !dup; j++)
-                dup = strcmp(t.values[j].metric, t.values[i].metric) == 0;
-            if (!dup)
-                fprintf(stderr, " %s", t.values[i].metric);
+            for (int j = 0; j < nl && !dup; j++)
+                dup = strcmp(listed[j], t.values[i].metric) == 0;
+            if (dup)
+                continue;
+            if (nl == MAX_LISTED) {
+                more = 1;
+                break;
+            }
+            listed[nl++] = t.values[i].metric;
+            fputc(' ', stderr);
+            for (const char *q = t.values[i].metric; *q; q++)
+                fputc((unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q, stderr);
         }
-        fprintf(stderr, "%s\n", t.nvalues ? "" : " (no metric at all)");
+        fprintf(stderr, "%s%s\n", more ? " ..." : "", t.nvalues ? "" : " (no metric at all)");
         ncu_table_free(&t);
-        return 1;
+        rc = 1;
+        goto done;
     }
 
     printf("kernel\tid");
@@ -151,18 +160,16 @@ int main(int argc, char **argv)
         printed++;
     }
     ncu_table_free(&t);
+    rc = outfile_check_stdout(PROG);
+    if (rc == 0 && printed == 0) {
+        fprintf(stderr, PROG ": %s: no kernel launch%s%s\n", csv,
+                kernel_pat ? " matches " : " in the file", kernel_pat ? kernel_pat : "");
+        rc = 1;
+    }
+done:
     if (have_re)
         regfree(&re);
     free(mbuf);
     free(metrics);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "ncu_extract: cannot write the output\n");
-        return 1;
-    }
-    if (printed == 0) {
-        fprintf(stderr, "ncu_extract: %s: no kernel launch%s%s\n", csv,
-                kernel_pat ? " matches " : " in the file", kernel_pat ? kernel_pat : "");
-        return 1;
-    }
-    return 0;
+    return rc;
 }

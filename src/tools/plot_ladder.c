@@ -27,6 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "outfile.h"
 #include "plateau.h"
 
 #define PROG "plot_ladder"
@@ -55,8 +57,7 @@ static void usage(FILE *f)
 
 static void die_usage(const char *msg, const char *arg)
 {
-    fprintf(stderr, PROG ": %s%s (see " PROG " --help)\n", msg, arg ? arg : "");
-    exit(2);
+    exit(cli_usage_error(PROG, "%s%s", msg, arg ? arg : ""));
 }
 
 /* ------------------------------------------------------------ gnuplot helpers */
@@ -187,9 +188,11 @@ static const char *level_of(const plateau_level *lv, int n, size_t i)
 static int write_dat(const char *path, const char *src, const plateau_series *s,
                      const plateau_level *lv, int n)
 {
-    FILE *f = fopen(path, "w");
+    char err[512];
+    outfile o;
+    FILE *f = outfile_open(&o, path, "w", err, sizeof err);
     if (!f) {
-        fprintf(stderr, PROG ": cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, PROG ": %s\n", err);
         return -1;
     }
     fprintf(f, "# %s - the points of %s and the plateau each belongs to ('-': none)\n",
@@ -198,9 +201,8 @@ static int write_dat(const char *path, const char *src, const plateau_series *s,
     for (size_t i = 0; i < s->n; i++)
         fprintf(f, "%.0f\t%.2f\t%.2f\t%s\n", s->pts[i].bytes, s->pts[i].cycles, s->pts[i].ns,
                 level_of(lv, n, i));
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        fprintf(stderr, PROG ": error writing %s\n", path);
+    if (outfile_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
         return -1;
     }
     return 0;
@@ -213,9 +215,11 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
                     const char *src, const char *ext, const plateau_series *s,
                     const plateau_level *lv, int n)
 {
-    FILE *f = fopen(path, "w");
+    char err[512];
+    outfile o;
+    FILE *f = outfile_open(&o, path, "w", err, sizeof err);
     if (!f) {
-        fprintf(stderr, PROG ": cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, PROG ": %s\n", err);
         return -1;
     }
     fprintf(f, "# %s - latency ladder of %s, written by bin/plot_ladder.\n", basename_of(path), src);
@@ -294,9 +298,8 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
     fprintf(f, "plot ");
     gp_quote(f, dat_name);
     fprintf(f, " using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'\n");
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        fprintf(stderr, PROG ": error writing %s\n", path);
+    if (outfile_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
         return -1;
     }
     return 0;
@@ -315,7 +318,7 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            return 0;
+            return outfile_check_stdout(PROG);
         } else if (!strcmp(a, "--dram-latency")) {
             dram_only = 1;
         } else if (!strcmp(a, "--script-only")) {
@@ -323,19 +326,19 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--levels-out") || !strcmp(a, "--tol") || !strcmp(a, "--min-points")) {
             if (i + 1 >= argc) die_usage("option needs a value: ", a);
             const char *v = argv[++i];
-            char *end;
+            char perr[256];
             if (!strcmp(a, "--levels-out")) {
+                if (!*v) die_usage("--levels-out needs a file name", NULL);
                 levels_out = v;
             } else if (!strcmp(a, "--tol")) {
-                errno = 0;
-                pp.tol = strtod(v, &end);
-                if (end == v || *end || errno || !(pp.tol > 0 && pp.tol < 1))
-                    die_usage("--tol must be a number between 0 and 1, not ", v);
+                if (cli_parse_double("--tol", v, 0, 1, &pp.tol, perr, sizeof perr) != 0)
+                    die_usage(perr, NULL);
+                if (!(pp.tol > 0 && pp.tol < 1))
+                    die_usage("--tol must be a number between 0 and 1 (both excluded), not ", v);
             } else {
-                errno = 0;
-                long m = strtol(v, &end, 10);
-                if (end == v || *end || errno || m < 1 || m > 1000)
-                    die_usage("--min-points must be a whole number 1..1000, not ", v);
+                uint64_t m;
+                if (cli_parse_range("--min-points", v, 1, 1000, &m, perr, sizeof perr) != 0)
+                    die_usage(perr, NULL);
                 pp.min_points = (int)m;
             }
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -386,27 +389,27 @@ int main(int argc, char **argv)
         }
         printf("%.1f\t%.1f\n", lv[n - 1].cycles, lv[n - 1].ns);
         plateau_series_free(&s);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
 
     if (n == 0)
         fprintf(stderr, PROG ": %s: no plateau found (%zu points; tol %g, min %d points)\n",
                 tsv, s.n, pp.tol, pp.min_points);
     if (levels_out) {
-        FILE *f = fopen(levels_out, "w");
-        if (!f) {
-            fprintf(stderr, PROG ": cannot write %s: %s\n", levels_out, strerror(errno));
-            plateau_series_free(&s);
-            return 1;
-        }
-        print_levels(f, lv, n);
-        if (fclose(f) != 0) {
-            fprintf(stderr, PROG ": error writing %s\n", levels_out);
+        outfile o;
+        FILE *f = outfile_open(&o, levels_out, "w", err, sizeof err);
+        if (f) print_levels(f, lv, n);
+        if (!f || outfile_commit(&o, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
             plateau_series_free(&s);
             return 1;
         }
     } else {
         print_levels(stdout, lv, n);
+        if (outfile_check_stdout(PROG)) {
+            plateau_series_free(&s);
+            return 1;
+        }
     }
 
     int rc = 0;

@@ -12,6 +12,10 @@
  * Writes OUT (svg/png/pdf), STEM.gp and STEM.dat (text: one block per log,
  * "lat_cycles<TAB>fraction_le", blocks separated by two blank lines, which
  * gnuplot addresses with `index`).
+ *
+ * Memory: one log's statistics at a time (stats.h bounds them); each log is
+ * kept only as its distinct latencies and their counts, at most
+ * LAT_STATS_BINS + LAT_STATS_MAX_OVERFLOW pairs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -20,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "gp.h"
+#include "outfile.h"
 #include "stats.h"
 #include "warplog.h"
 
@@ -32,25 +38,47 @@ static const char usage_text[] =
     "  --keep        if gnuplot fails, keep the .tmp script and data to debug\n"
     "  -h, --help    this text\n";
 
+#define PROG "plot_latency"
+
 static int usage_error(const char *msg, const char *arg)
 {
-    fprintf(stderr, "plot_latency: %s%s\n(plot_latency --help for usage)\n", msg, arg);
-    return 2;
+    return cli_usage_error(PROG, "%s%s", msg, arg);
 }
 
-typedef struct cdf_ctx {
-    FILE *f;
-    uint64_t total, cum;
-} cdf_ctx;
+/* One log, reduced to what the chart needs. */
+typedef struct cdf {
+    warplog_header h;
+    lat_summary s;
+    uint64_t *lat, *n;    /* distinct latencies, ascending, and their warps */
+    size_t np, cap;
+} cdf;
 
-static int put_step(uint64_t lat_cycles, uint64_t nwarps, void *vctx)
+static int keep_step(uint64_t lat_cycles, uint64_t nwarps, void *vctx)
 {
-    cdf_ctx *c = vctx;
-    if (c->cum == 0) fprintf(c->f, "%llu\t0\n", (unsigned long long)lat_cycles);
-    c->cum += nwarps;
-    fprintf(c->f, "%llu\t%.9g\n", (unsigned long long)lat_cycles,
-            (double)c->cum / (double)c->total);
+    cdf *c = vctx;
+    if (c->np == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 1024;
+        uint64_t *a = realloc(c->lat, nc * sizeof *a);
+        if (!a) return -1;
+        c->lat = a;
+        uint64_t *b = realloc(c->n, nc * sizeof *b);
+        if (!b) return -1;
+        c->n = b;
+        c->cap = nc;
+    }
+    c->lat[c->np] = lat_cycles;
+    c->n[c->np++] = nwarps;
     return 0;
+}
+
+static void put_cdf(FILE *f, const cdf *c)
+{
+    uint64_t cum = 0;
+    for (size_t i = 0; i < c->np; i++) {
+        if (cum == 0) fprintf(f, "%llu\t0\n", (unsigned long long)c->lat[i]);
+        cum += c->n[i];
+        fprintf(f, "%llu\t%.9g\n", (unsigned long long)c->lat[i], (double)cum / (double)c->s.count);
+    }
 }
 
 static const char *base_of(const char *p)
@@ -69,7 +97,7 @@ int main(int argc, char **argv)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
             free(pos);
-            return 0;
+            return outfile_check_stdout(PROG);
         } else if (strcmp(a, "--keep") == 0) {
             keep = 1;
         } else if (a[0] == '-' && a[1] != 0) {
@@ -92,62 +120,47 @@ int main(int argc, char **argv)
 
     char err[1024];
     int rc = 1;
-    lat_stats **st = calloc((size_t)nlogs, sizeof *st);
-    warplog_header *hs = calloc((size_t)nlogs, sizeof *hs);
+    cdf *cs = calloc((size_t)nlogs, sizeof *cs);
     gp_job *job = NULL;
-    if (!st || !hs) goto oom;
+    if (!cs) goto oom;
     /* Read every log before creating any file: a bad log leaves nothing. */
     for (int i = 0; i < nlogs; i++) {
-        if (!(st[i] = lat_stats_new())) goto oom;
-        if (lat_stats_read_log(st[i], pos[i], &hs[i], err, sizeof err) != 0) {
-            fprintf(stderr, "plot_latency: %s\n", err);
+        lat_stats *st = lat_stats_new();
+        if (!st) goto oom;
+        if (lat_stats_read_log(st, pos[i], &cs[i].h, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            lat_stats_free(st);
             goto done;
         }
-        if (lat_stats_bad(st[i]))
-            fprintf(stderr, "plot_latency: warning: %s: %llu records with end_clk < start_clk "
-                    "left out\n", pos[i], (unsigned long long)lat_stats_bad(st[i]));
+        if (lat_stats_bad(st))
+            fprintf(stderr, PROG ": warning: %s: %llu records with end_clk < start_clk "
+                    "left out\n", pos[i], (unsigned long long)lat_stats_bad(st));
+        int bad = lat_stats_summary(st, LAT_STATS_ALL, &cs[i].s) != 0 ||
+                  lat_stats_each(st, LAT_STATS_ALL, keep_step, &cs[i]) != 0;
+        lat_stats_free(st);
+        if (bad) goto oom;
     }
 
     job = gp_job_new(out, 900, 600, err, sizeof err);
     if (!job) {
-        fprintf(stderr, "plot_latency: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
     gp_job_keep_on_failure(job, keep);
     FILE *d = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
     if (!d) goto job_fail;
-    double *p50 = calloc((size_t)nlogs, sizeof *p50);
-    uint64_t *count = calloc((size_t)nlogs, sizeof *count);
-    if (!p50 || !count) {
-        free(p50);
-        free(count);
-        gp_job_abort(job);
-        goto oom;
-    }
     for (int i = 0; i < nlogs; i++) {
-        lat_summary s;
-        if (lat_stats_summary(st[i], LAT_STATS_ALL, &s) != 0) {
-            snprintf(err, sizeof err, "out of memory");
-            free(p50);
-            free(count);
-            goto job_fail;
-        }
-        p50[i] = s.p50_cycles;
-        count[i] = s.count;
-        fprintf(d, "%s# %s\n# lat_cycles\tfraction_le\n", i ? "\n\n" : "", pos[i]);
-        cdf_ctx c = {d, s.count, 0};
-        if (s.count == 0) fputs("nan\tnan\n", d); /* keeps the index numbering */
-        else lat_stats_each(st[i], LAT_STATS_ALL, put_step, &c);
+        fputs(i ? "\n\n# " : "# ", d);
+        outfile_put_field(d, pos[i]);
+        fputs("\n# lat_cycles\tfraction_le\n", d);
+        if (cs[i].s.count == 0) fputs("nan\tnan\n", d); /* keeps the index numbering */
+        else put_cdf(d, &cs[i]);
     }
     FILE *s = gp_job_script(job, err, sizeof err);
-    if (!s) {
-        free(p50);
-        free(count);
-        goto job_fail;
-    }
+    if (!s) goto job_fail;
     char dev[100];
-    snprintf(dev, sizeof dev, "%.*s", (int)strnlen(hs[0].device_name, sizeof hs[0].device_name),
-             hs[0].device_name);
+    snprintf(dev, sizeof dev, "%.*s", (int)strnlen(cs[0].h.device_name, sizeof cs[0].h.device_name),
+             cs[0].h.device_name);
     fputs("set title ", s);
     gp_put_str(s, "Per-warp load latency, cumulative distribution");
     fputs(".\"\\n\".", s);
@@ -162,31 +175,32 @@ int main(int argc, char **argv)
     for (int i = 0; i < nlogs; i++) {
         char title[300];
         snprintf(title, sizeof title, "%.*s, %u warps/block (%s): %llu warps, p50 %.1f cycles",
-                 (int)strnlen(hs[i].kernel, sizeof hs[i].kernel), hs[i].kernel,
-                 hs[i].warps_per_block, base_of(pos[i]), (unsigned long long)count[i], p50[i]);
+                 (int)strnlen(cs[i].h.kernel, sizeof cs[i].h.kernel), cs[i].h.kernel,
+                 cs[i].h.warps_per_block, base_of(pos[i]), (unsigned long long)cs[i].s.count,
+                 cs[i].s.p50_cycles);
         fprintf(s, "%sdat index %d using 1:2 with steps lw 2 title ", i ? ", \\\n     " : "", i);
         gp_put_str(s, title);
     }
     fputc('\n', s);
-    free(p50);
-    free(count);
     if (gp_job_finish(job, err, sizeof err) != 0) {
-        fprintf(stderr, "plot_latency: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
     rc = 0;
     goto done;
 job_fail:
-    fprintf(stderr, "plot_latency: %s\n", err);
+    fprintf(stderr, PROG ": %s\n", err);
     gp_job_abort(job);
     goto done;
 oom:
-    fprintf(stderr, "plot_latency: out of memory\n");
+    fprintf(stderr, PROG ": out of memory\n");
 done:
-    if (st)
-        for (int i = 0; i < nlogs; i++) lat_stats_free(st[i]);
-    free(st);
-    free(hs);
+    if (cs)
+        for (int i = 0; i < nlogs; i++) {
+            free(cs[i].lat);
+            free(cs[i].n);
+        }
+    free(cs);
     free(pos);
     return rc;
 }

@@ -35,8 +35,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "gp.h"
 #include "littles.h"
+#include "outfile.h"
 #include "plateau.h"
 #include "sweep.h"
 
@@ -55,10 +57,12 @@ static const char usage_text[] =
     "  --keep        if gnuplot fails, keep the .tmp script and data to debug\n"
     "  -h, --help    this text\n";
 
+#define PROG "plot_throughput"
+#define MAX_LATENCY_CYCLES 1e9 /* a second at 1 GHz: more is a typo */
+
 static int usage_error(const char *msg, const char *arg)
 {
-    fprintf(stderr, "plot_throughput: %s%s\n(plot_throughput --help for usage)\n", msg, arg);
-    return 2;
+    return cli_usage_error(PROG, "%s%s", msg, arg);
 }
 
 static void put_g(FILE *f, const char *sep, double v)
@@ -77,7 +81,7 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
-            return 0;
+            return outfile_check_stdout(PROG);
         } else if (strcmp(a, "--keep") == 0) {
             keep = 1;
         } else if (strcmp(a, "--ladder") == 0 || strncmp(a, "--ladder=", 9) == 0) {
@@ -98,14 +102,14 @@ int main(int argc, char **argv)
     const char *data = pos[0], *out = pos[npos - 1], *lat_arg = npos >= 3 ? pos[1] : NULL;
     double latency_cycles = NAN;
     if (lat_arg) {
-        char *end;
-        errno = 0;
-        latency_cycles = strtod(lat_arg, &end);
-        if (end == lat_arg || *end || errno || !isfinite(latency_cycles) || latency_cycles <= 0)
-            return usage_error("LATENCY must be a number of cycles > 0; got ", lat_arg);
+        char perr[256] = "it is 0";
+        if (cli_parse_double("LATENCY", lat_arg, 0, MAX_LATENCY_CYCLES, &latency_cycles, perr,
+                             sizeof perr) != 0 || !(latency_cycles > 0))
+            return cli_usage_error(PROG, "LATENCY must be a number of cycles > 0; got %s (%s)",
+                                   lat_arg, perr);
     }
     if (npos == 4)
-        fprintf(stderr, "plot_throughput: note: ignoring the third argument \"%s\" (kept for "
+        fprintf(stderr, PROG ": note: ignoring the third argument \"%s\" (kept for "
                 "compatibility with plot_throughput.py)\n", pos[2]);
     if (!gp_format_for(out)) return usage_error("OUT must end in .svg, .png or .pdf: ", out);
     /* The ladder: --ladder, else $WARPLAT_LADDER (empty counts as unset). */
@@ -115,7 +119,7 @@ int main(int argc, char **argv)
         if (env && *env) ladder = env, ladder_from = "WARPLAT_LADDER";
     }
     if (lat_arg && ladder_opt)
-        fprintf(stderr, "plot_throughput: note: LATENCY %s is given, so the ladder %s is not "
+        fprintf(stderr, PROG ": note: LATENCY %s is given, so the ladder %s is not "
                 "used\n", lat_arg, ladder_opt);
 
     char err[1024];
@@ -123,12 +127,12 @@ int main(int argc, char **argv)
     double ladder_cycles = NAN, ladder_ns = 0;
     if (!lat_arg && ladder &&
         plateau_dram_latency_from_tsv(ladder, &ladder_cycles, &ladder_ns, err, sizeof err) != 0) {
-        fprintf(stderr, "plot_throughput: latency ladder (from %s): %s\n", ladder_from, err);
+        fprintf(stderr, PROG ": latency ladder (from %s): %s\n", ladder_from, err);
         return 1;
     }
     sweep sw;
     if (sweep_read(data, &sw, err, sizeof err) != 0) {
-        fprintf(stderr, "plot_throughput: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         return 1;
     }
     int rc = 1;
@@ -137,7 +141,7 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
         double v = sweep_meta_num(&sw, need[k]);
         if (!(v > 0)) {
-            fprintf(stderr, "plot_throughput: %s lacks a positive '# %s<TAB>value' metadata "
+            fprintf(stderr, PROG ": %s lacks a positive '# %s<TAB>value' metadata "
                     "line, which the bound needs\n", data, need[k]);
             goto done;
         }
@@ -151,15 +155,15 @@ int main(int argc, char **argv)
         clock_MHz = sweep_meta_num(&sw, "sm_clock_nominal_khz") / 1000.0;
         clock_kind = "nominal";
         if (!(clock_MHz > 0)) {
-            fprintf(stderr, "plot_throughput: %s has neither sm_clock_measured_MHz nor "
+            fprintf(stderr, PROG ": %s has neither sm_clock_measured_MHz nor "
                     "sm_clock_nominal_khz metadata\n", data);
             goto done;
         }
-        fprintf(stderr, "plot_throughput: note: %s has no measured SM clock; using the nominal "
+        fprintf(stderr, PROG ": note: %s has no measured SM clock; using the nominal "
                 "%.6g MHz\n", data, clock_MHz);
     }
     if (!sweep_has_column(&sw, "warps_per_sm") || !sweep_has_column(&sw, "bw_GBps")) {
-        fprintf(stderr, "plot_throughput: %s needs the columns warps_per_sm and bw_GBps\n", data);
+        fprintf(stderr, PROG ": %s needs the columns warps_per_sm and bw_GBps\n", data);
         goto done;
     }
     double wmax = 0, lo_p50 = INFINITY, lo_mean = INFINITY;
@@ -173,7 +177,7 @@ int main(int argc, char **argv)
         if (p->lat_mean_cycles > 0) lo_mean = fmin(lo_mean, p->lat_mean_cycles);
     }
     if (nvalid == 0) {
-        fprintf(stderr, "plot_throughput: %s has no point with both warps_per_sm and bw_GBps\n",
+        fprintf(stderr, PROG ": %s has no point with both warps_per_sm and bw_GBps\n",
                 data);
         goto done;
     }
@@ -189,7 +193,7 @@ int main(int argc, char **argv)
          * same cycles mean a different latency.  Say so rather than guess. */
         double ladder_MHz = ladder_ns > 0 ? ladder_cycles * 1000.0 / ladder_ns : 0;
         if (ladder_MHz > 0 && fabs(ladder_MHz / clock_MHz - 1.0) > 0.05)
-            fprintf(stderr, "plot_throughput: note: the ladder %s ran at about %.0f MHz, the "
+            fprintf(stderr, PROG ": note: the ladder %s ran at about %.0f MHz, the "
                     "sweep at %.6g MHz: its DRAM latency of %.6g cycles (%.6g ns) is used in "
                     "cycles as it is\n", ladder, ladder_MHz, clock_MHz, ladder_cycles,
                     ladder_ns);
@@ -200,14 +204,14 @@ int main(int argc, char **argv)
         latency_cycles = lo_mean;
         snprintf(lat_label, sizeof lat_label, "%.6g cycles (lowest measured mean)", lo_mean);
     } else {
-        fprintf(stderr, "plot_throughput: %s has no lat_p50_cycles or lat_mean_cycles to take "
+        fprintf(stderr, PROG ": %s has no lat_p50_cycles or lat_mean_cycles to take "
                 "the latency from; give LATENCY\n", data);
         goto done;
     }
 
     job = gp_job_new(out, 900, 600, err, sizeof err);
     if (!job) {
-        fprintf(stderr, "plot_throughput: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
     gp_job_keep_on_failure(job, keep);
@@ -301,13 +305,13 @@ int main(int argc, char **argv)
     fputc('\n', s);
 
     if (gp_job_finish(job, err, sizeof err) != 0) {
-        fprintf(stderr, "plot_throughput: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
     rc = 0;
     goto done;
 job_fail:
-    fprintf(stderr, "plot_throughput: %s\n", err);
+    fprintf(stderr, PROG ": %s\n", err);
     gp_job_abort(job);
 done:
     sweep_free(&sw);

@@ -28,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "gp.h"
+#include "outfile.h"
 #include "stats.h"
 #include "warplog.h"
 
@@ -62,10 +64,12 @@ typedef struct shown {
     uint16_t sm_rank; /* position of the SM in the shown list */
 } shown;
 
+#define PROG "plot_warps"
+#define MAX_MAX_WARPS 1000000000ull /* 24 GB of warps: more is a typo */
+
 static int usage_error(const char *msg, const char *arg)
 {
-    fprintf(stderr, "plot_warps: %s%s\n(plot_warps --help for usage)\n", msg, arg);
-    return 2;
+    return cli_usage_error(PROG, "%s%s", msg, arg);
 }
 
 static int cmp_shown(const void *pa, const void *pb)
@@ -77,24 +81,24 @@ static int cmp_shown(const void *pa, const void *pb)
     return (a->warp > b->warp) - (a->warp < b->warp);
 }
 
-/* "0,1,2,3" -> ids; -1 on junk, duplicates, or too many. */
-static int parse_sms(const char *s, int *ids, int *n)
+/* "0,1,2,3" (or "0-3") -> distinct ids; -1 with a sentence in err. */
+static int parse_sms(const char *s, int *ids, int *n, char *err, size_t errlen)
 {
-    *n = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long v = strtol(p, &end, 10);
-        if (end == p || errno || v < 0 || v > UINT16_MAX || *n == MAX_SMS_SHOWN) return -1;
-        for (int k = 0; k < *n; k++)
-            if (ids[k] == v) return -1;
-        ids[(*n)++] = (int)v;
-        if (*end == ',') end++;
-        else if (*end) return -1;
-        p = end;
+    uint64_t v[MAX_SMS_SHOWN];
+    size_t k;
+    if (cli_parse_list("--sms", s, 0, WARPLOG_MAX_SM_COUNT - 1, v, MAX_SMS_SHOWN, &k, err,
+                       errlen) != 0)
+        return -1;
+    for (size_t i = 0; i < k; i++) {
+        for (size_t j = 0; j < i; j++)
+            if (v[j] == v[i]) {
+                snprintf(err, errlen, "--sms names SM %llu twice", (unsigned long long)v[i]);
+                return -1;
+            }
+        ids[i] = (int)v[i];
     }
-    return *n ? 0 : -1;
+    *n = (int)k;
+    return 0;
 }
 
 static int write_f64(FILE *f, double v) { return fwrite(&v, sizeof v, 1, f) == 1 ? 0 : -1; }
@@ -105,27 +109,26 @@ int main(int argc, char **argv)
     int npos = 0, keep = 0, nsms = 0;
     int sms[MAX_SMS_SHOWN];
     int sms_given = 0;
-    unsigned long long max_warps = DEFAULT_MAX_WARPS;
+    uint64_t max_warps = DEFAULT_MAX_WARPS;
+    char perr[256];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
-            return 0;
+            return outfile_check_stdout(PROG);
         } else if (strcmp(a, "--keep") == 0) {
             keep = 1;
         } else if (strcmp(a, "--sms") == 0 || strncmp(a, "--sms=", 6) == 0) {
             const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v || parse_sms(v, sms, &nsms) != 0)
-                return usage_error("--sms wants distinct SM ids like 0,1,2,3; got ",
-                                   v ? v : "nothing");
+            if (!v) return usage_error("option --sms needs a value", "");
+            if (parse_sms(v, sms, &nsms, perr, sizeof perr) != 0)
+                return cli_usage_error(PROG, "--sms wants distinct SM ids like 0,1,2,3: %s", perr);
             sms_given = 1;
         } else if (strcmp(a, "--max-warps") == 0 || strncmp(a, "--max-warps=", 12) == 0) {
             const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
-            char *end = NULL;
-            errno = 0;
-            max_warps = v ? strtoull(v, &end, 10) : 0;
-            if (!v || !*v || *end || errno || max_warps == 0 || v[0] == '-')
-                return usage_error("--max-warps wants a positive count; got ", v ? v : "nothing");
+            if (!v) return usage_error("option --max-warps needs a value", "");
+            if (cli_parse_count("--max-warps", v, MAX_MAX_WARPS, &max_warps, perr, sizeof perr) != 0)
+                return cli_usage_error(PROG, "%s", perr);
         } else if (a[0] == '-' && a[1] != 0) {
             return usage_error("unknown option ", a);
         } else if (npos < 2) {
@@ -142,7 +145,7 @@ int main(int argc, char **argv)
     char err[1024];
     warplog_reader *r = warplog_reader_open(log, err, sizeof err);
     if (!r) {
-        fprintf(stderr, "plot_warps: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         return 1;
     }
     const warplog_header h = *warplog_reader_header(r);
@@ -192,20 +195,20 @@ int main(int argc, char **argv)
         }
     }
     if (!truncated && got < 0) {
-        fprintf(stderr, "plot_warps: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
     if (truncated)
-        fprintf(stderr, "plot_warps: note: drawing only the first %llu warps of the chosen SMs "
-                "(--max-warps)\n", max_warps);
+        fprintf(stderr, PROG ": note: drawing only the first %llu warps of the chosen SMs "
+                "(--max-warps)\n", (unsigned long long)max_warps);
     if (bad)
-        fprintf(stderr, "plot_warps: warning: %llu records with end_clk < start_clk left out\n",
+        fprintf(stderr, PROG ": warning: %llu records with end_clk < start_clk left out\n",
                 (unsigned long long)bad);
     for (int k = 0; k < nsms; k++)
         if (!count_sm[k] && !truncated)
-            fprintf(stderr, "plot_warps: warning: SM %d has no warps in %s\n", sms[k], log);
+            fprintf(stderr, PROG ": warning: SM %d has no warps in %s\n", sms[k], log);
     if (n == 0) {
-        fprintf(stderr, "plot_warps: %s has no warps to draw%s\n", log,
+        fprintf(stderr, PROG ": %s has no warps to draw%s\n", log,
                 sms_given ? " on the SMs given with --sms" : "");
         goto done;
     }
@@ -213,7 +216,7 @@ int main(int argc, char **argv)
 
     job = gp_job_new(out, 1000, 700, err, sizeof err);
     if (!job) {
-        fprintf(stderr, "plot_warps: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
     gp_job_keep_on_failure(job, keep);
@@ -269,19 +272,19 @@ int main(int argc, char **argv)
 
     if (gp_job_finish(job, err, sizeof err) != 0) {
         job = NULL;
-        fprintf(stderr, "plot_warps: %s\n", err);
+        fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
     job = NULL;
     rc = 0;
     goto done;
 job_fail:
-    fprintf(stderr, "plot_warps: %s\n", err);
+    fprintf(stderr, PROG ": %s\n", err);
     gp_job_abort(job);
     job = NULL;
     goto done;
 oom:
-    fprintf(stderr, "plot_warps: out of memory\n");
+    fprintf(stderr, PROG ": out of memory\n");
 done:
     warplog_reader_close(r);
     free(w);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "tsv.h"
 
 #define PROG "tsv"
@@ -153,8 +154,10 @@ static int cmd_cat(int argc, char **argv)
         tsv_free(&t);
     }
     free(cols);
-    if (fflush(f) != 0 || ferror(f)) {
-        fprintf(stderr, PROG ": error writing %s: %s\n", out ? tmp : "stdout", strerror(errno));
+    if (!out) {
+        if (outfile_check_stdout(PROG)) rc = 1;
+    } else if (fflush(f) != 0 || ferror(f)) {
+        fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
         rc = 1;
     }
     if (out) {
@@ -206,7 +209,7 @@ static int cmd_get(int argc, char **argv)
         rc = 1;
     }
     tsv_free(&t);
-    if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+    if (outfile_check_stdout(PROG)) rc = 1;
     return rc;
 }
 
@@ -224,7 +227,7 @@ static int cmd_meta(int argc, char **argv)
         printf("%s\n", v);
     }
     tsv_free(&t);
-    if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+    if (outfile_check_stdout(PROG)) rc = 1;
     return rc;
 }
 
@@ -235,7 +238,7 @@ static int cmd_columns(int argc, char **argv)
     if (load(argv[0], &t) != 0) return 1;
     for (size_t c = 0; c < t.ncol; c++) printf("%s\n", t.col[c]);
     tsv_free(&t);
-    return fflush(stdout) != 0 || ferror(stdout) ? 1 : 0;
+    return outfile_check_stdout(PROG);
 }
 
 int main(int argc, char **argv)
@@ -246,7 +249,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage(stdout);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
     if (!strcmp(argv[1], "cat")) return cmd_cat(argc - 2, argv + 2);
     if (!strcmp(argv[1], "get")) return cmd_get(argc - 2, argv + 2);

@@ -5,6 +5,8 @@
  * there) and against small strings.  Run from the repository root
  * (tests/run.sh does).
  */
+#include <stdlib.h>
+
 #include "check.h"
 #include "ncu_csv.h"
 
@@ -228,8 +230,71 @@ static void test_failures(void)
     ncu_table_free(&t);
 }
 
+/* What fuzzing and hostile files found: a launch ID beyond a long, and
+ * files whose size made lookups quadratic. */
+static void test_hostile(void)
+{
+    ncu_table t;
+    char err[256];
+    /* the 21-byte file: 1e99 was cast to long (undefined behaviour) */
+    const char *huge_id = "ID,Kernel Name\n1e99,\n";
+    CHECK_EQ_I(ncu_table_parse(huge_id, strlen(huge_id), &t, err, sizeof err), NCU_ERR_FORMAT);
+    CHECK_STR_HAS(err, "line 2: launch ID '1e99' is not a whole number from 0 to 2^53");
+    const char *frac_id = "ID,Kernel Name\n1.5,k\n";
+    CHECK_EQ_I(ncu_table_parse(frac_id, strlen(frac_id), &t, err, sizeof err), NCU_ERR_FORMAT);
+    const char *neg_id = "ID,Kernel Name\n-1,k\n";
+    CHECK_EQ_I(ncu_table_parse(neg_id, strlen(neg_id), &t, err, sizeof err), NCU_ERR_FORMAT);
+    const char *ok_id = "ID,Kernel Name\n1e3,k\n9007199254740992,k\n";
+    CHECK_EQ_I(ncu_table_parse(ok_id, strlen(ok_id), &t, err, sizeof err), NCU_OK);
+    CHECK_EQ_U(t.nlaunches, 2);
+    CHECK_EQ_I(t.nlaunches == 2 ? t.launches[0].id : -1, 1000);
+    ncu_table_free(&t);
+    const char *nul = "ID,Kernel Name\n1,k\0\n";
+    CHECK_EQ_I(ncu_table_parse(nul, 19, &t, err, sizeof err), NCU_ERR_FORMAT);
+    CHECK_STR_HAS(err, "NUL byte");
+
+    /* 200000 launches of the wide layout and a lookup per launch: linear,
+     * not quadratic (this took minutes) */
+    enum { L = 200000 };
+    size_t cap = (size_t)L * 32 + 64, len = 0;
+    char *big = malloc(cap);
+    len += (size_t)snprintf(big + len, cap - len, "ID,Kernel Name,m1,m2\n,,byte,nsecond\n");
+    for (int i = 0; i < L; i++)
+        len += (size_t)snprintf(big + len, cap - len, "%d,k%d,%d,%d.5\n", i, i % 7, i, i);
+    CHECK_EQ_I(ncu_table_parse(big, len, &t, err, sizeof err), NCU_OK);
+    CHECK_EQ_U(t.nlaunches, L);
+    CHECK_EQ_U(t.nvalues, 2 * (size_t)L);
+    int found = 0;
+    for (size_t l = 0; l < t.nlaunches; l++) {
+        const ncu_value *v = ncu_table_find(&t, l, "m2");
+        found += v && v->has_value && v->value == (double)l + 0.5 && !strcmp(v->unit, "nsecond");
+    }
+    CHECK_EQ_I(found, L);
+    CHECK(ncu_table_find(&t, L, "m1") == NULL);
+    CHECK(ncu_table_find(&t, 0, "m3") == NULL);
+    ncu_table_free(&t);
+    /* the same launch on two rows of the long layout, apart: one launch */
+    const char *apart =
+        "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+        "0,a,m,,1\n1,b,m,,2\n0,a,n,,3\n";
+    CHECK_EQ_I(ncu_table_parse(apart, strlen(apart), &t, err, sizeof err), NCU_OK);
+    CHECK_EQ_U(t.nlaunches, 2);
+    CHECK_NEAR(val(&t, 0, "n"), 3, 0);
+    CHECK_NEAR(val(&t, 1, "m"), 2, 0);
+    ncu_table_free(&t);
+    /* too many values */
+    len = 0;
+    len += (size_t)snprintf(big + len, cap - len, "ID,Kernel Name,a,b,c,d,e,f,g\n");
+    for (int i = 0; len + 64 < cap && i < (int)(NCU_MAX_VALUES / 7 + 10); i++)
+        len += (size_t)snprintf(big + len, cap - len, "%d,k,1,2,3,4,5,6,7\n", i);
+    CHECK_EQ_I(ncu_table_parse(big, len, &t, err, sizeof err), NCU_ERR_FORMAT);
+    CHECK_STR_HAS(err, "more than 1048576 metric values");
+    free(big);
+}
+
 int main(void)
 {
+    test_hostile();
     test_numbers();
     test_split_and_units();
     test_real_default();

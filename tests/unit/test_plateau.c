@@ -337,6 +337,53 @@ static void test_tsv(void)
     rmdir(dir);
 }
 
+/* What a hostile ladder table could do: too many points, metadata that
+ * atof/atoi read as inf or overflowed. */
+static void test_bounds(void)
+{
+    char err[256];
+    plateau_series s;
+    size_t n = PLATEAU_MAX_POINTS + 1, cap = n * 24 + 64, k = 0;
+    char *t = malloc(cap);
+    k += (size_t)snprintf(t, cap, "bytes\tcycles_per_load\n");
+    for (size_t i = 0; i < n; i++) k += (size_t)snprintf(t + k, cap - k, "%zu\t100\n", i + 1);
+    FILE *f = fmemopen(t, k, "r");
+    CHECK_EQ_I(plateau_parse_tsv(f, "big.tsv", &s, err, sizeof err), -1);
+    fclose(f);
+    CHECK_STR_HAS(err, "big.tsv:4098: more than 4096 points");
+    free(t);
+    plateau_point *p = malloc(n * sizeof *p);
+    for (size_t i = 0; i < n; i++) p[i] = (plateau_point){(double)i + 1, 100, 0};
+    plateau_level lv[PLATEAU_MAX_LEVELS];
+    CHECK_EQ_I(plateau_find(p, n, NULL, lv, PLATEAU_MAX_LEVELS, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "4097 points: more than the 4096");
+    /* the largest allowed, in the worst shape for the merge step: runs of
+     * two points (100 104 | 108 104 | ...) whose medians 102 and 106 are
+     * close, so that one level absorbs them one by one: quick, one level */
+    static const double cyc[4] = {100, 104, 108, 104};
+    for (size_t i = 0; i < PLATEAU_MAX_POINTS; i++)
+        p[i] = (plateau_point){(double)i + 1, cyc[i % 4], 0};
+    plateau_params pp = {0.05, 1};
+    CHECK_EQ_I(plateau_find(p, PLATEAU_MAX_POINTS, &pp, lv, PLATEAU_MAX_LEVELS, err, sizeof err), 1);
+    free(p);
+    const char *meta = "# sm_clock_measured_MHz\tinf\n# threads_per_block\t99999999999999999999\n"
+                       "# spacing_bytes\t-5\n# device_name\tGPU\033[2J\n"
+                       "bytes\tcycles_per_load\n1\t2\n";
+    f = fmemopen((void *)meta, strlen(meta), "r");
+    CHECK_EQ_I(plateau_parse_tsv(f, "meta.tsv", &s, err, sizeof err), 0);
+    fclose(f);
+    CHECK_NEAR(s.sm_clock_MHz, 0, 0);
+    CHECK_EQ_I(s.threads, 0);
+    CHECK_EQ_U(s.spacing_bytes, 0);
+    CHECK(strcmp(s.device_name, "GPU?[2J") == 0);
+    plateau_series_free(&s);
+    const char *inf = "bytes\tcycles_per_load\n1\tinf\n";
+    f = fmemopen((void *)inf, strlen(inf), "r");
+    CHECK_EQ_I(plateau_parse_tsv(f, "inf.tsv", &s, err, sizeof err), -1);
+    fclose(f);
+    CHECK_STR_HAS(err, "inf.tsv:2: a field is not a number");
+}
+
 int main(void)
 {
     test_three_levels();
@@ -345,5 +392,6 @@ int main(void)
     test_edges();
     test_labels();
     test_tsv();
+    test_bounds();
     return check_report("test_plateau");
 }

@@ -5,8 +5,11 @@
  * h = (n-1)p, P = x[floor h] + frac(h) (x[floor h + 1] - x[floor h]),
  * and then cross-checked against a sort of random data.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* wait4 */
 #include <math.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +227,8 @@ static void test_read_log(void)
     warplog_header_init(&h);
     h.record_count = 1000;
     h.chunk_records = 64;
+    h.sm_count = 4;
+    h.warps_per_block = 4;
     snprintf(h.kernel, sizeof h.kernel, "float4");
     char err[256];
     warplog_writer *w = warplog_writer_open(path, &h, 1, err, sizeof err);
@@ -252,6 +257,206 @@ static void test_read_log(void)
     CHECK_EQ_I(lat_stats_read_log(s, "/nonexistent/x.bin", NULL, err, sizeof err), -1);
     CHECK_STR_HAS(err, "cannot open /nonexistent/x.bin");
     lat_stats_free(s);
+
+    /* a record of an SM the header does not have is refused: per-SM state
+     * is sized by sm_count */
+    h.sm_count = 3;
+    h.record_count = 1000;
+    w = warplog_writer_open(path, &h, 1, err, sizeof err);
+    CHECK(w != NULL);
+    if (w) CHECK_EQ_I(warplog_writer_put(w, rs, 1000, err, sizeof err), 0);
+    if (w) CHECK_EQ_I(warplog_writer_close(w, err, sizeof err), 0);
+    s = lat_stats_new();
+    CHECK_EQ_I(lat_stats_read_log(s, path, NULL, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "record 3 is of SM 3, but the header says the GPU has 3 SMs");
+    lat_stats_free(s);
+    unlink(path);
+}
+
+/* The bounds of stats.h: SM ids, distinct large latencies, exact 128-bit sums. */
+static void test_bounds(void)
+{
+    lat_stats *s = lat_stats_new();
+    warp_record r = rec(0, 10, LAT_STATS_MAX_SMS);
+    CHECK_EQ_I(lat_stats_add(s, &r, 1), -1);
+    CHECK_STR_HAS(lat_stats_error(s), "SM id 256");
+    lat_stats_free(s);
+
+    /* exactly LAT_STATS_MAX_OVERFLOW distinct large latencies: fine, exact */
+    enum { B = 1000 };
+    warp_record buf[B];
+    s = lat_stats_new();
+    uint64_t k = 0;
+    for (; k < LAT_STATS_MAX_OVERFLOW;) {
+        size_t n = 0;
+        for (; n < B && k < LAT_STATS_MAX_OVERFLOW; n++, k++)
+            buf[n] = rec(k, LAT_STATS_BINS + (LAT_STATS_MAX_OVERFLOW - 1 - k) * 3, (uint16_t)(k & 1));
+        CHECK_EQ_I(lat_stats_add(s, buf, n), 0);
+    }
+    lat_summary m;
+    CHECK_EQ_I(lat_stats_summary(s, LAT_STATS_ALL, &m), 0);
+    CHECK_EQ_U(m.count, LAT_STATS_MAX_OVERFLOW);
+    CHECK_EQ_U(m.min_cycles, LAT_STATS_BINS);
+    CHECK_EQ_U(m.max_cycles, LAT_STATS_BINS + (LAT_STATS_MAX_OVERFLOW - 1) * 3ull);
+    CHECK_NEAR(m.p50_cycles, LAT_STATS_BINS + (LAT_STATS_MAX_OVERFLOW - 1) * 1.5, 1e-9);
+    /* repeating them costs nothing; one more distinct value is refused */
+    for (k = 0; k < B; k++)
+        buf[k] = rec(k, LAT_STATS_BINS + (k % 100) * 3,
+                     (uint16_t)((LAT_STATS_MAX_OVERFLOW - 1 - k % 100) & 1));
+    CHECK_EQ_I(lat_stats_add(s, buf, B), 0);
+    CHECK_EQ_I(lat_stats_summary(s, LAT_STATS_ALL, &m), 0);
+    r = rec(0, LAT_STATS_BINS + 1, 0);
+    int rc = lat_stats_add(s, &r, 1);
+    if (rc == 0) rc = lat_stats_summary(s, LAT_STATS_ALL, &m); /* the batch is merged here */
+    CHECK_EQ_I(rc, -1);
+    CHECK_STR_HAS(lat_stats_error(s), "more than 65536 distinct latencies of 16384 cycles or more");
+    lat_stats_free(s);
+
+    /* a mean whose sum needs more than 64 bits */
+    s = lat_stats_new();
+    warp_record huge[4];
+    for (int i = 0; i < 4; i++) huge[i] = rec(0, (1ull << 63) + (uint64_t)i, 2);
+    CHECK_EQ_I(lat_stats_add(s, huge, 4), 0);
+    CHECK_EQ_I(lat_stats_summary(s, 2, &m), 0);
+    CHECK_NEAR(m.mean_cycles, 9223372036854775809.5, 4096); /* 2^63 + 1.5, to double precision */
+    CHECK_EQ_U(m.max_cycles, (1ull << 63) + 3);
+    lat_stats_free(s);
+}
+
+/* Peak RSS (KiB) of a child that accounts n records with large, repeating
+ * latencies on 132 SMs. */
+static long child_rss_kb(uint64_t n)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        enum { B = 65536 };
+        warp_record *buf = malloc(B * sizeof *buf);
+        lat_stats *s = lat_stats_new();
+        for (uint64_t i = 0; i < n; i += B) {
+            for (uint64_t k = 0; k < B; k++)
+                buf[k] = rec(i + k, 16384 + (i + k) % 3000, (uint16_t)((i + k) % 132));
+            if (lat_stats_add(s, buf, B) != 0) _exit(1);
+        }
+        lat_summary m;
+        _exit(lat_stats_summary(s, LAT_STATS_ALL, &m) == 0 && m.count == (n + B - 1) / B * B ? 0 : 2);
+    }
+    int status = 0;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+        return -1;
+    return ru.ru_maxrss;
+}
+
+/* Under AddressSanitizer freed memory waits in a quarantine of 256 MB, so
+ * resident sizes say nothing about what the code holds. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* Ten million warps of 16384 cycles or more: the memory does not grow with
+ * the count (it was 8 bytes a warp). */
+static void test_memory_independent_of_count(void)
+{
+#ifdef UNDER_ASAN
+    printf("AddressSanitizer build: resident sizes not compared\n");
+    CHECK(child_rss_kb(1u << 20) > 0);
+#else
+    long small = child_rss_kb(1u << 16), big = child_rss_kb(10u << 20);
+    printf("peak RSS: %ld KiB for 65536 large latencies, %ld KiB for 10 Mi\n", small, big);
+    CHECK(small > 0 && big > 0);
+    CHECK(big - small < 4096);
+    CHECK((size_t)big * 1024 < LAT_STATS_MAX_BYTES + (8u << 20));
+#endif
+}
+
+/* Brute force: the most intervals [s, e) overlapping, ends before starts. */
+static uint64_t brute_overlap(const warp_record *r, size_t n, unsigned sm)
+{
+    uint64_t best = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].smid != sm || r[i].end_clk <= r[i].start_clk) continue;
+        uint64_t t = r[i].start_clk, c = 0;
+        for (size_t j = 0; j < n; j++)
+            if (r[j].smid == sm && r[j].end_clk > r[j].start_clk && r[j].start_clk <= t &&
+                r[j].end_clk > t)
+                c++;
+        if (c > best) best = c;
+    }
+    return best;
+}
+
+static void test_overlap(void)
+{
+    /* by hand, SM 1: [10,20) [15,30) [20,25) [20,21) [40,50) [5,5)
+     * at 20: [10,20) has ended, so [15,30) [20,25) [20,21) = 3 */
+    warp_record hand[] = {rec(10, 10, 1), rec(15, 15, 1), rec(20, 5, 1), rec(20, 1, 1),
+                          rec(40, 10, 1), rec(5, 0, 1), rec(7, 100, 0)};
+    lat_overlap *o = lat_overlap_new(2);
+    for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++) CHECK_EQ_I(lat_overlap_add(o, &hand[i]), 0);
+    CHECK_EQ_I(lat_overlap_finish(o), 0);
+    lat_overlap_sm res;
+    lat_overlap_get(o, 1, &res);
+    CHECK_EQ_U(res.warps, 6);
+    CHECK_EQ_U(res.max_in_flight, 3);
+    CHECK_EQ_I(res.status, LAT_OVERLAP_EXACT);
+    lat_overlap_get(o, 0, &res);
+    CHECK_EQ_U(res.max_in_flight, 1);
+    lat_overlap_free(o);
+    CHECK(lat_overlap_new(0) == NULL);
+    CHECK(lat_overlap_new(LAT_STATS_MAX_SMS + 1) == NULL);
+
+    /* near-sorted random runs like a real log, longer than the window:
+     * exact, equal to brute force */
+    enum { N = 6000, NSM = 3 };
+    warp_record *r = malloc(N * sizeof *r);
+    uint64_t x = 99;
+    for (size_t i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t jitter = (x >> 40) % 200, lat = 50 + (x >> 20) % 400;
+        r[i] = rec(1000 + i * 4 + jitter, (x >> 60) == 0 ? 0 : lat, (uint16_t)(i % NSM));
+    }
+    o = lat_overlap_new(LAT_STATS_MAX_SMS); /* window 1024 per SM, < N / NSM */
+    CHECK_EQ_U(lat_overlap_window(o), 1024);
+    for (size_t i = 0; i < N; i++) CHECK_EQ_I(lat_overlap_add(o, &r[i]), 0);
+    CHECK_EQ_I(lat_overlap_finish(o), 0);
+    for (unsigned sm = 0; sm < NSM; sm++) {
+        lat_overlap_get(o, sm, &res);
+        CHECK_EQ_I(res.status, LAT_OVERLAP_EXACT);
+        CHECK_EQ_U(res.warps, N / NSM);
+        CHECK_EQ_U(res.max_in_flight, brute_overlap(r, N, sm));
+    }
+    lat_overlap_free(o);
+
+    /* a record far out of order: the count of its SM is unknown */
+    o = lat_overlap_new(LAT_STATS_MAX_SMS);
+    for (size_t i = 0; i < 3000; i++) {
+        warp_record a = rec(1000 + i, 10, 4);
+        CHECK_EQ_I(lat_overlap_add(o, &a), 0);
+    }
+    warp_record late = rec(1500, 10, 4); /* 1500 records earlier than the last */
+    CHECK_EQ_I(lat_overlap_add(o, &late), 0);
+    CHECK_EQ_I(lat_overlap_finish(o), 0);
+    lat_overlap_get(o, 4, &res);
+    CHECK_EQ_I(res.status, LAT_OVERLAP_DISORDER);
+    CHECK_EQ_U(res.warps, 3001);
+    lat_overlap_free(o);
+
+    /* more in flight than the window: too many, not a number to trust */
+    o = lat_overlap_new(LAT_STATS_MAX_SMS);
+    for (size_t i = 0; i < 3000; i++) {
+        warp_record a = rec(1000 + i, 1000000, 7);
+        CHECK_EQ_I(lat_overlap_add(o, &a), 0);
+    }
+    CHECK_EQ_I(lat_overlap_finish(o), 0);
+    lat_overlap_get(o, 7, &res);
+    CHECK_EQ_I(res.status, LAT_OVERLAP_TOO_MANY);
+    CHECK_EQ_U(res.max_in_flight, 1025);
+    lat_overlap_free(o);
+    free(r);
 }
 
 int main(void)
@@ -261,5 +466,8 @@ int main(void)
     test_against_sort();
     test_clock();
     test_read_log();
+    test_bounds();
+    test_memory_independent_of_count();
+    test_overlap();
     return check_report("test_stats");
 }

@@ -3,10 +3,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "lines.h"
 #include "sweep.h"
 
 static int parse(const char *text, sweep *s, char *err, size_t errlen)
@@ -76,6 +78,45 @@ static void test_bad(void)
     CHECK_STR_HAS(err, "column bw_GBps appears twice");
     CHECK_EQ_I(sweep_read("/nonexistent/sweep.tsv", &s, err, sizeof err), -1);
     CHECK_STR_HAS(err, "cannot open /nonexistent/sweep.tsv");
+    /* strtod alone reads these as numbers: inf made an infinite bound */
+    const char *notnum[] = {"inf", "-inf", "infinity", "1e400", "0x10", "nan(1)", "1e5x"};
+    for (size_t i = 0; i < sizeof notnum / sizeof notnum[0]; i++) {
+        char t[128];
+        snprintf(t, sizeof t, "warps_per_sm\tbw_GBps\n4\t%s\n", notnum[i]);
+        CHECK_EQ_I(parse(t, &s, err, sizeof err), -1);
+        CHECK_STR_HAS(err, "is not a number");
+    }
+    CHECK_EQ_I(parse("# peak_dram_GBps\tinf\nwarps_per_sm\n4\n", &s, err, sizeof err), 0);
+    CHECK(isnan(sweep_meta_num(&s, "peak_dram_GBps")));
+    sweep_free(&s);
+    CHECK_EQ_I(parse("warps_per_sm\tbw_GBps\n4\t-\n5\tNaN\n6\t\n", &s, err, sizeof err), 0);
+    CHECK_EQ_U(s.npoints, 3);
+    sweep_free(&s);
+}
+
+/* A file cannot make the reader hold more than the bounds of sweep.h. */
+static void test_bounds(void)
+{
+    sweep s;
+    char err[256];
+    size_t n = (size_t)SWEEP_MAX_POINTS * 2 + 64;
+    char *t = malloc(n + 32);
+    size_t k = (size_t)snprintf(t, 32, "warps_per_sm\n");
+    while (k < n) t[k++] = '\n', t[k++] = '1';
+    t[k] = 0;
+    CHECK_EQ_I(parse(t, &s, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "more than 65536 points");
+    for (k = 0; k < n; k += 2) t[k] = 'a', t[k + 1] = '\t';
+    t[n] = 0;
+    CHECK_EQ_I(parse(t, &s, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "more than 4096 columns");
+    free(t);
+    t = malloc(LINES_MAX_BYTES + 16);
+    memset(t, 'x', LINES_MAX_BYTES + 8);
+    t[LINES_MAX_BYTES + 8] = 0;
+    CHECK_EQ_I(parse(t, &s, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "t.tsv:1: a line longer than 1048576 bytes");
+    free(t);
 }
 
 /* The committed fixture that the golden tests also use, when run from the
@@ -102,5 +143,6 @@ int main(void)
     test_good();
     test_bad();
     test_fixture();
+    test_bounds();
     return check_report("test_sweep");
 }

@@ -68,5 +68,28 @@ int main(void)
     CHECK(tsv_parse(f, "nul.tsv", &t, err, sizeof err) == -1);
     fclose(f);
     CHECK_STR_HAS(err, "NUL byte");
+
+    /* a header of 400000 distinct names (the duplicate check was quadratic:
+     * minutes), then the same with one repeated at the far end */
+    enum { NC = 400000 };
+    char *wide = malloc((size_t)NC * 8 + 16);
+    size_t k = 0;
+    for (int i = 0; i < NC; i++) k += (size_t)sprintf(wide + k, "%s%x", i ? "\t" : "", i);
+    strcpy(wide + k, "\n");
+    CHECK(parse(wide, &t, err, sizeof err) == 0);
+    CHECK_EQ_U(t.ncol, NC);
+    tsv_free(&t);
+    strcpy(wide + k, "\t0\n");
+    CHECK(parse(wide, &t, err, sizeof err) == -1);
+    CHECK_STR_HAS(err, "t.tsv:1: the column '0' appears twice");
+    free(wide);
+    /* more fields than TSV_MAX_FIELDS is not a table of ours */
+    size_t big = (size_t)TSV_MAX_FIELDS + 8;
+    char *tabs = malloc(2 * big + 2);
+    for (k = 0; k < 2 * big; k += 2) tabs[k] = 'a', tabs[k + 1] = '\n';
+    tabs[2 * big] = 0;
+    CHECK(parse(tabs, &t, err, sizeof err) == -1);
+    CHECK_STR_HAS(err, "more than 4194304 fields");
+    free(tabs);
     return check_report("test_tsv");
 }

@@ -3,6 +3,7 @@
  * sentence, no partial file on failure, bounded memory on a big log.
  */
 #define _DEFAULT_SOURCE /* wait4 */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +287,144 @@ static void test_rejections(void)
     free(r);
 }
 
+/* A header that a reader must refuse, with the sentence it must contain;
+ * the writer must refuse it too. */
+static void expect_bad_header(const warplog_header *h, const char *needle)
+{
+    char path[512], err[512] = "";
+    path_of(path, sizeof path, "badhdr.bin");
+    write_raw("badhdr.bin", h, sizeof *h, 1);
+    warplog_reader *r = warplog_reader_open(path, err, sizeof err);
+    CHECK(r == NULL);
+    warplog_reader_close(r);
+    CHECK_STR_HAS(err, needle);
+    CHECK_STR_HAS(err, "badhdr.bin is corrupt: its header's ");
+    path_of(path, sizeof path, "neverwritten.bin");
+    err[0] = 0;
+    warplog_writer *w = warplog_writer_open(path, h, 1, err, sizeof err);
+    CHECK(w == NULL);
+    if (w) warplog_writer_abort(w);
+    CHECK_STR_HAS(err, needle);
+    CHECK(access(path, F_OK) != 0);
+}
+
+static void test_header_values(void)
+{
+    warplog_header h;
+#define BAD(code, needle) do { make_header(&h, 0, 4); code; expect_bad_header(&h, needle); } while (0)
+    BAD(h.sm_count = 0, "sm_count is 0; it must be between 1 and 256");
+    BAD(h.sm_count = -3, "sm_count is -3");
+    BAD(h.sm_count = 65536, "sm_count is 65536");
+    BAD(h.warps_per_block = 0, "warps_per_block is 0; it must be between 1 and 32");
+    BAD(h.warps_per_block = 33, "warps_per_block is 33");
+    BAD(h.records_per_warp = 0, "records_per_warp is 0");
+    BAD(h.blocks_per_sm = 5000, "blocks_per_sm is 5000");
+    BAD(h.chunk_records = 1u << 24, "chunk_records is 16777216; it must be between 1 and 131072");
+    BAD(h.chunk_records = 0, "chunk_records is 0");
+    BAD(h.sample_blocks = 3, "sample_blocks is 3; it must be a power of two");
+    BAD(h.sample_blocks = 0, "sample_blocks is 0");
+    BAD((h.sample_blocks = 8, h.sample_offset = 8), "sample_offset is 8; it must be below sample_blocks (8)");
+    BAD(h.sm_clock_measured_MHz = NAN, "sm_clock_measured_MHz is not a number (NaN)");
+    BAD(h.sm_clock_measured_MHz = INFINITY, "sm_clock_measured_MHz is infinite");
+    BAD(h.sm_clock_measured_MHz = 4.9e-320, "sm_clock_measured_MHz is 4.90014e-320, a denormal");
+    BAD(h.sm_clock_measured_MHz = 0.5, "sm_clock_measured_MHz is 0.5; it must be 0 (unknown) or between 1 and");
+    BAD(h.sm_clock_measured_MHz = -1755, "sm_clock_measured_MHz is -1755");
+    BAD(h.peak_dram_GBps = -INFINITY, "peak_dram_GBps is infinite");
+    BAD(h.kernel_ms = -1, "kernel_ms is -1");
+    BAD(h.overhead_pct = NAN, "overhead_pct is not a number");
+    BAD(h.bw_GBps = 1e300, "bw_GBps is 1e+300");
+    BAD(h.kernel[3] = '\033', "kernel holds the control character 0x1b at byte 3");
+    BAD(h.device_name[0] = '\n', "device_name holds the control character 0x0a at byte 0");
+    BAD(memset(h.experiment, 'x', sizeof h.experiment), "experiment is not NUL-terminated");
+#undef BAD
+    /* what runs do write is fine: zero for "not measured", a negative overhead */
+    make_header(&h, 0, 4);
+    h.sm_clock_measured_MHz = 0;
+    h.overhead_pct = -3.5;
+    h.kernel_ms = 0;
+    char err[256] = "";
+    CHECK_EQ_I(warplog_header_check(&h, err, sizeof err), 0);
+    /* the printer escapes control characters of a header that did not come
+     * through the reader */
+    snprintf(h.kernel, sizeof h.kernel, "a\tb\033[2Jc");
+    FILE *f = tmpfile();
+    warplog_header_print(f, &h, "# ");
+    rewind(f);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    CHECK_STR_HAS(text, "# kernel\ta\\x09b\\x1b[2Jc\n");
+    CHECK(strchr(text, '\033') == NULL);
+}
+
+/* The gzip stream around the log: what follows it, and what is not a file. */
+static void test_stream_edges(void)
+{
+    enum { N = 1000 };
+    warp_record r[N];
+    make_records(r, N, 4);
+    char path[512], err[512];
+    path_of(path, sizeof path, "edge.bin");
+    CHECK(write_log(path, r, N, N, 0, err, sizeof err) == 0);
+    long size = file_size(path);
+    char *bytes = malloc((size_t)size * 2 + 16);
+    FILE *f = fopen(path, "rb");
+    CHECK(fread(bytes, 1, (size_t)size, f) == (size_t)size);
+    fclose(f);
+
+    /* a directory is not "an empty file" */
+    expect_reject(".", "is a directory, not a warp log");
+    /* trailing junk is not truncation */
+    memcpy(bytes + size, "JUNKJUNK", 8);
+    write_raw("junk.bin", bytes, (size_t)size + 8, 0);
+    expect_reject("junk.bin", "junk.bin has data after the end of its gzip stream");
+    write_raw("junk1.bin", bytes, (size_t)size + 1, 0);
+    expect_reject("junk1.bin", "has data after the end of its gzip stream");
+    /* nor is a second gzip member (two logs concatenated) */
+    memcpy(bytes + size, bytes, (size_t)size);
+    write_raw("two.bin", bytes, (size_t)size * 2, 0);
+    expect_reject("two.bin", "two.bin holds a second gzip stream after the log");
+    /* a bad CRC is corruption */
+    bytes[size - 6] ^= 1;
+    write_raw("crc.bin", bytes, (size_t)size, 0);
+    expect_reject("crc.bin", "crc.bin is corrupt: the gzip stream cannot be decoded (incorrect data check)");
+    bytes[size - 6] ^= 1;
+
+    /* the same log from memory reads the same */
+    warplog_reader *m = warplog_reader_open_mem(bytes, (size_t)size, "mem", err, sizeof err);
+    CHECK(m != NULL);
+    warp_record back[N];
+    long k = 0, total = 0;
+    while (m && (k = warplog_reader_next(m, back + total, N - (size_t)total, err, sizeof err)) > 0)
+        total += k;
+    CHECK_EQ_I(total, N);
+    CHECK(memcmp(back, r, sizeof r) == 0);
+    warplog_reader_close(m);
+    m = warplog_reader_open_mem(bytes, (size_t)size - 1, "cut", err, sizeof err);
+    CHECK(m != NULL);
+    while (m && (k = warplog_reader_next(m, back, N, err, sizeof err)) > 0) {}
+    CHECK_EQ_I(k, -1);
+    CHECK_STR_HAS(err, "cut is truncated");
+    /* and a reader that failed keeps failing */
+    CHECK_EQ_I(warplog_reader_next(m, back, N, err, sizeof err), -1);
+    warplog_reader_close(m);
+    CHECK(warplog_reader_open_mem("", 0, "nothing", err, sizeof err) == NULL);
+    CHECK_STR_HAS(err, "nothing is not a warp log: the file is empty");
+
+    /* the largest chunk the format allows reads back; the reader allocates
+     * for the chunks it meets, so a header promising the largest costs
+     * nothing until such a chunk comes */
+    enum { BIG = WARPLOG_MAX_CHUNK_RECORDS };
+    warp_record *big = malloc(BIG * sizeof *big);
+    make_records(big, BIG, 4);
+    path_of(path, sizeof path, "bigchunk.bin");
+    CHECK(write_log(path, big, BIG, BIG, BIG, err, sizeof err) == 0);
+    CHECK_EQ_I(count_all(path, err, sizeof err), BIG);
+    free(big);
+    free(bytes);
+}
+
 /* Peak RSS (KiB) of a child that reads the whole log; -1 if it failed. */
 static long child_peak_rss_kb(const char *path)
 {
@@ -381,6 +520,8 @@ int main(void)
     test_sampling();
     test_round_trip();
     test_rejections();
+    test_header_values();
+    test_stream_edges();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (!getenv("KEEP") && system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

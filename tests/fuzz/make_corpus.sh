@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# tests/fuzz/make_corpus.sh - (re)make the committed seed corpus of the fuzz
+# harnesses from the bundled data: data/reference/ and tests/fixtures/.
+# Run from anywhere after `make tools`; review `git status tests/fuzz/corpus`.
+# Seeds are kept small (libFuzzer mutates small inputs far faster), so logs
+# are cut to their first records with shrink_log.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+C=tests/fuzz/corpus
+rm -rf "$C"
+mkdir -p "$C"/{warplog_raw,warplog_payload,ncu_csv,sweep,ladder,tsv,cli,probes}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+gcc -std=c11 -O1 -Iinstrument -Isrc/lib tests/fuzz/shrink_log.c build/libwarplat.a -lz -lm -o "$W/shrink_log"
+
+# logs: a few real ones (version 1, H100 and H200), and version-2 logs from
+# bin/mklog (sampled, several chunks)
+for f in data/reference/h100/logs_1e6/readonly_{baseline_4,random_access_16,float4_2}.bin \
+         data/reference/h200/logs_1e6/readonly_nondiverging_8.bin; do
+    b=$(basename "$(dirname "$(dirname "$f")")")_$(basename "$f" .bin)
+    "$W/shrink_log" "$f" "$C/warplog_raw/$b.bin" 48
+done
+bin/mklog "$C/warplog_raw/mklog_known.bin" --wpb 2 --sm-count 3 --chunk-records 4 \
+    <tests/fixtures/post/known.tsv
+bin/mklog "$C/warplog_raw/mklog_float4.bin" --kernel float4 --wpb 2 --clock-mhz 0 \
+    <tests/fixtures/post/float4.tsv
+for f in "$C"/warplog_raw/*.bin; do zcat "$f" >"$C/warplog_payload/$(basename "$f" .bin).raw"; done
+
+cp tests/fixtures/ncu/{long_v2023,long_v2025,quoting,raw_page,perm_denied,no_kernels,h100_real_default}.csv "$C/ncu_csv/"
+cp data/reference/h100/ncu/{gran_64,strided_8}.csv "$C/ncu_csv/"
+cp tests/fixtures/post/sweep_baseline_4.tsv "$C/sweep/"
+cp data/reference/h100/readonly_1e6_wpb4.tsv "$C/sweep/readonly_1e6_wpb4.tsv"
+cp tests/fixtures/ladder/{flat,h100_cg_quick}.tsv "$C/ladder/"
+cp data/reference/h100/latency_ca.tsv "$C/ladder/h100_latency_ca.tsv"
+cp data/reference/h200/latency_cg.tsv "$C/ladder/h200_latency_cg.tsv"
+cp data/reference/h100/{readonly_1e8_wpb4,l2_fetch,sectors}.tsv "$C/tsv/"
+cp tests/fixtures/ncu/measured_h100_1e7.tsv "$C/tsv/"
+# command lines: arguments separated by NUL bytes
+printf -- '--reps\0 10\0--n\0001e8\0--wpb\0001-4,8\0--kind\0cg\0out.tsv' >"$C/cli/engine"
+printf -- '-r\0003\0--ceiling=3352.3\0-q\0--\0-5' >"$C/cli/short"
+printf -- 'readonly_1e8_wpb4.tsv\0sweep_readonly_float4_4.tsv\0logs_1e6\0readonly_baseline_4_b2.bin' >"$C/cli/names"
+printf -- '1K\0002.5e3\0-0.5\0001-32\0004GiB' >"$C/cli/numbers"
+# probes: four header bytes (wpb, regions, min span), then 16-byte probes
+{ printf '\x04\x01\x00\x00'; bin/warplog dump "$C/warplog_raw/h100_readonly_baseline_4.bin" |
+  awk -F'\t' 'NR > 1 { printf "%08x %08x %08x %08x\n", $5 % 4294967296, ($7 % 16777216) + $4 * 16777216, $8 % 4294967296, $2 }' |
+  while read -r a b c d; do
+      for v in $a $b $c $d; do printf "\\x${v:6:2}\\x${v:4:2}\\x${v:2:2}\\x${v:0:2}"; done
+  done; } >"$C/probes/h100_baseline_4"
+du -sh "$C"
