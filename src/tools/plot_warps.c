@@ -242,8 +242,12 @@ int main(int argc, char **argv)
     for (int k = 0; k < nsms; k++)
         snprintf(smlist + strlen(smlist), sizeof smlist - strlen(smlist), "%s%d", k ? "," : "",
                  sms[k]);
-    snprintf(line1, sizeof line1, "%s: N = %llu, %u warps per block, %zu warps on SMs %s",
-             kernel, (unsigned long long)h.n_elems, h.warps_per_block, n, smlist);
+    /* a sampled log says so: its gaps are blocks that did not record */
+    char sampled[64] = "";
+    if (h.sample_blocks > 1)
+        snprintf(sampled, sizeof sampled, " (1 block in %u recorded)", h.sample_blocks);
+    snprintf(line1, sizeof line1, "%s: N = %llu, %u warps per block, %zu warps%s on SMs %s",
+             kernel, (unsigned long long)h.n_elems, h.warps_per_block, n, sampled, smlist);
     double clk = lat_stats_clock_MHz(&h, log, NULL);
     if (h.sm_clock_measured_MHz > 0)
         snprintf(line2, sizeof line2, "%s, SM clock %.0f MHz (measured)", device, clk);
