@@ -9,6 +9,7 @@
  *   names sectors EXP | sass EXP
  *   names latency-stats N WPB
  *   names parse BASENAME           kind, exp, variant, label, n, wpb (TSV)
+ *   names command DIR BASENAME     the command that makes that file in DIR
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ static int usage(FILE *f, int rc)
 {
     fprintf(f, "usage: names summary EXP N WPB | log EXP VARIANT WPB [LABEL] | logdir N |\n"
                "             sweep EXP VARIANT WPB | sectors EXP | sass EXP |\n"
-               "             latency-stats N WPB | parse BASENAME\n"
+               "             latency-stats N WPB | parse BASENAME | command DIR BASENAME\n"
                "Prints the name docs/naming.md gives a result file.  Exit: 0 ok, 2 usage.\n");
     return rc;
 }
@@ -54,12 +55,18 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "sectors") && argc == 3) rc = names_sectors(b, sizeof b, argv[2]);
     else if (!strcmp(c, "sass") && argc == 3) rc = names_sass(b, sizeof b, argv[2]);
     else if (!strcmp(c, "latency-stats") && argc == 4) rc = wpb_of(argv[3], &w) ? -3 : names_latency_stats(b, sizeof b, argv[2], w);
+    else if (!strcmp(c, "command") && argc == 4) {
+        if (names_command(b, sizeof b, argv[2], argv[3]) != 0) {
+            fprintf(stderr, "names: %s is not a result file of docs/naming.md\n", argv[3]);
+            return 1;
+        }
+        rc = 0;
+    }
     else if (!strcmp(c, "parse") && argc == 3) {
-        static const char *kinds[] = {"unknown", "summary", "log", "sweep", "sectors", "sass",
-                                      "latency_stats", "ladder", "fixed"};
         char e[128], v[128], l[128], n[128];
         names_kind k = names_parse(argv[2], e, v, l, n, 128, &w);
-        printf("kind\texp\tvariant\tlabel\tn\twpb\n%s\t%s\t%s\t%s\t%s\t%u\n", kinds[k], e, v, l, n, w);
+        printf("kind\texp\tvariant\tlabel\tn\twpb\n%s\t%s\t%s\t%s\t%s\t%u\n", names_kind_name(k), e,
+               v, l, n, w);
         return fflush(stdout) == 0 ? 0 : 1;
     }
     if (rc == -2) return usage(stderr, 2);
