@@ -105,14 +105,15 @@ for f in src/families/*.cu; do [ -f "$f" ] && FAMILIES+="${FAMILIES:+,}$(basenam
 have_gpu() { command -v "$NVIDIA_SMI" >/dev/null 2>&1 && "$NVIDIA_SMI" -L 2>/dev/null | grep -q '^GPU'; }
 MODE="" NOTE=""
 if [ -n "$DATA" ]; then MODE=data NOTE=$DATA
-elif [ $NOGPU = 0 ] && have_gpu && [ -x "$READONLY" ]; then MODE=gpu
+elif [ $NOGPU = 0 ] && have_gpu && [ -x "$READONLY" ]; then
+    MODE=gpu NOTE="device $DEVICE"
+    [ $QUICK = 1 ] && NOTE+=", --quick (shorter runs)"
 else
     MODE=reference
     if [ $NOGPU = 1 ]; then NOTE="No GPU used (--no-gpu)"
     elif have_gpu; then NOTE="A GPU is present but $READONLY is not built (make), so nothing was measured"
     else NOTE="No GPU found"; fi
 fi
-[ $MODE = gpu ] && NSTEPS=6
 
 # ---------------------------------------------------------------- 1. tools
 build() {

@@ -110,4 +110,20 @@ grep -q '^> 2 of 3 rows agree with the model. Rows that do not: strided_float4 s
     fail "the flagged sector row is not named: $(grep -m1 'rows agree' "$D/index.md")"
 [ -e "$D/tables/synth/sectors_readonly_compare.tsv" ] && fail "sector_compare was run on a table that has the model's verdict"
 
+# ---- the GPU path, with stand-ins: nvidia-smi lists a GPU, ./readonly "is
+# built", and scripts/reference.sh writes the synthetic folder where it is told
+printf '#!/usr/bin/env bash\ncase "$*" in *-L*) echo "GPU 0: Stand-in GPU (UUID: GPU-0)" ;; *name*) echo "Stand-in GPU" ;; esac\n' >"$TMP/smi"
+printf '#!/usr/bin/env bash\necho "reference.sh $*" >>"%s"\nmkdir -p "$1" && cp -r "%s"/. "$1"/\n' "$TMP/calls" "$S" >"$TMP/ref.sh"
+chmod +x "$TMP/smi" "$TMP/ref.sh"
+NVIDIA_SMI=$TMP/smi READONLY=/bin/true REFERENCE_SCRIPT=$TMP/ref.sh NCU_SCRIPT=/nonexistent \
+    expect_exit 0 bash scripts/report.sh --quick --device 0 --out "$TMP/gpu"
+expect_says "[2/5] measure GPU 0 (scripts/reference.sh): done"
+expect_says "no sector table"
+[ "$(cat "$TMP/calls")" = "reference.sh $TMP/gpu/data/stand_in_gpu --device 0 --quick" ] ||
+    fail "reference.sh got: $(cat "$TMP/calls")"
+grep -q "^\*\*This report shows the study run on this machine's NVIDIA H100 80GB HBM3" "$TMP/gpu/index.md" ||
+    fail "the top of a GPU report does not say it ran here: $(sed -n 3p "$TMP/gpu/index.md")"
+grep -qF "(made by \`scripts/reference.sh $TMP/gpu/data/stand_in_gpu --only sampling\`)" "$TMP/gpu/index.md" ||
+    fail "a GPU report does not name the command for its own folder"
+
 done_testing
