@@ -14,9 +14,10 @@
  * gives achieved_occupancy_pct (the percentage, two decimals) and
  * dram_read_GBps (byte/s / 1e9, one decimal).  A point without a log, or
  * whose log has no such launch (no counter permission, ERR_NVGPUCTRPERM),
- * keeps its value (nan) and is named on stderr.  Every other line of the
- * table is kept as it is; "# ncu<TAB>TEXT" is added before the header.  The
- * table is rewritten through SWEEP.tsv.tmp, whole or not at all.
+ * keeps its value (nan) and is named on stderr.  The table is read with the
+ * toolkit's TSV reader (src/lib/tsv.h); its '#' lines are kept as they are,
+ * "# ncu<TAB>TEXT" is added before the header, and it is rewritten through
+ * SWEEP.tsv.tmp, whole or not at all.
  *
  * Exit status: 0 ok (also when some points have no measurement: they are
  * named), 1 the table cannot be read or written, 2 usage error.
@@ -30,6 +31,7 @@
 
 #include "cli.h"
 #include "ncu_csv.h"
+#include "tsv.h"
 
 #define PROG "sweep_ncu"
 #define M_ACH "sm__warps_active.avg.pct_of_peak_sustained_active"
@@ -81,18 +83,22 @@ static int measure(const char *csv, const char *kernel, double *ach, double *dra
     return 0;
 }
 
-/* Split line at tabs in place; at most max fields. */
-static int split(char *line, char **f, int max)
+/* The '#' lines before the header, as they are (metadata and comments in
+ * their order), all but an earlier "# ncu" line. */
+static int copy_preamble(const char *path, FILE *out)
 {
-    int n = 0;
-    for (char *p = line; n < max;) {
-        f[n++] = p;
-        char *t = strchr(p, '\t');
-        if (!t) break;
-        *t = 0;
-        p = t + 1;
+    FILE *in = fopen(path, "r");
+    if (!in) return -1;
+    char line[16384];
+    while (fgets(line, sizeof line, in)) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p != '#' && *p != '\n' && *p != '\r' && *p) break;
+        if (strncmp(line, "# ncu\t", 6)) fputs(line, out);
     }
-    return n;
+    const int bad = ferror(in);
+    fclose(in);
+    return bad ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -113,74 +119,56 @@ int main(int argc, char **argv)
     if (!kernel) return cli_usage_error(PROG, "--kernel NAME is missing");
     const char *path = r.pos[0];
 
-    FILE *in = fopen(path, "r");
-    if (!in) { fprintf(stderr, PROG ": cannot read %s: %s\n", path, strerror(errno)); return 1; }
+    /* the table through the toolkit's one reader; written back whole */
+    tsv_table t;
+    char err[1024];
+    if (tsv_read(path, &t, err, sizeof err) != 0) { fprintf(stderr, PROG ": %s\n", err); return 1; }
+    const int ca = tsv_col(&t, "achieved_occupancy_pct"), cd = tsv_col(&t, "dram_read_GBps");
+    if (tsv_col(&t, "blocks_per_sm") < 0 || ca < 0 || cd < 0) {
+        fprintf(stderr, PROG ": %s is not an occupancy sweep (it needs the columns blocks_per_sm, "
+                        "achieved_occupancy_pct and dram_read_GBps)\n", path);
+        tsv_free(&t);
+        return 1;
+    }
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *out = fopen(tmp, "w");
-    if (!out) { fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno)); fclose(in); return 1; }
-    char line[16384];
-    int cb = -1, ca = -1, cd = -1, ncol = 0, header = 0, rc = 0, filled = 0, rows = 0;
-    while (fgets(line, sizeof line, in)) {
-        size_t len = strlen(line);
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
-        if (!header && (line[0] == '#' || len == 0)) {
-            if (strncmp(line, "# ncu\t", 6)) fprintf(out, "%s\n", line); /* the old note is replaced */
-            continue;
-        }
-        char *f[128];
-        char copy[16384];
-        memcpy(copy, line, len + 1);
-        const int n = split(copy, f, 128);
-        if (!header) {
-            header = 1;
-            ncol = n;
-            for (int i = 0; i < n; i++) {
-                if (!strcmp(f[i], "blocks_per_sm")) cb = i;
-                if (!strcmp(f[i], "achieved_occupancy_pct")) ca = i;
-                if (!strcmp(f[i], "dram_read_GBps")) cd = i;
-            }
-            if (cb < 0 || ca < 0 || cd < 0) {
-                fprintf(stderr, PROG ": %s is not an occupancy sweep (it needs the columns blocks_per_sm, "
-                                "achieved_occupancy_pct and dram_read_GBps)\n", path);
-                rc = 1;
-                break;
-            }
-            fprintf(out, "# ncu\t%s\n%s\n", note, line);
-            continue;
-        }
-        if (len == 0 || line[0] == '#') { fprintf(out, "%s\n", line); continue; }
-        if (n != ncol) {
-            fprintf(stderr, PROG ": %s: a row has %d fields, the header %d\n", path, n, ncol);
-            rc = 1;
-            break;
-        }
-        rows++;
-        char csv[4400], why[600], va[32], vd[32];
-        snprintf(csv, sizeof csv, "%s/b%s.csv", dir, f[cb]);
+    if (!out) { fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno)); tsv_free(&t); return 1; }
+    int rc = copy_preamble(path, out) == 0 ? 0 : 1, filled = 0;
+    fprintf(out, "# ncu\t%s\n", note);
+    for (size_t c = 0; c < t.ncol; c++) fprintf(out, "%s%s", c ? "\t" : "", t.col[c]);
+    fputc('\n', out);
+    const int rows = (int)t.nrow;
+    for (size_t row = 0; row < t.nrow; row++) {
+        const char *b = tsv_get(&t, row, "blocks_per_sm");
+        char csv[4400], why[600], va[32] = "", vd[32] = "";
+        snprintf(csv, sizeof csv, "%s/b%s.csv", dir, b);
         double ach, dram;
         FILE *probe = fopen(csv, "r");
         if (!probe) {
-            fprintf(stderr, PROG ": %s blocks/SM: no ncu log %s; nan\n", f[cb], csv);
+            fprintf(stderr, PROG ": %s blocks/SM: no ncu log %s; nan\n", b, csv);
         } else {
             fclose(probe);
             if (measure(csv, kernel, &ach, &dram, why, sizeof why) != 0) {
-                fprintf(stderr, PROG ": %s blocks/SM: %s: %s; nan\n", f[cb], csv, why);
+                fprintf(stderr, PROG ": %s blocks/SM: %s: %s; nan\n", b, csv, why);
             } else {
-                if (isfinite(ach)) { snprintf(va, sizeof va, "%.2f", ach); f[ca] = va; }
-                if (isfinite(dram)) { snprintf(vd, sizeof vd, "%.1f", dram); f[cd] = vd; }
+                if (isfinite(ach)) snprintf(va, sizeof va, "%.2f", ach);
+                if (isfinite(dram)) snprintf(vd, sizeof vd, "%.1f", dram);
                 filled++;
             }
         }
-        for (int i = 0; i < n; i++) fprintf(out, "%s%s", i ? "\t" : "", f[i]);
+        for (size_t c = 0; c < t.ncol; c++) {
+            const char *v = t.cell[row * t.ncol + c];
+            if ((int)c == ca && *va) v = va;
+            if ((int)c == cd && *vd) v = vd;
+            fprintf(out, "%s%s", c ? "\t" : "", v);
+        }
         fputc('\n', out);
     }
-    if (!header && rc == 0) { fprintf(stderr, PROG ": %s has no header row\n", path); rc = 1; }
-    if (ferror(in)) rc = 1;
-    fclose(in);
+    tsv_free(&t);
     if (fclose(out) != 0) rc = 1;
     if (rc != 0 || rename(tmp, path) != 0) {
-        if (rc == 0) fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
+        fprintf(stderr, PROG ": cannot write %s\n", path);
         remove(tmp);
         return 1;
     }
