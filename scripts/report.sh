@@ -116,11 +116,11 @@ else
 fi
 
 # ---------------------------------------------------------------- 1. tools
+# make's own line per file keeps the step from going quiet on a fresh clone
 build() {
     local target=tools
     [ $MODE = gpu ] && target=all
-    make -s -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" $target >"$LOGDIR/make.log" 2>&1 ||
-        { tail -n 20 "$LOGDIR/make.log" >&2; return 1; }
+    make -s -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" $target 2>&1 | tee "$LOGDIR/make.log" >&2
 }
 step "build the tools (make)" build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
 command -v gnuplot >/dev/null 2>&1 ||

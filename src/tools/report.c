@@ -864,7 +864,7 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
         const unsigned w = wpbs[wi];
         summary sm[MAX_GPUS];
         memset(sm, 0, sizeof sm);
-        int useful[NSHOW] = {0}, have_config = 0;
+        int useful[NSHOW] = {0};
         for (int i = 0; i < c->ng; i++) {
             const res_file *f = res_find(&c->g[i].r, NAMES_SUMMARY, exp, NULL, res_main_n(&c->g[i].r, exp), w, "");
             char err[512];
@@ -877,10 +877,8 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
             }
             sm[i].ok = 1;
             for (size_t k = 0; k < NSHOW; k++) useful[k] |= col_useful(&sm[i].t, SHOW[k].col);
-            have_config |= col_useful(&sm[i].t, "config");
             if (tsv_col(&sm[i].t, "instr_ms") < 0) old_format = 1;
         }
-        (void)have_config;
         rd_heading(d, s, "%u warps per block", w);
         rd_table *parts[MAX_GPUS] = {0};
         const char *labels[MAX_GPUS];
@@ -1207,9 +1205,6 @@ static void sec_latency(report_doc *d, const ctx *c, logstat **stats, size_t *ns
         static const char *const head[] = {"kernel, warps per block", "warps", "mean (cycles)", "p5", "p50", "p95", "p99"};
         for (size_t k = 0; k < 7; k++) rd_table_set(parts[i], 0, k, "%s", head[k]);
         size_t row = 1;
-        rf_latpoint pt[64];
-        size_t np = 0;
-        const unsigned w0 = dist_wpb(G, tl, NULL);
         for (size_t k = 0; k < nstats[i]; k++) {
             const logstat *l = &stats[i][k];
             if (!l->ok || l->f->wpb != dist_wpb(G, tl, l->f->exp)) continue;
@@ -1223,13 +1218,7 @@ static void sec_latency(report_doc *d, const ctx *c, logstat **stats, size_t *ns
             rd_table_set(parts[i], row, 6, "%s", num(b5, sizeof b5, "%.0f", l->s.p99_cycles));
             row++;
             any = 1;
-            if (l->f->wpb == w0 && np < 64 && !*l->f->label) {
-                pt[np].variant = l->f->variant;
-                pt[np].wpb = l->f->wpb;
-                pt[np++].p50_cycles = l->s.p50_cycles;
-            }
         }
-        (void)pt;
     }
     if (any) {
         rd_table_add(d, s, join((const rd_table *const *)parts, labels, c->ng));
