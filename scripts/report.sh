@@ -199,7 +199,7 @@ run_job() {   # run_job INDEX LINE: run one job, then report "INDEX STATUS" on f
     echo "$i $rc" >&3
 }
 charts() {
-    local lines=() n next=0 running=0 finished=0 i rc f err quiet
+    local lines=() n next=0 running=0 finished=0 i rc f err k
     mapfile -t lines <"$WORK/plan.tsv"
     n=${#lines[@]}
     local -a started what
@@ -213,10 +213,8 @@ charts() {
             run_job "$next" "${lines[next]}" &
             running=$((running + 1)) next=$((next + 1))
         done
-        quiet=0
         while ! read -r -t 5 -u 3 i rc; do
             # nothing ended for 5 s: say what is still running
-            quiet=1
             for ((k = 0; k < next; k++)); do
                 [ -n "${started[k]:-}" ] && say "  still running: ${what[k]} ($(secs "${started[k]}"))"
             done
@@ -232,7 +230,6 @@ charts() {
             say "  [$finished/$n] FAILED: ${what[i]}: ${err:-exit status $rc}"
         fi
         unset "started[i]"
-        : "$quiet"
     done
     exec 3>&-
     wait
