@@ -129,14 +129,16 @@ static int term(const char *tok, double *v, char *err, size_t errlen)
     char fn[8] = "";
     char body[1024];
     snprintf(body, sizeof body, "%s", tok);
-    for (const char *f = "max(\0min(\0count(\0"; *f; f += strlen(f) + 1)
-        if (!strncmp(body, f, strlen(f))) {
-            const size_t l = strlen(body);
-            if (body[l - 1] != ')') { snprintf(err, errlen, "'%s': no closing parenthesis", tok); return -1; }
-            body[l - 1] = 0;
-            snprintf(fn, sizeof fn, "%.*s", (int)strlen(f) - 1, f);
-            memmove(body, body + strlen(f), strlen(body + strlen(f)) + 1);
-        }
+    static const char *const FNS[] = {"max", "min", "count"};
+    for (size_t i = 0; i < sizeof FNS / sizeof FNS[0]; i++) {
+        const size_t fl = strlen(FNS[i]);
+        if (strncmp(body, FNS[i], fl) || body[fl] != '(') continue;
+        const size_t l = strlen(body);
+        if (body[l - 1] != ')') { snprintf(err, errlen, "'%s': no closing parenthesis", tok); return -1; }
+        body[l - 1] = 0;
+        snprintf(fn, sizeof fn, "%s", FNS[i]);
+        memmove(body, body + fl + 1, strlen(body + fl + 1) + 1);
+    }
     /* FILE then one of : @ # */
     char *sep = strpbrk(body, ":@#");
     if (!sep) { snprintf(err, errlen, "'%s' is neither a number nor FILE:COLUMN, FILE#KEY, FILE@...", tok); return -1; }
