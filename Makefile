@@ -12,6 +12,7 @@
 #                      everything built with -fsanitize=address,undefined (the
 #                      flags stamp rebuilds all of it; a later plain make rebuilds
 #                      without), then the tests; any sanitizer report fails
+#   make deps          offer to install what is missing (gnuplot, zlib headers)
 #   make clean
 #
 # Variables: CUDA_ARCH (default sm_90), NVCC, CC, CFLAGS, NVCCFLAGS (yours:
@@ -162,9 +163,11 @@ latency: $(B)/src/latency.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
 	@$(if $(Q),echo "  NVLINK  $@")
 	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(NV_SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
-# ---- tests -----------------------------------------------------------------
+# ---- tests, report ---------------------------------------------------------
+# `make test` installs nothing (a test that needs gnuplot or chromium skips
+# without it); `make deps` and `make report` offer to install gnuplot.
 deps:
-	$(Q)bash scripts/ensure_deps.sh
+	$(Q)bash scripts/ensure_deps.sh --offer
 
 # With SANITIZE=1 every report goes to build/sanitizer/ (a test that expects
 # exit 1 would otherwise hide one) and any report there fails the run.
@@ -190,7 +193,10 @@ endif
 test-gpu: all $(TESTS)
 	$(Q)WARPLAT_GPU_TESTS=only bash tests/run.sh
 
-report: all deps
+# scripts/report.sh builds what it needs (the C tools; everything with a GPU).
+# Without gnuplot the report is still written, with its charts missing.
+report:
+	$(Q)bash scripts/ensure_deps.sh --offer || true
 	$(Q)bash scripts/report.sh $(REPORT_ARGS)
 
 clean:

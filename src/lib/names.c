@@ -109,15 +109,42 @@ names_kind names_parse(const char *base, char *exp, char *variant, char *label, 
     for (int i = 0; fixed[i]; i++)
         if (!strcmp(base, fixed[i])) return NAMES_FIXED;
     if (!strcmp(base, "latency_ca.tsv") || !strcmp(base, "latency_cg.tsv")) return NAMES_LADDER;
+    if (!strcmp(base, "legacy")) return NAMES_LEGACY;
     const size_t L = strlen(base);
     const char *dot = strrchr(base, '.');
-    if (!dot) return NAMES_UNKNOWN;
+    if (!dot) {
+        /* logs_<N>: the folder of one N's logs */
+        if (!strncmp(base, "logs_", 5) && valid_part(base + 5, 0)) {
+            copy(n, partlen, base + 5, L - 5);
+            return NAMES_LOGDIR;
+        }
+        return NAMES_UNKNOWN;
+    }
     const size_t stem = (size_t)(dot - base);
+    if (!strcmp(dot, ".csv")) {
+        /* ncu/<exp>_<label>.csv */
+        const char *u = memchr(base, '_', stem);
+        char e[64];
+        if (!u || u == base || (size_t)(u - base) >= sizeof e || u + 1 >= dot) return NAMES_UNKNOWN;
+        copy(e, sizeof e, base, (size_t)(u - base));
+        if (!names_valid_exp(e)) return NAMES_UNKNOWN;
+        copy(exp, partlen, base, (size_t)(u - base));
+        copy(label, partlen, u + 1, (size_t)(dot - u) - 1);
+        return NAMES_NCU;
+    }
     if (!strcmp(dot, ".tsv") && !strncmp(base, "sectors_", 8)) {
+        char e[64];
+        if (stem <= 8 || stem - 8 >= sizeof e) return NAMES_UNKNOWN;
+        copy(e, sizeof e, base + 8, stem - 8);
+        if (!names_valid_exp(e)) return NAMES_UNKNOWN;
         copy(exp, partlen, base + 8, stem - 8);
-        return names_valid_exp(exp ? exp : "x") && stem > 8 ? NAMES_SECTORS : NAMES_UNKNOWN;
+        return NAMES_SECTORS;
     }
     if (!strcmp(dot, ".txt") && !strncmp(base, "sass_", 5) && stem > 5) {
+        char e[64];
+        if (stem - 5 >= sizeof e) return NAMES_UNKNOWN;
+        copy(e, sizeof e, base + 5, stem - 5);
+        if (!names_valid_exp(e)) return NAMES_UNKNOWN;
         copy(exp, partlen, base + 5, stem - 5);
         return NAMES_SASS;
     }
@@ -195,4 +222,49 @@ int names_gpu(char *buf, size_t len, int ordinal, const char *uuid, const char *
     hex[h] = 0;
     if (!k || !h) return -1;
     return put(len, snprintf(buf, len, "gpu%d-%s-%s", ordinal, hex, slug));
+}
+
+const char *names_kind_name(names_kind k)
+{
+    static const char *const kinds[] = {"unknown", "summary", "log", "sweep", "sectors", "sass",
+                                        "latency_stats", "ladder", "fixed", "logdir", "ncu",
+                                        "legacy"};
+    return (unsigned)k < sizeof kinds / sizeof kinds[0] ? kinds[k] : "unknown";
+}
+
+const char *names_reference_section(const char *base)
+{
+    if (!base) return NULL;
+    if (!strcmp(base, "device.tsv") || !strcmp(base, "nvidia_smi.csv")) return "device";
+    if (!strcmp(base, "overhead.tsv")) return "overhead";
+    if (!strcmp(base, "sampling.tsv")) return "sampling";
+    switch (names_parse(base, NULL, NULL, NULL, NULL, 0, NULL)) {
+    case NAMES_SUMMARY:
+    case NAMES_LATENCY_STATS: return "summaries";
+    case NAMES_LOG:
+    case NAMES_LOGDIR: return "logs";
+    case NAMES_SWEEP: return "sweeps";
+    case NAMES_SASS: return "sass";
+    case NAMES_LADDER: return "latency";
+    default: return NULL;
+    }
+}
+
+int names_command(char *buf, size_t len, const char *dir, const char *base)
+{
+    if (!buf || !len || !dir || !base) return -1;
+    char exp[64], variant[64];
+    unsigned wpb = 0;
+    const names_kind k = names_parse(base, exp, variant, NULL, NULL, sizeof exp, &wpb);
+    const char *sec = names_reference_section(base);
+    if (k == NAMES_SWEEP)
+        return put(len, snprintf(buf, len, "scripts/occupancy_profile.sh %s_%s %u --out %s "
+                                           "(or scripts/reference.sh %s --only sweeps)",
+                                 exp, variant, wpb, dir, dir));
+    if (k == NAMES_SECTORS || k == NAMES_NCU)
+        return put(len, snprintf(buf, len, "scripts/ncu_profile.sh --out %s", dir));
+    if (!strcmp(base, "ceiling.tsv"))
+        return put(len, snprintf(buf, len, "./ceiling --table %s/ceiling.tsv", dir));
+    if (!sec) return -1;
+    return put(len, snprintf(buf, len, "scripts/reference.sh %s --only %s", dir, sec));
 }

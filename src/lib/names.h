@@ -22,8 +22,14 @@ typedef enum names_kind {
     NAMES_SASS,           /* sass_<exp>.txt */
     NAMES_LATENCY_STATS,  /* latency_stats_<N>_wpb<W>.tsv */
     NAMES_LADDER,         /* latency_ca.tsv, latency_cg.tsv */
-    NAMES_FIXED           /* device.tsv, overhead.tsv, sampling.tsv, ceiling.tsv, nvidia_smi.csv */
+    NAMES_FIXED,          /* device.tsv, overhead.tsv, sampling.tsv, ceiling.tsv, nvidia_smi.csv */
+    NAMES_LOGDIR,         /* logs_<N>: a folder */
+    NAMES_NCU,            /* ncu/<exp>_<label>.csv: raw Nsight Compute output */
+    NAMES_LEGACY          /* legacy: a folder of files from before the contract */
 } names_kind;
+
+/* A kind's name as bin/names parse prints it ("summary", "log", ...). */
+const char *names_kind_name(names_kind k);
 
 int names_summary(char *buf, size_t len, const char *exp, const char *n, unsigned wpb);
 int names_log(char *buf, size_t len, const char *exp, const char *variant, const char *label,
@@ -47,6 +53,19 @@ int names_gpu(char *buf, size_t len, int ordinal, const char *uuid, const char *
 
 /* The experiment name is acceptable: [a-z0-9]+ */
 int names_valid_exp(const char *exp);
+
+/* The section of scripts/reference.sh that writes a file of this base name
+ * ("summaries", "logs", "sweeps", ...), or NULL when reference.sh does not
+ * write it (sectors: scripts/ncu_profile.sh). */
+const char *names_reference_section(const char *base);
+
+/*
+ * The command that makes the result file `base` in results folder `dir`,
+ * for the report's "missing" notes: "scripts/reference.sh DIR --only
+ * summaries", "scripts/ncu_profile.sh --out DIR" for sectors.  0, or -1 when
+ * base is not a name of the contract or the command does not fit.
+ */
+int names_command(char *buf, size_t len, const char *dir, const char *base);
 
 #ifdef __cplusplus
 }

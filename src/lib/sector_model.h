@@ -44,7 +44,7 @@ extern "C" {
 /* What the LRU reuse model uses by default: one of the two L2 partitions,
  * 25 MiB.  Data that SMs on both sides of the chip read is held in both
  * partitions, so that is the capacity all SMs share; the H100 sweeps
- * (data/reference/h100/sectors.tsv) and docs/sectors.md say why. */
+ * (data/reference/h100/sectors_readonly.tsv) and docs/sectors.md say why. */
 #define SM_L2_EFFECTIVE_BYTES_H100 (25ull * 1024 * 1024)
 /* The seed readonly_profile gives ro_perm for random_access's c[]. */
 #define SM_SEED_DEFAULT 12345ull

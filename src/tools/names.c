@@ -9,6 +9,7 @@
  *   names sectors EXP | sass EXP
  *   names latency-stats N WPB
  *   names parse BASENAME           kind, exp, variant, label, n, wpb (TSV)
+ *   names command DIR BASENAME     the command that makes that file in DIR
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,8 @@ static int usage(FILE *f, int rc)
 {
     fprintf(f, "usage: names summary EXP N WPB | log EXP VARIANT WPB [LABEL] | logdir N |\n"
                "             sweep EXP VARIANT WPB | sectors EXP | sass EXP |\n"
-               "             latency-stats N WPB | gpu ORDINAL UUID NAME | parse BASENAME\n"
+               "             latency-stats N WPB | gpu ORDINAL UUID NAME | parse BASENAME |\n"
+               "             command DIR BASENAME\n"
                "Prints the name docs/naming.md gives a result file.  Exit: 0 ok, 2 usage.\n");
     return rc;
 }
@@ -65,12 +67,18 @@ int main(int argc, char **argv)
         }
         rc = names_gpu(b, sizeof b, (int)o, argv[3], argv[4]);
     }
+    else if (!strcmp(c, "command") && argc == 4) {
+        if (names_command(b, sizeof b, argv[2], argv[3]) != 0) {
+            fprintf(stderr, "names: %s is not a result file of docs/naming.md\n", argv[3]);
+            return 1;
+        }
+        rc = 0;
+    }
     else if (!strcmp(c, "parse") && argc == 3) {
-        static const char *kinds[] = {"unknown", "summary", "log", "sweep", "sectors", "sass",
-                                      "latency_stats", "ladder", "fixed"};
         char e[128], v[128], l[128], n[128];
         names_kind k = names_parse(argv[2], e, v, l, n, 128, &w);
-        printf("kind\texp\tvariant\tlabel\tn\twpb\n%s\t%s\t%s\t%s\t%s\t%u\n", kinds[k], e, v, l, n, w);
+        printf("kind\texp\tvariant\tlabel\tn\twpb\n%s\t%s\t%s\t%s\t%s\t%u\n", names_kind_name(k), e,
+               v, l, n, w);
         return outfile_check_stdout("names");
     }
     if (rc == -2) return usage(stderr, 2);

@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
-# tests/cli/report.sh - scripts/report.sh without a GPU: the report of the
-# bundled reference data is written, every image and link of index.html and
-# index.md resolves, every section is there, and the top says the data are
-# the bundled ones.  Then two GPUs side by side (a renamed copy of the
-# reference), an empty data folder (exit 1), and usage errors (exit 2).
+# tests/cli/report.sh - scripts/report.sh without a GPU, on the bundled
+# reference data (data/reference/h100 and h200).
+#
+# 1. The report is written; every image and link of index.html and index.md
+#    resolves; every section is there; the top says the data are bundled;
+#    the progress never goes quiet for more than 10 s.
+# 2. Its findings against figures computed here another way, from the data
+#    files with bin/latency_stats, bin/tsv and bin/plot_ladder (never from
+#    the report's own code), so that each bug of issue 11 fails a check:
+#      - the occupancy section holds every bundled sweep of both GPUs, with
+#        its best point (bug 1: the sweeps were looked for under other names);
+#      - the sector summary counts the rows of sector_compare's main table
+#        only (bug 2: the trailing "# gathers" block was read as 7 more rows);
+#      - the timeline finding uses the median p50, not p5 (bug 3).
+# 3. Every file a complete results folder has and the bundled ones lack is
+#    named with the command that makes it.
+# 4. Two GPUs side by side (--data), a corrupt log (the chart is named as
+#    failed, the rest is there), an empty folder (exit 1), usage (exit 2).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed: the report draws its charts with it"
-for b in warplog report_facts plot_warps plot_latency plot_ladder plot_throughput sector_compare latency_stats; do
-    require_bin "bin/$b"
-done
+require_bin bin/report bin/latency_stats bin/tsv bin/plot_ladder bin/sector_compare
 ls -d data/reference/*/ >/dev/null 2>&1 || skip "no bundled reference data in data/reference/"
 R=scripts/report.sh
 
@@ -20,83 +31,171 @@ check_report() {
     local nimg
     nimg=$(grep -o '<img src="[^"]*"' "$d/index.html" | wc -l)
     [ "$nimg" -ge 10 ] || fail "$d/index.html has only $nimg images"
-    # every src= and href= of the HTML that is not an in-page anchor
     while IFS= read -r t; do
         [ -e "$d/$t" ] || fail "index.html refers to $t, which does not exist"
     done < <(grep -oE '(src|href)="[^"#][^"]*"' "$d/index.html" | sed -E 's/^(src|href)="//; s/"$//')
-    # every Markdown image and link target
     while IFS= read -r t; do
         [ -e "$d/$t" ] || fail "index.md refers to $t, which does not exist"
     done < <(grep -oE '\]\([^)]+\)' "$d/index.md" | sed -E 's/^\]\(//; s/\)$//')
-    for t in 'id="device"' 'id="readonly"' 'id="timelines"' 'id="latency"' 'id="ladder"' 'id="sweeps"' 'id="sectors"' 'data-images-ok'; do
-        grep -q "$t" "$d/index.html" || fail "index.html lacks $t"
+    for t in device family-readonly overhead timelines latency ladder sweeps sectors files; do
+        grep -q "<section id=\"$t\">" "$d/index.html" || fail "index.html lacks the section $t"
     done
-    for t in '## Device' '## Readonly kernels' '## Per-warp timelines' '## Latency distribution' \
-             '## Latency ladder' '## Occupancy sweeps' '## What the hardware moves'; do
+    for t in '## Device' '## readonly: summaries' '## What the probes cost' '## Per-warp timelines' \
+             '## Latency distribution' '## Latency ladder' '## Occupancy sweeps' '## What the hardware moves' '## Files'; do
         grep -q "^$t" "$d/index.md" || fail "index.md lacks the section '$t'"
     done
-    # no network resources and no script libraries
+    grep -q 'data-images-ok' "$d/index.html" || fail "index.html lacks the image counter of the browser test"
     grep -qE '(src|href)="(https?:)?//' "$d/index.html" && fail "index.html refers to the network"
-    # each chart keeps its gnuplot script and data beside it
-    for t in "$d"/charts/*/*.svg; do
+    for t in "$d"/charts/*/*.svg "$d"/charts/*.svg; do
+        [ -f "$t" ] || continue
         [ -f "${t%.svg}.gp" ] || fail "$t has no .gp beside it"
     done
-    # no unformatted or failed numbers leaked into the tables
     grep -qE '\b(nan|inf)\b' "$d/index.md" && fail "index.md shows nan/inf: $(grep -m1 -E '\b(nan|inf)\b' "$d/index.md")"
 }
+# quiet_gaps ERRFILE: the longest time between two progress lines, in s
+quiet_gaps() {
+    grep -o '^report.sh: \[[0-9.]* s\]' "$1" | tr -d '[]a-z.:' | tr -s ' ' |
+        awk '{ t = $1 / 10; if (NR > 1 && t - p > m) m = t - p; p = t } END { printf "%.1f", m + 0 }'
+}
+# ratio A B: B / A with two decimals
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; }
+r0() { awk -v a="$1" 'BEGIN { printf "%.0f", a }'; }
 
-# ---- the bundled reference, as CI sees it
-expect_exit 0 bash "$R" --no-gpu --out "$TMP/report"
-expect_says "[1/"
-expect_says "wrote $TMP/report/index.html"
+# ---- 1. the bundled reference, as a fresh clone without a GPU sees it
+t0=$SECONDS
+bash "$R" --no-gpu --out "$TMP/report" 2>"$TMP/report.err"
+rc=$?
+[ $rc -eq 0 ] || fail "scripts/report.sh --no-gpu exited $rc: $(tail -n 5 "$TMP/report.err")"
+echo "report of the bundled data: $((SECONDS - t0)) s"
+grep -q "wrote $TMP/report/index.html" "$TMP/report.err" || fail "no 'wrote' line on stderr"
+grep -q '\[1/5\] build the tools' "$TMP/report.err" || fail "no numbered progress lines"
+grep -q 'draw the charts: done (' "$TMP/report.err" || fail "a step's end is not printed with its time"
+gap=$(quiet_gaps "$TMP/report.err")
+awk -v g="$gap" 'BEGIN { exit !(g <= 10) }' || fail "the progress was silent for $gap s (at most 10 s allowed)"
 check_report "$TMP/report"
-head -n 3 "$TMP/report/index.md" | grep -q 'this report shows the bundled reference results of NVIDIA' ||
-    fail "the top of index.md does not say it shows the bundled data: $(head -n 3 "$TMP/report/index.md")"
-grep -q 'class="top">[^<]*bundled reference results of NVIDIA[^<]*measured 20' "$TMP/report/index.html" ||
+D=$TMP/report
+head -n 3 "$D/index.md" | grep -q 'No GPU used (--no-gpu): this report shows the bundled reference results of NVIDIA' ||
+    fail "the top of index.md does not say it shows the bundled data: $(head -n 3 "$D/index.md")"
+grep -q 'class="top">[^<]*bundled reference results of NVIDIA[^<]*measured 20' "$D/index.html" ||
     fail "the top of index.html does not say it shows the bundled data"
-# the interpretations are computed: the Little's-law sentence of the baseline
-# at 4 warps per block uses that table's own median latency
-ref=$(ls -d data/reference/*/ | head -n 1)
-p50=$(awk -F'\t' '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } $1 == "baseline" { printf "%.0f", $c["lat_p50_cycles"] }' "$ref/readonly_1e8_wpb4.tsv")
-grep -q "baseline reaches [0-9]*% of peak at 4 warps per block; at the measured $p50-cycle median latency" "$TMP/report/index.md" ||
-    fail "no computed Little's-law sentence with the measured p50 ($p50 cycles) at 4 warps per block"
-# the report's own failures are listed only when there are some
-grep -q 'failed:' "$TMP/report/index.md" && fail "the reference report has failed parts: $(grep -m3 'failed:' "$TMP/report/index.md")"
-# missing optional results give a note, not a failure (no sweeps bundled today)
-if ! compgen -G "$ref/sweep_*.txt" >/dev/null; then
-    grep -q 'not available: no occupancy sweeps' "$TMP/report/index.md" || fail "no 'not available' note for the sweeps"
-fi
+grep -q 'failed:' "$D/index.md" && fail "the reference report has failed parts: $(grep -m3 'failed:' "$D/index.md")"
 
-# ---- two GPUs side by side: the reference and a renamed copy, with a sweep
-# and without the sector table, through --data
+GPUS=()
+for g in data/reference/*/; do g=${g%/}; GPUS+=("$(basename "$g")"); done
+[ ${#GPUS[@]} -ge 2 ] || fail "expected two bundled GPUs, found ${#GPUS[@]}"
+
+for g in "${GPUS[@]}"; do
+    ref=data/reference/$g
+    # ---- bug 1: every bundled sweep is drawn, tabled, and its best point found
+    nsw=0
+    for f in "$ref"/sweep_*.tsv; do
+        [ -f "$f" ] || continue
+        nsw=$((nsw + 1))
+        b=$(basename "$f" .tsv); b=${b#sweep_}
+        grep -q "src=\"charts/$g/throughput_$b.svg\"" "$D/index.html" || fail "$g: the sweep $f is not drawn in the report"
+        [ -s "$D/charts/$g/throughput_$b.svg" ] || fail "$g: charts/$g/throughput_$b.svg was not written"
+        best=$(bin/tsv get "$f" bw_GBps | sort -g | tail -n 1)
+        v=$(bin/tsv meta "$f" kernel)
+        grep -q "^> $g: $v: the highest bandwidth is $(awk -v a="$best" 'BEGIN { printf "%.1f", a }') GB/s" "$D/index.md" ||
+            fail "$g: no finding with the best point of $f ($best GB/s)"
+    done
+    [ $nsw -ge 4 ] || fail "$g: only $nsw bundled sweeps"
+    grep -q "not available: $g: no occupancy sweeps" "$D/index.md" && fail "$g: the sweeps are said to be missing"
+
+    # ---- bug 2: the sector summary counts the main table only
+    cmp=$D/tables/$g/sectors_readonly_compare.tsv
+    if [ -f "$ref/sectors_readonly.tsv" ]; then
+        [ -s "$cmp" ] || fail "$g: no comparison table $cmp"
+        sed '/^$/q' "$cmp" >"$TMP/main_$g.tsv"   # up to the first blank line: the main table
+        nrow=$(bin/tsv get "$ref/sectors_readonly.tsv" pattern | wc -l)
+        l1=$(bin/tsv get "$TMP/main_$g.tsv" l1_ok | grep -c '^1$')
+        agree=$(bin/tsv get "$TMP/main_$g.tsv" verdict | grep -c '^agree$')
+        [ "$(bin/tsv get "$TMP/main_$g.tsv" pattern | wc -l)" = "$nrow" ] || fail "$g: sector_compare has not one row per measured pattern"
+        grep -q "^> $g: $agree of $nrow rows agree with the model; L1 sectors match in $l1 of $nrow\." "$D/index.md" ||
+            fail "$g: the sector summary is not '$agree of $nrow ... L1 sectors match in $l1 of $nrow': $(grep -m1 "rows agree" "$D/index.md")"
+        [ -s "$D/charts/$g/sectors_readonly.svg" ] || fail "$g: no sector chart"
+    fi
+
+    # ---- bug 3: the timeline finding uses the median (p50) of bin/latency_stats
+    bin/latency_stats "$ref"/logs_1e6/readonly_*.bin >"$TMP/ls_$g.tsv" 2>/dev/null || fail "$g: latency_stats failed"
+    for v in baseline float4 nondiverging random_access; do
+        wpbs=$(bin/tsv get "$TMP/ls_$g.tsv" wpb --where kernel=$v | sort -n)
+        lo=$(head -n 1 <<<"$wpbs") hi=$(tail -n 1 <<<"$wpbs")
+        a=$(bin/tsv get "$TMP/ls_$g.tsv" p50_cycles --where kernel=$v --where wpb=$lo)
+        b=$(bin/tsv get "$TMP/ls_$g.tsv" p50_cycles --where kernel=$v --where wpb=$hi)
+        want="$v: median warp latency $(r0 "$a") cycles at $lo warps per block, $(r0 "$b") at $hi (x$(ratio "$a" "$b"))"
+        grep -F "> $g: " "$D/index.md" | grep -qF "$want" || fail "$g: the timeline finding lacks '$want'"
+    done
+
+    # ---- the Little's-law sentence uses the table's own median latency
+    p50=$(r0 "$(bin/tsv get "$ref/readonly_1e8_wpb4.tsv" lat_p50_cycles --where kernel=baseline)")
+    grep -q "^> $g: baseline reaches [0-9]*% of peak at 4 warps per block; at the measured $p50-cycle median latency" "$D/index.md" ||
+        fail "$g: no Little's-law sentence with the measured p50 ($p50 cycles) at 4 warps per block"
+    # ---- the fastest kernel of each WPB
+    for f in "$ref"/readonly_1e8_wpb*.tsv; do
+        w=$(bin/tsv get "$f" warps_per_block | head -n 1)
+        best=$(paste <(bin/tsv get "$f" bw_GBps) <(bin/tsv get "$f" kernel) | sort -g | tail -n 1)
+        grep -q "^> $g: Fastest kernel at $w warps per block: ${best#*	}, ${best%	*} GB/s" "$D/index.md" ||
+            fail "$g: the fastest kernel at WPB $w is not ${best#*	} (${best%	*} GB/s)"
+    done
+    # ---- the ladder's DRAM plateau, as bin/plot_ladder finds it
+    dram=$(bin/plot_ladder "$ref/latency_ca.tsv" --dram-latency | cut -f1)
+    grep -q "^> $g: .* and DRAM $(r0 "$dram") cycles" "$D/index.md" || fail "$g: the ladder finding lacks DRAM $(r0 "$dram") cycles"
+
+    # ---- 3. every missing file is named, with the command that makes it
+    bin/report expected "$ref" >"$TMP/exp_$g.tsv" || fail "$g: bin/report expected failed"
+    n=0
+    while IFS=$'\t' read -r file cmd; do
+        [ "$file" = file ] && continue
+        n=$((n + 1))
+        [ -e "$ref/$file" ] && fail "$g: $file is listed as missing but is there"
+        case $cmd in "scripts/"*"$ref"*) ;; *) fail "$g: the command for $file does not name a script and $ref: $cmd" ;; esac
+        grep -qF "| $file | $cmd |" "$D/index.md" || fail "$g: the report does not name the missing $file with '$cmd'"
+    done <"$TMP/exp_$g.tsv"
+    [ $n -ge 1 ] || fail "$g: nothing listed as missing (the bundled sets predate overhead.tsv)"
+    grep -q "^latency_ca.tsv" "$TMP/exp_$g.tsv" && fail "$g: latency_ca.tsv is listed as missing"
+    grep -qF "*not available: $g: overhead.tsv* (made by \`scripts/reference.sh $ref --only overhead\`)" "$D/index.md" ||
+        fail "$g: the probes' section does not say which command makes overhead.tsv"
+done
+
+# ---- 4. two GPUs through --data: copies of the reference, one with the
+# engine's sweep fixture, neither with a sector table (the model walk is slow)
+ref=data/reference/${GPUS[0]}
 mkdir -p "$TMP/ref"
 cp -r "$ref" "$TMP/ref/aaa_gpu"
 cp -r "$ref" "$TMP/ref/zzz_gpu"
-rm -f "$TMP/ref/zzz_gpu"/sectors*.tsv
-cp tests/fixtures/post/sweep_baseline_4.tsv "$TMP/ref/zzz_gpu/sweep_readonly_baseline_4.txt"
+rm -f "$TMP/ref"/*/sectors_*.tsv "$TMP/ref/zzz_gpu"/sweep_*.tsv
+cp tests/fixtures/report/sweep_readonly_baseline_4.tsv "$TMP/ref/zzz_gpu/"
 expect_exit 0 bash "$R" --data "$TMP/ref" --out "$TMP/two"
 check_report "$TMP/two"
 grep -q '<th colspan="[0-9]*" class="group">aaa_gpu</th><th colspan="[0-9]*" class="group">zzz_gpu</th>' "$TMP/two/index.html" ||
-    fail "the readonly tables have no column group per GPU"
-grep -q '| kernel | aaa_gpu: ms |' "$TMP/two/index.md" || fail "the Markdown tables do not name the GPU of each column"
+    fail "the summary tables have no column group per GPU"
+grep -q '| kernel | aaa_gpu: blocks/SM |' "$TMP/two/index.md" || fail "the Markdown tables do not name the GPU of each column"
 [ -s "$TMP/two/charts/ladder_all.svg" ] && [ -s "$TMP/two/charts/ladder_all.gp" ] || fail "no combined ladder chart of both GPUs"
 grep -q 'src="charts/ladder_all.svg"' "$TMP/two/index.html" || fail "the combined ladder is not in the report"
-grep -q 'charts/zzz_gpu/throughput_readonly_baseline_4.svg' "$TMP/two/index.html" || fail "the sweep of the second GPU is not drawn"
-grep -q 'zzz_gpu: no sector table' "$TMP/two/index.md" || fail "no note for the GPU without a sector table"
-grep -q 'zzz_gpu: baseline: the highest bandwidth is 760.1 GB/s' "$TMP/two/index.md" ||
-    fail "the sweep's computed finding is missing (the fixture's best point is 760.1 GB/s)"
-# the charts can be redrawn from their scripts
-(cd "$TMP/two/charts/aaa_gpu" && gnuplot -c warps_baseline_4.gp "$TMP/redraw.svg" >/dev/null 2>&1) &&
-    [ -s "$TMP/redraw.svg" ] || fail "gnuplot -c warps_baseline_4.gp did not redraw the chart"
+grep -q 'src="charts/zzz_gpu/throughput_readonly_baseline_4.svg"' "$TMP/two/index.html" || fail "the sweep of the second GPU is not drawn"
+grep -qF '*not available: zzz_gpu: sectors_readonly.tsv (needs Nsight Compute)* (made by `scripts/ncu_profile.sh --out' "$TMP/two/index.md" ||
+    fail "no note for the GPU without a sector table"
+grep -qF '*not available: zzz_gpu: sweep_readonly_float4_4.tsv* (made by `scripts/occupancy_profile.sh readonly_float4 4 --out' "$TMP/two/index.md" ||
+    fail "no note for the missing sweep of the second GPU"
+best=$(bin/tsv get tests/fixtures/report/sweep_readonly_baseline_4.tsv bw_GBps | sort -g | tail -n 1)
+grep -q "zzz_gpu: baseline: the highest bandwidth is $best GB/s" "$TMP/two/index.md" ||
+    fail "the sweep's computed finding is missing (the fixture's best point is $best GB/s)"
+(cd "$TMP/two/charts/aaa_gpu" && gnuplot -c warps_readonly_baseline_4.gp "$TMP/redraw.svg" >/dev/null 2>&1) &&
+    [ -s "$TMP/redraw.svg" ] || fail "gnuplot -c warps_readonly_baseline_4.gp did not redraw the chart"
 
 # ---- a failing part: a corrupt log is named, the rest of the report stays
-mkdir -p "$TMP/bad"; cp -r "$ref" "$TMP/bad/gpu"
+mkdir -p "$TMP/bad"
+cp -r "$ref" "$TMP/bad/gpu"
+rm -f "$TMP/bad/gpu"/sectors_*.tsv
 printf 'not a log' >"$TMP/bad/gpu/logs_1e6/readonly_float4_8.bin"
 expect_exit 0 bash "$R" --data "$TMP/bad/gpu" --out "$TMP/badrep"
-expect_says "failed: chart charts/gpu/warps_float4_8.svg"
+expect_says "FAILED: gpu: timeline logs_1e6/readonly_float4_8.bin"
 check_report "$TMP/badrep"
-grep -q 'failed: chart charts/gpu/warps_float4_8.svg' "$TMP/badrep/index.md" || fail "the failed chart is not named in the report"
-grep -q 'charts/gpu/warps_baseline_8.svg' "$TMP/badrep/index.html" || fail "the charts that worked are missing"
+grep -q 'failed: chart charts/gpu/warps_readonly_float4_8.svg: plot_warps' "$TMP/badrep/index.md" ||
+    fail "the failed chart is not named in the report with its error"
+grep -q 'failed: logs_1e6/readonly_float4_8.bin' "$TMP/badrep/index.md" || fail "the unreadable log is not named in the timeline findings"
+grep -q 'charts/gpu/warps_readonly_baseline_8.svg' "$TMP/badrep/index.html" || fail "the charts that worked are missing"
 
 # ---- nothing to report: exit 1; usage errors: exit 2
 mkdir -p "$TMP/empty"
@@ -110,5 +209,10 @@ expect_says "--out needs a value"
 expect_exit 2 bash "$R" --device x
 expect_exit 0 bash "$R" --help
 expect_says "--no-gpu"
+expect_exit 2 bin/report
+expect_exit 2 bin/report render
+expect_exit 2 bin/report frobnicate "$TMP"
+expect_exit 1 bin/report render "$TMP/empty"
+expect_exit 0 bin/report --help
 
 done_testing

@@ -46,5 +46,34 @@ int main(void)
     CHECK(!strcmp(b, "gpu3-deadbeef-nvidia-h200"));
     CHECK(names_gpu(b, sizeof b, 0, "GPU-zz", "x") == -1);
     CHECK(names_gpu(b, sizeof b, 0, "GPU-12345678", "!!") == -1);
+    /* folders, raw ncu output, names of other layouts */
+    CHECK(names_parse("logs_1e6", e, v, l, n, 32, &w) == NAMES_LOGDIR);
+    CHECK(!strcmp(n, "1e6") && w == 0);
+    CHECK(names_parse("logs_", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    CHECK(names_parse("legacy", e, v, l, n, 32, &w) == NAMES_LEGACY);
+    CHECK(names_parse("readonly_strided_8.csv", e, v, l, n, 32, &w) == NAMES_NCU);
+    CHECK(!strcmp(e, "readonly") && !strcmp(l, "strided_8"));
+    CHECK(names_parse("nvidia_smi.csv", e, v, l, n, 32, &w) == NAMES_FIXED);
+    CHECK(names_parse("sass_readonly_profile_baseline.txt", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    CHECK(names_parse("sectors.tsv", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    CHECK(names_parse("sectors_read_only.tsv", NULL, NULL, NULL, NULL, 0, NULL) == NAMES_UNKNOWN);
+    CHECK(!strcmp(names_kind_name(NAMES_SWEEP), "sweep"));
+    CHECK(!strcmp(names_kind_name(NAMES_LOGDIR), "logdir"));
+    /* which command makes a missing file */
+    CHECK(!strcmp(names_reference_section("readonly_1e8_wpb4.tsv"), "summaries"));
+    CHECK(!strcmp(names_reference_section("latency_stats_1e8_wpb4.tsv"), "summaries"));
+    CHECK(!strcmp(names_reference_section("logs_1e6"), "logs"));
+    CHECK(!strcmp(names_reference_section("latency_cg.tsv"), "latency"));
+    CHECK(!strcmp(names_reference_section("nvidia_smi.csv"), "device"));
+    CHECK(!strcmp(names_reference_section("sampling.tsv"), "sampling"));
+    CHECK(names_reference_section("sectors_readonly.tsv") == NULL);
+    CHECK(names_command(b, sizeof b, "OUT", "overhead.tsv") == 0);
+    CHECK(!strcmp(b, "scripts/reference.sh OUT --only overhead"));
+    CHECK(names_command(b, sizeof b, "OUT", "sweep_readonly_float4_4.tsv") == 0);
+    CHECK_STR_HAS(b, "scripts/occupancy_profile.sh readonly_float4 4 --out OUT");
+    CHECK(names_command(b, sizeof b, "OUT", "sectors_readonly.tsv") == 0);
+    CHECK(!strcmp(b, "scripts/ncu_profile.sh --out OUT"));
+    CHECK(names_command(b, sizeof b, "OUT", "notes.md") == -1);
+    CHECK(names_command(b, 8, "OUT", "overhead.tsv") == -1);
     return check_report("test_names");
 }

@@ -1,0 +1,472 @@
+/*
+ * docfigs - every measured figure quoted in the docs against the file it
+ * comes from (docs/report.md, "Figures in the docs").
+ *
+ *   docfigs [--data DIR] [--list] FILE.md...
+ *
+ * A figure in prose or in a table cell is annotated with an HTML comment
+ * right after it (invisible when the Markdown is rendered):
+ *
+ *   float4 reaches 83.3%<!-- fig h100/readonly_1e8_wpb4.tsv:pct_peak[kernel=float4] --> of peak
+ *
+ * The annotation holds an expression, evaluated left to right (no
+ * precedence), of numbers, + - * / and terms naming a value under DIR
+ * (default data/reference):
+ *
+ *   FILE:COLUMN[K=V,...]      the cell of the one row whose columns K equal V
+ *                             (no selector: the table must have one row)
+ *   max(FILE:COLUMN[...])     the largest (min: smallest) over matching rows
+ *   count(FILE:COLUMN[...])   how many rows match
+ *   FILE#KEY                  the leading number of a "# KEY<TAB>value" line
+ *   LOG.bin@stats:FIELD       count, mean_cycles, p5_cycles, p50_cycles,
+ *                             p95_cycles, p99_cycles, min_cycles, max_cycles of
+ *                             the log's warps (src/lib/stats.h, as latency_stats)
+ *   LOG.bin@header:KEY        a field of the log's header (as warplog info)
+ *   LADDER.tsv@levels:COL[level=NAME]  a plateau of a ./latency table
+ *                             (src/lib/plateau.h, as plot_ladder): cycles, ns,
+ *                             from_bytes, to_bytes
+ *
+ * and optionally ends with "~P%" (the quote is approximate: within P percent).
+ * The figure is the number written just before the comment; it must equal
+ * the value rounded to as many decimals as the figure has.  A number followed
+ * by a unit of measurement (cycles, ns, us, ms, GB/s, TB/s, %, MHz, GHz, or a
+ * ratio written 2.4x or x2.4) outside code must carry such an annotation, or
+ * "<!-- not measured -->" when it is a definition, a threshold or a
+ * specification rather than a result.  Fenced code blocks, `code spans` and
+ * link targets are not prose.
+ *
+ * Output: one line per problem ("FILE:LINE: ..."), with --list one line per
+ * figure checked, then a summary.  Exit status: 0 every figure agrees and is
+ * annotated, 1 otherwise (or a file cannot be read), 2 usage error.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plateau.h"
+#include "stats.h"
+#include "tsv.h"
+#include "warplog.h"
+
+#define PROG "docfigs"
+
+static const char *DATA = "data/reference";
+static int LIST = 0;
+static int problems = 0, checked = 0;
+
+static void problem(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void problem(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s:%d: ", file, line);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    problems++;
+}
+
+/* ------------------------------------------------------------ values */
+
+typedef struct cached {
+    char *path;
+    tsv_table t;
+} cached;
+static cached *cache;
+static size_t ncache;
+
+static const tsv_table *table(const char *path, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < ncache; i++)
+        if (!strcmp(cache[i].path, path)) return &cache[i].t;
+    cached *c = realloc(cache, (ncache + 1) * sizeof *c);
+    if (!c) { snprintf(err, errlen, "out of memory"); return NULL; }
+    cache = c;
+    if (tsv_read(path, &cache[ncache].t, err, errlen) != 0) return NULL;
+    cache[ncache].path = strdup(path);
+    return &cache[ncache++].t;
+}
+
+/* Rows of t matching "K=V,K=V" (sel may be empty): indexes into rows[]. */
+static int select_rows(const tsv_table *t, const char *sel, size_t *rows, size_t max, size_t *n,
+                       char *err, size_t errlen)
+{
+    char conds[16][2][128];
+    int nc = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", sel);
+    char *save = NULL;
+    for (char *c = strtok_r(buf, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(c, '=');
+        if (!eq || nc == 16) { snprintf(err, errlen, "selector '%s' is not KEY=VALUE", c); return -1; }
+        *eq = 0;
+        snprintf(conds[nc][0], 128, "%s", c);
+        snprintf(conds[nc][1], 128, "%s", eq + 1);
+        if (tsv_col(t, conds[nc][0]) < 0) { snprintf(err, errlen, "no column '%s'", conds[nc][0]); return -1; }
+        nc++;
+    }
+    *n = 0;
+    for (size_t r = 0; r < t->nrow; r++) {
+        int ok = 1;
+        for (int k = 0; k < nc && ok; k++) ok = !strcmp(tsv_get(t, r, conds[k][0]), conds[k][1]);
+        if (ok && *n < max) rows[(*n)++] = r;
+    }
+    return 0;
+}
+
+/* One term: a number, or a value of a file.  0, or -1 with err. */
+static int term(const char *tok, double *v, char *err, size_t errlen)
+{
+    char *end;
+    *v = strtod(tok, &end);
+    if (end != tok && *end == 0 && isfinite(*v)) return 0;
+    char fn[8] = "";
+    char body[1024];
+    snprintf(body, sizeof body, "%s", tok);
+    static const char *const FNS[] = {"max", "min", "count"};
+    for (size_t i = 0; i < sizeof FNS / sizeof FNS[0]; i++) {
+        const size_t fl = strlen(FNS[i]);
+        if (strncmp(body, FNS[i], fl) || body[fl] != '(') continue;
+        const size_t l = strlen(body);
+        if (body[l - 1] != ')') { snprintf(err, errlen, "'%s': no closing parenthesis", tok); return -1; }
+        body[l - 1] = 0;
+        snprintf(fn, sizeof fn, "%s", FNS[i]);
+        memmove(body, body + fl + 1, strlen(body + fl + 1) + 1);
+    }
+    /* FILE then one of : @ # */
+    char *sep = strpbrk(body, ":@#");
+    if (!sep) { snprintf(err, errlen, "'%s' is neither a number nor FILE:COLUMN, FILE#KEY, FILE@...", tok); return -1; }
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%.*s", DATA, (int)(sep - body), body);
+    const char kind = *sep;
+    char *rest = sep + 1;
+    if (kind == '#') {
+        const tsv_table *t = table(path, err, errlen);
+        if (!t) return -1;
+        *v = tsv_meta_lead_num(t, rest);
+        if (!isfinite(*v)) { snprintf(err, errlen, "%s has no number '# %s'", path, rest); return -1; }
+        return 0;
+    }
+    if (kind == '@') {
+        char *colon = strchr(rest, ':');
+        if (!colon) { snprintf(err, errlen, "'%s': expected @stats:FIELD, @header:KEY or @levels:COL[level=NAME]", tok); return -1; }
+        *colon = 0;
+        const char *what = rest, *field = colon + 1;
+        if (!strcmp(what, "stats")) {
+            lat_stats *s = lat_stats_new();
+            lat_summary sum;
+            if (!s) { snprintf(err, errlen, "out of memory"); return -1; }
+            if (lat_stats_read_log(s, path, NULL, err, errlen) != 0 || lat_stats_summary(s, LAT_STATS_ALL, &sum) != 0) {
+                lat_stats_free(s);
+                return -1;
+            }
+            lat_stats_free(s);
+            if (!strcmp(field, "count")) *v = (double)sum.count;
+            else if (!strcmp(field, "mean_cycles")) *v = sum.mean_cycles;
+            else if (!strcmp(field, "p5_cycles")) *v = sum.p5_cycles;
+            else if (!strcmp(field, "p50_cycles")) *v = sum.p50_cycles;
+            else if (!strcmp(field, "p95_cycles")) *v = sum.p95_cycles;
+            else if (!strcmp(field, "p99_cycles")) *v = sum.p99_cycles;
+            else if (!strcmp(field, "min_cycles")) *v = (double)sum.min_cycles;
+            else if (!strcmp(field, "max_cycles")) *v = (double)sum.max_cycles;
+            else { snprintf(err, errlen, "@stats has no field '%s'", field); return -1; }
+            return 0;
+        }
+        if (!strcmp(what, "header")) {
+            warplog_reader *r = warplog_reader_open(path, err, errlen);
+            if (!r) return -1;
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&buf, &len);
+            warplog_header_print(m, warplog_reader_header(r), "");
+            fclose(m);
+            warplog_reader_close(r);
+            int found = 0;
+            for (char *line = buf; line && *line;) {
+                char *nl = strchr(line, '\n');
+                if (nl) *nl = 0;
+                char *tab = strchr(line, '\t');
+                if (tab && (size_t)(tab - line) == strlen(field) && !strncmp(line, field, strlen(field))) {
+                    *v = strtod(tab + 1, &end);
+                    found = end != tab + 1;
+                }
+                line = nl ? nl + 1 : NULL;
+            }
+            free(buf);
+            if (!found) { snprintf(err, errlen, "%s: no numeric header field '%s'", path, field); return -1; }
+            return 0;
+        }
+        if (!strcmp(what, "levels")) {
+            char col[64], name[64];
+            if (sscanf(field, "%63[a-z_][level=%63[^]]]", col, name) != 2) {
+                snprintf(err, errlen, "'%s': expected @levels:COLUMN[level=NAME]", tok);
+                return -1;
+            }
+            plateau_series se;
+            plateau_level lv[PLATEAU_MAX_LEVELS];
+            if (plateau_read_tsv(path, &se, err, errlen) != 0) return -1;
+            const int n = plateau_find(se.pts, se.n, NULL, lv, PLATEAU_MAX_LEVELS, err, errlen);
+            if (n >= 0) plateau_label(lv, n, plateau_series_l1_bypassed(&se));
+            plateau_series_free(&se);
+            for (int i = 0; i < n; i++)
+                if (!strcmp(lv[i].name, name)) {
+                    if (!strcmp(col, "cycles")) *v = lv[i].cycles;
+                    else if (!strcmp(col, "ns")) *v = lv[i].ns;
+                    else if (!strcmp(col, "from_bytes")) *v = lv[i].from_bytes;
+                    else if (!strcmp(col, "to_bytes")) *v = lv[i].to_bytes;
+                    else { snprintf(err, errlen, "levels have no column '%s'", col); return -1; }
+                    return 0;
+                }
+            snprintf(err, errlen, "%s has no level %s", path, name);
+            return -1;
+        }
+        snprintf(err, errlen, "'%s': unknown @%s", tok, what);
+        return -1;
+    }
+    /* FILE:COLUMN[sel] */
+    char col[128], sel[512] = "";
+    const char *br = strchr(rest, '[');
+    if (br) {
+        const char *cl = strrchr(rest, ']');
+        if (!cl || cl < br) { snprintf(err, errlen, "'%s': no closing ]", tok); return -1; }
+        snprintf(col, sizeof col, "%.*s", (int)(br - rest), rest);
+        snprintf(sel, sizeof sel, "%.*s", (int)(cl - br - 1), br + 1);
+    } else {
+        snprintf(col, sizeof col, "%s", rest);
+    }
+    const tsv_table *t = table(path, err, errlen);
+    if (!t) return -1;
+    if (tsv_col(t, col) < 0) { snprintf(err, errlen, "%s has no column '%s'", path, col); return -1; }
+    size_t rows[4096], n;
+    if (select_rows(t, sel, rows, 4096, &n, err, errlen) != 0) return -1;
+    if (!strcmp(fn, "count")) { *v = (double)n; return 0; }
+    if (n == 0) { snprintf(err, errlen, "no row of %s matches [%s]", path, sel); return -1; }
+    if (!*fn && n != 1) { snprintf(err, errlen, "%zu rows of %s match [%s]: name one", n, path, sel); return -1; }
+    *v = tsv_num(t, rows[0], col);
+    for (size_t i = 1; i < n; i++) {
+        const double x = tsv_num(t, rows[i], col);
+        if (!strcmp(fn, "max") ? x > *v : x < *v) *v = x;
+    }
+    if (!isfinite(*v)) { snprintf(err, errlen, "%s:%s[%s] is not a number", path, col, sel); return -1; }
+    return 0;
+}
+
+/* Evaluate an expression left to right; *tol_pct the "~P%" (0 when none). */
+static int eval(const char *expr, double *v, double *tol_pct, char *err, size_t errlen)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", expr);
+    char *save = NULL;
+    char op = 0;
+    int have = 0;
+    *tol_pct = 0;
+    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        if (tok[0] == '~') {
+            char *end;
+            *tol_pct = strtod(tok + 1, &end);
+            if (end == tok + 1 || strcmp(end, "%")) { snprintf(err, errlen, "'%s' is not ~P%%", tok); return -1; }
+            continue;
+        }
+        if (strlen(tok) == 1 && strchr("+-*/", tok[0])) {
+            if (!have || op) { snprintf(err, errlen, "operator '%s' out of place", tok); return -1; }
+            op = tok[0];
+            continue;
+        }
+        double x;
+        if (term(tok, &x, err, errlen) != 0) return -1;
+        if (!have) { *v = x; have = 1; }
+        else if (!op) { snprintf(err, errlen, "two terms without an operator before '%s'", tok); return -1; }
+        else {
+            *v = op == '+' ? *v + x : op == '-' ? *v - x : op == '*' ? *v * x : *v / x;
+            op = 0;
+        }
+    }
+    if (!have || op) { snprintf(err, errlen, "incomplete expression"); return -1; }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the docs */
+
+static int decimals(const char *num)
+{
+    const char *dot = strchr(num, '.');
+    return dot ? (int)strlen(dot + 1) : 0;
+}
+
+/* Does the quoted figure q (text) agree with v? */
+static int agrees(const char *q, double v, double tol_pct, char *shown, size_t len)
+{
+    const double qv = strtod(q, NULL);
+    const int d = decimals(q);
+    snprintf(shown, len, "%.*f", d, v);
+    if (tol_pct > 0) return fabs(qv - v) <= fabs(v) * tol_pct / 100 + 0.5 * pow(10, -d);
+    /* rounded to d decimals: within half a unit of the last digit (a tie
+     * rounds either way) */
+    return fabs(qv - v) <= 0.5 * pow(10, -d) * (1 + 1e-9) + 1e-12;
+}
+
+static const char *const UNITS[] = {"cycles", "cycle", "ns", "us", "\xc2\xb5s", "ms", "GB/s", "TB/s",
+                                    "MB/s", "%", "MHz", "GHz", NULL};
+
+/* A unit of measurement right after position p (a space or '-' allowed
+ * first); its length, or 0. */
+static size_t unit_at(const char *p)
+{
+    const char *s = p;
+    if (*s == ' ' || *s == '-') s++;
+    for (int i = 0; UNITS[i]; i++) {
+        const size_t l = strlen(UNITS[i]);
+        if (!strncmp(s, UNITS[i], l) && !isalnum((unsigned char)s[l])) return (size_t)(s - p) + l;
+    }
+    /* "2.4x" (not "2x4", not "0x1f") */
+    if (*p == 'x' && !isalnum((unsigned char)p[1])) return 1;
+    return 0;
+}
+
+typedef struct item {
+    int is_comment;
+    size_t pos, end;
+    char text[2048];
+    int needs;          /* a number with a unit: needs an annotation */
+} item;
+
+static void check_line(const char *file, int lineno, const char *line)
+{
+    item it[256];
+    int n = 0;
+    const size_t L = strlen(line);
+    for (size_t i = 0; i < L && n < 256;) {
+        if (!strncmp(line + i, "<!--", 4)) {
+            const char *e = strstr(line + i + 4, "-->");
+            if (!e) { problem(file, lineno, "an HTML comment must end on its line"); return; }
+            it[n].is_comment = 1;
+            it[n].pos = i;
+            it[n].end = (size_t)(e - line) + 3;
+            snprintf(it[n].text, sizeof it[n].text, "%.*s", (int)(e - line - i - 4), line + i + 4);
+            n++;
+            i = (size_t)(e - line) + 3;
+            continue;
+        }
+        if (line[i] == '`') { /* a code span: not prose */
+            const char *e = strchr(line + i + 1, '`');
+            i = e ? (size_t)(e - line) + 1 : L;
+            continue;
+        }
+        if (line[i] == ']' && line[i + 1] == '(') { /* a link target */
+            const char *e = strchr(line + i, ')');
+            i = e ? (size_t)(e - line) + 1 : L;
+            continue;
+        }
+        const int prev_alnum = i > 0 && (isalnum((unsigned char)line[i - 1]) || line[i - 1] == '_' || line[i - 1] == '.');
+        const int xprefix = i >= 1 && line[i - 1] == 'x' && (i == 1 || !isalnum((unsigned char)line[i - 2]));
+        if (isdigit((unsigned char)line[i]) && (!prev_alnum || xprefix)) {
+            size_t s = i;
+            if (s > 0 && line[s - 1] == '-' && (s == 1 || line[s - 2] == ' ' || line[s - 2] == '(' || line[s - 2] == '|'))
+                s--; /* a negative figure */
+            size_t e = i;
+            while (isdigit((unsigned char)line[e])) e++;
+            if (line[e] == '.' && isdigit((unsigned char)line[e + 1])) {
+                e++;
+                while (isdigit((unsigned char)line[e])) e++;
+            }
+            /* a number glued to letters (1e8, 2nd, 64B) or more dots (1.2.3) is not a figure */
+            const size_t u = unit_at(line + e);
+            if ((isalpha((unsigned char)line[e]) && !u) || (line[e] == '.' && isdigit((unsigned char)line[e + 1]))) {
+                while (isalnum((unsigned char)line[e]) || line[e] == '.') e++;
+                i = e;
+                continue;
+            }
+            it[n].is_comment = 0;
+            it[n].pos = s;
+            it[n].end = e;
+            snprintf(it[n].text, sizeof it[n].text, "%.*s", (int)(e - s), line + s);
+            it[n].needs = u > 0 || xprefix;
+            n++;
+            i = e + u;
+            continue;
+        }
+        i++;
+    }
+    for (int k = 0; k < n; k++) {
+        if (it[k].is_comment) {
+            const char *c = it[k].text;
+            while (*c == ' ') c++;
+            if (strncmp(c, "fig ", 4)) continue;
+            if (k == 0 || it[k - 1].is_comment) { problem(file, lineno, "an annotation with no figure before it: <!--%s-->", it[k].text); continue; }
+            const item *fig = &it[k - 1];
+            char expr[2048], err[8192], shown[64];
+            snprintf(expr, sizeof expr, "%s", c + 4);
+            for (size_t l = strlen(expr); l && expr[l - 1] == ' '; l--) expr[l - 1] = 0;
+            double v = NAN, tol = 0;
+            if (eval(expr, &v, &tol, err, sizeof err) != 0) {
+                problem(file, lineno, "figure %s: %s", fig->text, err);
+                continue;
+            }
+            checked++;
+            if (!agrees(fig->text, v, tol, shown, sizeof shown))
+                problem(file, lineno, "figure %s, but %s is %.6g (%s)", fig->text, expr, v, shown);
+            else if (LIST)
+                printf("%s:%d: %s = %s\n", file, lineno, fig->text, expr);
+            continue;
+        }
+        if (!it[k].needs) continue;
+        if (k + 1 < n && it[k + 1].is_comment) {
+            const char *c = it[k + 1].text;
+            while (*c == ' ') c++;
+            if (!strncmp(c, "fig ", 4) || !strncmp(c, "not measured", 12)) continue;
+        }
+        problem(file, lineno, "the figure '%.24s' has no annotation (<!-- fig FILE:COLUMN[...] --> or <!-- not measured -->)",
+                line + it[k].pos);
+    }
+}
+
+static int check_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) { fprintf(stderr, PROG ": cannot read %s: %s\n", path, strerror(errno)); return -1; }
+    char line[8192];
+    int lineno = 0, fence = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        const char *p = line;
+        while (*p == ' ') p++;
+        if (!strncmp(p, "```", 3)) { fence = !fence; continue; }
+        if (!fence) check_line(path, lineno, line);
+    }
+    fclose(f);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const cli_opt opts[] = {
+        {"--data", 0, CLI_STRING, 0, 0, 0, 0, &DATA, "DIR", "where the annotations' files are (data/reference)", 0, 0},
+        {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &LIST, 0, "print every figure checked", 0, 0},
+        CLI_END};
+    const cli_opt *const tables[] = {opts};
+    cli_parse_result r;
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, 16, &r);
+    if (prc != 0) return prc;
+    if (r.help) {
+        printf("usage: docfigs [--data DIR] [--list] FILE.md...\n"
+               "  Check every annotated figure of the Markdown files against the data it names, and\n"
+               "  that every figure with a unit is annotated (the syntax: src/tools/docfigs.c).\n");
+        cli_print_options(stdout, opts);
+        return 0;
+    }
+    if (r.npos == 0) return cli_usage_error(PROG, "no FILE.md given");
+    int rc = 0;
+    for (int i = 0; i < r.npos; i++)
+        if (check_file(r.pos[i]) != 0) rc = 1;
+    printf("docfigs: %d figure(s) checked in %d file(s), %d problem(s)\n", checked, r.npos, problems);
+    for (size_t i = 0; i < ncache; i++) { tsv_free(&cache[i].t); free(cache[i].path); }
+    free(cache);
+    return rc || problems ? 1 : 0;
+}

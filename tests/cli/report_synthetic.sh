@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# tests/cli/report_synthetic.sh - the report of a results folder in the
+# layout the experiment engine and scripts/reference.sh write (docs/naming.md,
+# tests/fixtures/report/README.md): real summaries of an H100 run, a device
+# table, an engine sweep, a sector table with an `agree` column, a second
+# family the report has no entry for, and per-warp logs written here with
+# chosen latencies.  Some files are left out on purpose.  Checks: every
+# family has its section (found from the summaries, not from a list); the
+# engine's columns are shown (instrumented time, overhead); each finding
+# against a figure computed here from the files; each missing file named
+# with the command that makes it; the rows the sector model flags named.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed: the report draws its charts with it"
+require_bin bin/report bin/mklog bin/latency_stats bin/tsv
+F=tests/fixtures/report
+S=$TMP/in/synth
+mkdir -p "$S/logs_1e6"
+cp "$F"/run5/readonly_1e8_wpb*.tsv "$F"/run5/overhead.tsv "$F"/run5/latency_stats_1e8_wpb4.tsv "$S/"
+cp "$F/device.tsv" "$F/sweep_readonly_baseline_4.tsv" "$F/sectors_readonly.tsv" "$F"/copy_1e8_wpb*.tsv "$S/"
+cp tests/fixtures/ladder/h100_real_ca.tsv "$S/latency_ca.tsv"
+# left out: sampling.tsv, latency_cg.tsv, the other sweeps, sass_*.txt, nvidia_smi.csv
+
+# logs: W warps per block, latencies LO..LO+99 cycles, 8 SMs
+mklog() {   # mklog VARIANT WPB LO
+    awk -v w="$2" -v lo="$3" 'BEGIN { for (i = 0; i < 800; i++) { b = int(i / w); s = 1000 + i * 3
+        printf "%d %d %d %d %d %d\n", s, s + lo + i % 100, 5000 + i, b, i % w, b % 8 } }' |
+        bin/mklog "$S/logs_1e6/readonly_$1_$2.bin" --kernel "$1" --wpb "$2" --n 1000000 \
+            --max-threads-per-sm 2048 --date 2026-11-23T12:00:00Z >/dev/null ||
+        fail "bin/mklog $1 $2 failed"
+}
+mklog baseline 4 300
+mklog baseline 8 420
+mklog random_access 4 1000
+mklog random_access 8 2600
+
+expect_exit 0 bash scripts/report.sh --data "$TMP/in" --out "$TMP/out"
+D=$TMP/out
+[ -s "$D/index.md" ] && [ -s "$D/index.html" ] || fail "no report written"
+grep -q 'failed:' "$D/index.md" && fail "parts failed: $(grep -m3 'failed:' "$D/index.md")"
+for t in device family-copy family-readonly overhead timelines latency ladder sweeps sectors files; do
+    grep -q "<section id=\"$t\">" "$D/index.html" || fail "no section $t"
+done
+
+# the device, from device.tsv
+grep -q '| name | NVIDIA H100 80GB HBM3 |' "$D/index.md" || fail "the device name does not come from device.tsv"
+grep -q 'not available: device.tsv' "$D/index.md" && fail "device.tsv is said to be missing"
+
+# the second family: its section, its table, its chart, no entry needed
+grep -q '^## copy: summaries at N = 1e8' "$D/index.md" || fail "no section for the family copy"
+grep -q '^| plain | 16 | 0.4793 | 834.6 |' "$D/index.md" || fail "the copy table does not show the plain row"
+[ -s "$D/charts/synth/bandwidth_copy.svg" ] || fail "no bandwidth chart of the family copy"
+grep -q "^> Fastest kernel at 4 warps per block: wide, $(bin/tsv get "$F/copy_1e8_wpb4.tsv" bw_GBps --where kernel=wide) GB/s" "$D/index.md" ||
+    fail "no fastest-kernel finding for copy"
+
+# the engine's columns: instrumented time and overhead, and no old-format note
+grep -q '| kernel | blocks/SM | ms | GB/s | % of peak | mean latency (cycles) | p50 (cycles) | p95 (cycles) | instrumented ms | overhead % | 1 block in | valid |' "$D/index.md" ||
+    fail "the readonly tables lack the engine's columns: $(grep -m1 '^| kernel' "$D/index.md")"
+grep -q 'written before the engine timed a clean twin' "$D/index.md" && fail "new-format summaries are called old"
+grep -q '^### 32 warps per block' "$D/index.md" || fail "no table at 32 warps per block"
+# each WPB's overhead finding: the smallest and largest overhead_pct of its table
+for w in 2 4 8 16 32; do
+    f=$S/readonly_1e8_wpb$w.tsv
+    lo=$(paste <(bin/tsv get "$f" overhead_pct) <(bin/tsv get "$f" kernel) | sort -g | head -n 1)
+    hi=$(paste <(bin/tsv get "$f" overhead_pct) <(bin/tsv get "$f" kernel) | sort -g | tail -n 1)
+    want=$(awk -v a="${lo%	*}" -v b="${hi%	*}" -v ka="${lo#*	}" -v kb="${hi#*	}" -v w=$w \
+        'BEGIN { printf "Instrumentation overhead at %d warps per block: from %+.2f%% (%s) to %+.2f%% (%s)", w, a, ka, b, kb }')
+    grep -qF "$want" "$D/index.md" || fail "no overhead finding '$want'"
+done
+# overhead.tsv: its table and its range
+grep -q '^### overhead.tsv' "$D/index.md" || fail "overhead.tsv is not shown"
+lo=$(bin/tsv get "$S/overhead.tsv" overhead_pct | sort -g | head -n 1)
+hi=$(bin/tsv get "$S/overhead.tsv" overhead_pct | sort -g | tail -n 1)
+grep -q "The probes cost from $(awk -v a="$lo" 'BEGIN { printf "%+.2f", a }')% .* to $(awk -v a="$hi" 'BEGIN { printf "%+.2f", a }')%" "$D/index.md" ||
+    fail "the overhead range is not $lo .. $hi"
+
+# missing files, each with its command (the source folder is $S)
+for f in sampling.tsv latency_cg.tsv; do
+    sec=$(bin/names command "$S" "$f")
+    grep -qF "| $f | $sec |" "$D/index.md" || fail "$f is not listed as missing with '$sec'"
+done
+grep -qF "*not available: sampling.tsv* (made by \`scripts/reference.sh $S --only sampling\`)" "$D/index.md" ||
+    fail "the probes' section does not name the missing sampling.tsv"
+grep -qF "*not available: sweep_readonly_float4_4.tsv* (made by \`scripts/occupancy_profile.sh readonly_float4 4 --out $S" "$D/index.md" ||
+    fail "the missing float4 sweep is not named"
+grep -qF "| sass_copy.txt | scripts/reference.sh $S --only sass |" "$D/index.md" || fail "the missing SASS of copy is not listed"
+grep -qF "| copy_1e8_wpb2.tsv |" "$D/index.md" || fail "copy's missing summaries are not listed"
+grep -qF "| readonly_1e8_wpb4.tsv |" "$D/index.md" && fail "a summary that is there is listed as missing"
+
+# the timelines: p50 of each log (bin/latency_stats) at the smallest and largest WPB
+bin/latency_stats "$S"/logs_1e6/*.bin >"$TMP/ls.tsv" 2>/dev/null
+for v in baseline random_access; do
+    a=$(bin/tsv get "$TMP/ls.tsv" p50_cycles --where kernel=$v --where wpb=4)
+    b=$(bin/tsv get "$TMP/ls.tsv" p50_cycles --where kernel=$v --where wpb=8)
+    want=$(awk -v a="$a" -v b="$b" -v v=$v 'BEGIN { printf "%s: median warp latency %.0f cycles at 4 warps per block, %.0f at 8 (x%.2f)", v, a, b, b / a }')
+    grep -qF "$want" "$D/index.md" || fail "the timeline finding lacks '$want'"
+done
+[ -s "$D/charts/synth/warps_readonly_random_access_8.svg" ] || fail "no timeline chart of a synthetic log"
+
+# the sweep: its best point, and the bound of each point equals the table's own
+best=$(bin/tsv get "$S/sweep_readonly_baseline_4.tsv" bw_GBps | sort -g | tail -n 1)
+grep -q "^> baseline: the highest bandwidth is $best GB/s" "$D/index.md" || fail "the sweep's best point is not $best GB/s"
+# (the table's bound has one decimal: the report's whole number is within 1 of it)
+for b in $(bin/tsv get "$S/sweep_readonly_baseline_4.tsv" bound_GBps); do
+    grep -qE "$(awk -v a="$b" 'BEGIN { printf "\\| (%d|%d) \\| [0-9]+ \\|$", int(a), int(a) + 1 }')" "$D/index.md" ||
+        fail "the bound $b GB/s of the sweep table is not in the report"
+done
+
+# the sector table with an agree column: counted and the flagged row named
+grep -q '^> 2 of 3 rows agree with the model. Rows that do not: strided_float4 stride 64.' "$D/index.md" ||
+    fail "the flagged sector row is not named: $(grep -m1 'rows agree' "$D/index.md")"
+[ -e "$D/tables/synth/sectors_readonly_compare.tsv" ] && fail "sector_compare was run on a table that has the model's verdict"
+
+# ---- the GPU path, with stand-ins: nvidia-smi lists a GPU, ./readonly "is
+# built", and scripts/reference.sh writes the synthetic folder where it is told
+printf '#!/usr/bin/env bash\ncase "$*" in *-L*) echo "GPU 0: Stand-in GPU (UUID: GPU-0)" ;; *name*) echo "Stand-in GPU" ;; esac\n' >"$TMP/smi"
+printf '#!/usr/bin/env bash\necho "reference.sh $*" >>"%s"\nmkdir -p "$1" && cp -r "%s"/. "$1"/\n' "$TMP/calls" "$S" >"$TMP/ref.sh"
+chmod +x "$TMP/smi" "$TMP/ref.sh"
+NVIDIA_SMI=$TMP/smi READONLY=/bin/true REFERENCE_SCRIPT=$TMP/ref.sh NCU_SCRIPT=/nonexistent \
+    expect_exit 0 bash scripts/report.sh --quick --device 0 --out "$TMP/gpu"
+expect_says "[2/5] measure GPU 0 (scripts/reference.sh): done"
+expect_says "no sector table"
+[ "$(cat "$TMP/calls")" = "reference.sh $TMP/gpu/data/stand_in_gpu --device 0 --quick" ] ||
+    fail "reference.sh got: $(cat "$TMP/calls")"
+grep -q "^\*\*This report shows the study run on this machine's NVIDIA H100 80GB HBM3" "$TMP/gpu/index.md" ||
+    fail "the top of a GPU report does not say it ran here: $(sed -n 3p "$TMP/gpu/index.md")"
+grep -qF "(made by \`scripts/reference.sh $TMP/gpu/data/stand_in_gpu --only sampling\`)" "$TMP/gpu/index.md" ||
+    fail "a GPU report does not name the command for its own folder"
+
+done_testing
