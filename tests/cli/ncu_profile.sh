@@ -6,8 +6,8 @@
 # launches with the runs' rows, bin/sector_compare, the published files)
 # runs for real.
 #   readonly: the real H100 logs of data/reference/h100/ncu/ must give back
-#             exactly the rows of data/reference/h100/sectors.tsv and
-#             l2_fetch.tsv, which the earlier awk version wrote from them;
+#             exactly the rows of data/reference/h100/sectors_readonly.tsv and
+#             legacy/l2_fetch.tsv, which the earlier awk version wrote from them;
 #   copy:     the synthetic fixture (tests/fixtures/ncu/copy_ncu.csv) must
 #             flag its two altered rows and nothing else;
 #   failures: no counter permission, a program that fails: exit 1, nothing
@@ -53,7 +53,7 @@ case $prog in
             *" --kernel strided,strided_float4 "*) s=${args#* --stride }; src=strided_${s%% *}.csv ;;
             *) src=other.csv ;;
         esac
-        cp "$STUB_LOGS/$src" "$log" ;;
+        cp "$STUB_LOGS/readonly_$src" "$log" ;;
     *stencil_profile)
         case $args in
             " 32 2 0 4 "*" --kernel "*) case $args in *--lead-pad*) src=$STUB_CSV ;; *) src=$STUB_FIX/stencil_32x2_ncu.csv ;; esac ;;
@@ -124,11 +124,11 @@ export STUB_LOGS=$R/ncu
 OUT=$TMP/ro
 expect_exit 0 scripts/ncu_profile.sh readonly --out "$OUT"
 [ -s "$OUT/sectors_readonly.tsv" ] && [ -s "$OUT/l2_fetch.tsv" ] || fail "readonly: tables not written"
-grep -v '^#' "$R/sectors.tsv" >"$TMP/want.tsv"
+grep -v '^#' "$R/sectors_readonly.tsv" >"$TMP/want.tsv"
 grep -v '^#' "$OUT/sectors_readonly.tsv" >"$TMP/got.tsv" 2>/dev/null
-diff -u "$TMP/want.tsv" "$TMP/got.tsv" >"$TMP/d" || fail "readonly rows differ from data/reference/h100/sectors.tsv:
+diff -u "$TMP/want.tsv" "$TMP/got.tsv" >"$TMP/d" || fail "readonly rows differ from data/reference/h100/sectors_readonly.tsv:
 $(head -n 20 "$TMP/d")"
-grep -v '^#' "$R/l2_fetch.tsv" >"$TMP/want2.tsv"
+grep -v '^#' "$R/legacy/l2_fetch.tsv" >"$TMP/want2.tsv"
 grep -v '^#' "$OUT/l2_fetch.tsv" >"$TMP/got2.tsv" 2>/dev/null
 diff -u "$TMP/want2.tsv" "$TMP/got2.tsv" >"$TMP/d2" || fail "l2_fetch rows differ from the reference:
 $(head -n 20 "$TMP/d2")"
