@@ -55,7 +55,7 @@ static struct common_opts {
     uint64_t reps, warmup, device, l2_fetch, carveout, level, seed;
     const char *out_dir, *sample, *ladder, *table, *devices;
     double max_overhead, ceiling;
-    uint64_t min_records;
+    uint64_t min_records, configs_max;
     cli_list points;
     int seed_given;
     int sample_mode_overhead;
@@ -116,6 +116,8 @@ static const cli_opt COMMON[] = {
      "warps per block, instead of the positional WPB (for scripts)", 0, &O.wpb_given},
     {"--smem", 0, CLI_U64, 0, 1u << 30, 0, 0, &O.smem_opt, "BYTES",
      "shared memory per block, instead of the positional SMEM", 0, &O.smem_given},
+    {"--configs-max", 0, CLI_U64, 1, 1u << 20, 0, 0, &O.configs_max, "K",
+     "run at most the first K configurations of each variant (tests, sanitizers)", 0, 0},
     {"--quiet", 'q', CLI_FLAG, 0, 0, 0, 0, &O.quiet, 0, "no progress on stderr", 0, 0},
     CLI_END,
 };
@@ -1256,7 +1258,8 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     PROBE_CAP = 0;
     for (int v = 0; v < f->nvariants; v++) {
         if (!SELECTED[v]) continue;
-        const int nc = f->configs ? f->configs(&CTX, v) : 1;
+        int nc = f->configs ? f->configs(&CTX, v) : 1;
+        if (O.configs_max && (uint64_t)nc > O.configs_max) nc = (int)O.configs_max;
         for (int c = 0; c < nc; c++) {
             eng_geom g;
             memset(&g, 0, sizeof g);
@@ -1293,7 +1296,8 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
         fflush(TBL);
         for (int v = 0; v < f->nvariants; v++) {
             if (!SELECTED[v]) continue;
-            const int nc = f->configs ? f->configs(&CTX, v) : 1;
+            int nc = f->configs ? f->configs(&CTX, v) : 1;
+            if (O.configs_max && (uint64_t)nc > O.configs_max) nc = (int)O.configs_max;
             for (int c = 0; c < nc; c++) {
                 CFG = c;
                 failures += run_variant(v, c, fixed_K);
