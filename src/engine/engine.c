@@ -58,7 +58,7 @@ static struct common_opts {
     uint64_t min_records, configs_max;
     cli_list points;
     int seed_given;
-    int sample_mode_overhead;
+    int sample_mode_overhead, carveout_given;
     uint64_t wpb_opt, smem_opt, n_opt;
     int wpb_given, smem_given, n_given;
 } O;
@@ -96,8 +96,10 @@ static const cli_opt COMMON[] = {
     {"--l2-fetch", 0, CLI_U64, 0, 128, 0, 0, &O.l2_fetch, "B",
      "cudaLimitMaxL2FetchGranularity hint in bytes (0..128; 0 = leave it)", 0, 0},
     {"--carveout", 0, CLI_U64, 0, 100, 0, 0, &O.carveout, "P",
-     "shared-memory carveout percent (default 100: all of the unified\n"
-     "L1/shared memory may go to shared memory)", 0, 0},
+     "shared-memory carveout percent of the unified L1/shared memory (default:\n"
+     "0, the largest L1, when SMEM is 0; 100 when SMEM limits occupancy and in\n"
+     "sweeps, so that shared memory, not the carveout, sets the resident blocks)", 0,
+     &O.carveout_given},
     {"--list-occupancy", 0, CLI_FLAG, 0, 0, 0, 0, &O.list_occupancy, 0,
      "print, for WPB, the SMEM that gives each number of resident blocks per SM", 0, 0},
     {"--device-info", 0, CLI_FLAG, 0, 0, 0, 0, &O.device_info, 0,
@@ -1165,6 +1167,10 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
     if ((rc = parse_positional(&r)) != 0) return rc;
+    /* the carveout: the largest L1 unless shared memory is what limits
+     * occupancy (a carveout that leaves less shared memory than SMEM asks
+     * would cut resident blocks on its own) */
+    if (!O.carveout_given) O.carveout = CTX.smem_bytes > 0 || O.sweep || O.list_occupancy ? 100 : 0;
     if ((rc = select_kernels()) != 0) return rc;
     uint32_t fixed_K = 0;
     O.sample_mode_overhead = !strcmp(O.sample, "overhead");

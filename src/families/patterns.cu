@@ -18,7 +18,8 @@
  *               over its 512-byte window (words 0-7, 32-39, 64-71, 120-127)
  *   straddle    scenario 3: bytes 96..223 of the window, two lines
  *   reread      scenario 4: even warps bytes 96..223, odd warps bytes 0..127 of
- *               the same window: lines the even warp brought into L2
+ *               the same window: lines the even warp brought into L2 (N/4
+ *               threads: windows over the first half of a)
  * Write patterns (out[N]; stores through L2): write_coalesced, write_scatter192
  * (bytes 0-31, 64-127 and 160-191 of a 256-byte window: the lecture's "1- and
  * 2-segment transactions"), write_range64 (two lanes per word: 64 bytes),
@@ -326,9 +327,13 @@ static uint64_t pa_items(int v, int cfg, uint64_t n)
     const uint64_t par = pa_param(v, cfg);
     switch (PA[v].pt) {
     case PT_PERMUTED: return n & ~31ull;
-    case PT_OFFSET: case PT_W_OFFSET: return n > par ? n - par : 0;
+    /* every offset up to 32 gets the same threads, N - 32 (and N - off beyond) */
+    case PT_OFFSET: case PT_W_OFFSET: {
+        const uint64_t m = par > 32 ? par : 32;
+        return n > m ? n - m : 0;
+    }
     case PT_SPREAD: case PT_STRADDLE: return n / 128 * 32;
-    case PT_REREAD: return n / 128 * 64;
+    case PT_REREAD: return n / 4;   /* pairs of warps share a window: N/256 windows */
     case PT_W_SCATTER192: return n / 64 * 32;
     case PT_W_RANGE64: return n / 16 * 32;
     case PT_W_STRIDED: return n / par;

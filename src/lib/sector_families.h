@@ -85,6 +85,12 @@ typedef struct sf_counts {
     double wavefronts;      /* sum of ceil(lines / 4) */
     double hits, hits_max;  /* L1 sector hits: inside blocks / also across neighbours */
     double l2_requests, l2_requests_min; /* lts__t_requests_srcunit_tex_op_{read,write} */
+    double l2_sectors_merged;    /* stores: one per distinct sector per block (merged alike) */
+    double l2_requests_merged;   /* the fewest: one request per line per block, as when every
+                                    L1 miss (and store) to a line that a warp of the same block
+                                    already sent to L2 joins that request while it is in flight
+                                    (seen on the H100: lab 000's stencil figures, misaligned
+                                    loads, back-to-back stores to one line) */
     double l2_sectors, l2_sectors_min;   /* lts__t_sectors_srcunit_tex_op_{read,write} */
     double bytes;           /* bytes the lanes asked for (distinct per request), summed */
 } sf_counts;
