@@ -2,6 +2,7 @@
 #include "probeset.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@ uint64_t probeset_unwritten(const warp_probe *p, uint64_t n)
 }
 
 int probeset_summary(const warp_probe *p, uint64_t n, uint32_t warps_per_block,
-                     uint32_t records_per_warp, lat_summary *out)
+                     uint32_t records_per_warp, lat_summary *out, char *err, size_t errlen)
 {
     enum { BATCH = 65536 };
     memset(out, 0, sizeof *out);
@@ -31,6 +32,8 @@ int probeset_summary(const warp_probe *p, uint64_t n, uint32_t warps_per_block,
         rc = lat_stats_add(st, buf, (size_t)k);
     }
     if (rc == 0 && n > 0) rc = lat_stats_summary(st, LAT_STATS_ALL, out);
+    if (rc != 0 && err && errlen)
+        snprintf(err, errlen, "%s", st && buf ? lat_stats_error(st) : "out of host memory");
     free(buf);
     lat_stats_free(st);
     return rc;

@@ -25,9 +25,11 @@ uint64_t probeset_unwritten(const warp_probe *p, uint64_t n);
 
 /* Mean, median, p95 (and the rest) of the probes' latencies, through the
  * statistics module the analysis tools use, so that a run's summary row and
- * bin/latency_stats on its log agree exactly.  0, or -1 out of memory. */
+ * bin/latency_stats on its log agree exactly.  0, or -1 with a sentence in
+ * err (errlen bytes; err may be NULL): out of memory, or more distinct large
+ * latencies than the statistics keep exactly (stats.h). */
 int probeset_summary(const warp_probe *p, uint64_t n, uint32_t warps_per_block,
-                     uint32_t records_per_warp, lat_summary *out);
+                     uint32_t records_per_warp, lat_summary *out, char *err, size_t errlen);
 
 /*
  * The SM clock during the run, from the probes themselves: on each SM, the

@@ -9,7 +9,8 @@
  * run) are kept as sorted (latency, count) pairs: memory then grows with the
  * number of distinct large latencies, which is bounded, never with the
  * number of warps.  They arrive in a batch that is sorted and merged into
- * the SM's pairs when full, so each costs O(log batch).
+ * the SM's pairs when full; the batch grows with the pairs, so each costs
+ * O(log batch) amortized however many distinct values there are.
  *
  * The all-SM population is not counted in the hot loop (that would double
  * its cost); it is merged from the per-SM histograms when first asked for.
@@ -43,7 +44,7 @@ struct lat_stats {
     hist *sm[LAT_STATS_MAX_SMS]; /* NULL where no record was seen */
     hist all;                    /* merged on demand */
     pend *pending;               /* large latencies not yet merged */
-    size_t npending;
+    size_t npending, cappending; /* the batch grows with the pairs (flush_pending) */
     size_t ndistinct;            /* pairs over all SMs */
     int final;                   /* all is up to date, pending is empty */
     uint64_t bad;
@@ -190,11 +191,24 @@ int lat_stats_add(lat_stats *s, const warp_record *r, size_t n)
             if (lat < h->lo) h->lo = lat;
             if (lat >= h->hi) h->hi = lat + 1;
         } else {
-            if (!s->pending && !(s->pending = malloc(LAT_STATS_PENDING * sizeof *s->pending)))
-                return fail(s, "out of memory");
+            if (s->npending == s->cappending) {
+                /* the batch is as large as the pairs already merged (at least
+                 * LAT_STATS_PENDING, at most LAT_STATS_MAX_OVERFLOW): each
+                 * merge then costs O(1) per latency it brings, amortized */
+                size_t cap = s->ndistinct > LAT_STATS_PENDING ? s->ndistinct : LAT_STATS_PENDING;
+                if (cap > LAT_STATS_MAX_OVERFLOW) cap = LAT_STATS_MAX_OVERFLOW;
+                if (s->npending && (cap <= s->cappending || s->npending >= cap)) {
+                    if (flush_pending(s) != 0) return -1;
+                }
+                if (cap > s->cappending) {
+                    pend *np = realloc(s->pending, cap * sizeof *np);
+                    if (!np) return fail(s, "out of memory");
+                    s->pending = np;
+                    s->cappending = cap;
+                }
+            }
             s->pending[s->npending++] = (pend){lat, sm, 0};
             h->novf++;
-            if (s->npending == LAT_STATS_PENDING && flush_pending(s) != 0) return -1;
         }
         h->count++;
     }

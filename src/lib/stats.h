@@ -16,7 +16,8 @@
  *     sm_count is at most that, and lat_stats_read_log refuses records of an
  *     SM the header does not have), plus one 64-bit histogram of all SMs;
  *   - at most LAT_STATS_MAX_OVERFLOW distinct (SM, latency) pairs above the
- *     bins (twice, with the all-SM list), plus a batch of LAT_STATS_PENDING.
+ *     bins (twice, with the all-SM list; a third time while a merge copies
+ *     them), plus a batch of at most as many, not yet merged.
  * A log with more distinct large latencies than that is refused with a
  * sentence rather than summarised inexactly (the read-only kernels' latencies
  * are a few thousand cycles, and a probe saturates at 2^24 - 1).  Time is
@@ -52,14 +53,14 @@ extern "C" {
 #define LAT_STATS_BINS 16384u /* one-cycle bins per SM: latencies 0..16383 */
 #define LAT_STATS_ALL (-1)    /* smid argument meaning "every SM together" */
 #define LAT_STATS_MAX_SMS WARPLOG_MAX_SM_COUNT /* smid must be below this */
-#define LAT_STATS_MAX_OVERFLOW 65536u /* distinct (SM, latency >= LAT_STATS_BINS) pairs */
-#define LAT_STATS_PENDING 4096u       /* large latencies batched before sorting */
+#define LAT_STATS_MAX_OVERFLOW (1u << 22) /* distinct (SM, latency >= LAT_STATS_BINS) pairs */
+#define LAT_STATS_PENDING 4096u       /* the smallest batch of large latencies before sorting */
 /* The bound: per-SM 32-bit and all-SM 64-bit histograms, the large-latency
  * lists (16 B a pair, twice, and a transient copy while merging) and the
  * batch (16 B an entry).  About 18.4 MiB. */
 #define LAT_STATS_MAX_BYTES ((size_t)LAT_STATS_MAX_SMS * LAT_STATS_BINS * 4u + \
                              (size_t)LAT_STATS_BINS * 8u + \
-                             (size_t)LAT_STATS_MAX_OVERFLOW * 16u * 3u + LAT_STATS_PENDING * 16u)
+                             (size_t)LAT_STATS_MAX_OVERFLOW * 16u * 4u)
 
 typedef struct lat_stats lat_stats;
 

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!p) abort();
     memcpy(p, data + 4, n * sizeof *p);
     lat_summary m;
-    probeset_summary(p, n, wpb, rpw, &m);
+    probeset_summary(p, n, wpb, rpw, &m, NULL, 0);
     probeset_unwritten(p, n);
     probeset_clock_MHz(p, n, 1000, data[2]);
     probeset_max_concurrency(p, n);

@@ -15,13 +15,13 @@ int main(void)
     /* latencies 100, 200, 300, 400 on two SMs: mean 250, p50 250 */
     warp_probe a[4] = {P(1000, 100, 3, 0, 0), P(1010, 200, 3, 0, 0), P(5000, 300, 7, 0, 8), P(5000, 400, 7, 0, 8)};
     lat_summary s;
-    CHECK(probeset_summary(a, 4, 2, 1, &s) == 0);
+    CHECK(probeset_summary(a, 4, 2, 1, &s, NULL, 0) == 0);
     CHECK_EQ_U(s.count, 4);
     CHECK_NEAR(s.mean_cycles, 250, 1e-9);
     CHECK_NEAR(s.p50_cycles, 250, 1e-9);
     CHECK_EQ_U(s.min_cycles, 100);
     CHECK_EQ_U(s.max_cycles, 400);
-    CHECK(probeset_summary(a, 0, 2, 1, &s) == 0);
+    CHECK(probeset_summary(a, 0, 2, 1, &s, NULL, 0) == 0);
     CHECK_EQ_U(s.count, 0);
 
     /* concurrency: on SM 3 [1000,1100] and [1010,1210] overlap (2); on SM 7

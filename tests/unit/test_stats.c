@@ -309,7 +309,10 @@ static void test_bounds(void)
     int rc = lat_stats_add(s, &r, 1);
     if (rc == 0) rc = lat_stats_summary(s, LAT_STATS_ALL, &m); /* the batch is merged here */
     CHECK_EQ_I(rc, -1);
-    CHECK_STR_HAS(lat_stats_error(s), "more than 65536 distinct latencies of 16384 cycles or more");
+    char want[96];
+    snprintf(want, sizeof want, "more than %u distinct latencies of %u cycles or more",
+             LAT_STATS_MAX_OVERFLOW, LAT_STATS_BINS);
+    CHECK_STR_HAS(lat_stats_error(s), want);
     lat_stats_free(s);
 
     /* a mean whose sum needs more than 64 bits */
