@@ -97,8 +97,8 @@ static const cli_opt COMMON[] = {
      "cudaLimitMaxL2FetchGranularity hint in bytes (0..128; 0 = leave it)", 0, 0},
     {"--carveout", 0, CLI_U64, 0, 100, 0, 0, &O.carveout, "P",
      "shared-memory carveout percent of the unified L1/shared memory (default:\n"
-     "0, the largest L1, when SMEM is 0; 100 when SMEM limits occupancy and in\n"
-     "sweeps, so that shared memory, not the carveout, sets the resident blocks)", 0,
+     "per kernel, the smallest that keeps the resident blocks of 100, so that L1\n"
+     "gets the rest; 100 in sweeps, so that SMEM alone sets the resident blocks)", 0,
      &O.carveout_given},
     {"--list-occupancy", 0, CLI_FLAG, 0, 0, 0, 0, &O.list_occupancy, 0,
      "print, for WPB, the SMEM that gives each number of resident blocks per SM", 0, 0},
@@ -323,18 +323,53 @@ typedef struct point {
     int overhead_met;
 } point;
 
-static void configure_kernel(const void *k, uint32_t smem)
+static int CARVEOUT_USED = -1;   /* the carveout last set on a kernel (the log says it) */
+
+static int blocks_at(const void *k, uint32_t tpb, uint32_t smem, int pct)
+{
+    int b = 0;
+    ENG_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+    ENG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, (int)tpb, smem));
+    return b;
+}
+
+/* SMEM opt-in and carveout.  Without --carveout (and outside sweeps, which
+ * use 100 so that SMEM alone sets the resident blocks), the carveout is the
+ * smallest that keeps the resident blocks of the largest one: L1 gets the
+ * rest of the unified memory, and occupancy is not cut.  (A carveout of 0
+ * is not that: every block holds 1 KiB of reserved shared memory on sm_80+,
+ * and the smallest shared-memory configuration, 8 KiB on the H100, would
+ * let 8 blocks of 2 or 4 warps in, where 32 and 16 fit.) */
+static void configure_kernel(const void *k, uint32_t tpb, uint32_t smem)
 {
     if (!k) return;
     ENG_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    ENG_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)O.carveout));
+    if (O.carveout_given || O.sweep || O.list_occupancy) {
+        blocks_at(k, tpb, smem, (int)O.carveout);
+        CARVEOUT_USED = (int)O.carveout;
+        return;
+    }
+    const int full = blocks_at(k, tpb, smem, 100);
+    struct cudaFuncAttributes a;
+    ENG_CUDA(cudaFuncGetAttributes(&a, k));
+    const double need = (double)full * ((double)a.sharedSizeBytes + smem + DEV.reserved_smem_per_block);
+    int pct = DEV.max_smem_per_sm ? (int)(100.0 * need / DEV.max_smem_per_sm) - 1 : 0;
+    if (pct < 0) pct = 0;
+    while (pct < 100 && blocks_at(k, tpb, smem, pct) < full) pct++;
+    if (pct == 100) blocks_at(k, tpb, smem, 100);
+    CARVEOUT_USED = pct;
 }
 
 static int CFG;   /* the configuration being run (kernel() takes it) */
 
 static void configure(int v, uint32_t smem)
 {
-    for (int m = 0; m < ENG_NMODES; m++) configure_kernel(F->kernel(v, CFG, (eng_mode)m), smem);
+    int probe_carveout = -1;
+    for (int m = 0; m < ENG_NMODES; m++) {
+        configure_kernel(F->kernel(v, CFG, (eng_mode)m), CTX.tpb, smem);
+        if (m == ENG_PROBE) probe_carveout = CARVEOUT_USED;
+    }
+    if (probe_carveout >= 0) CARVEOUT_USED = probe_carveout;   /* the log's kernel */
 }
 
 static int occupancy(int v, eng_mode m, uint32_t smem)
@@ -349,7 +384,7 @@ static int occupancy(int v, eng_mode m, uint32_t smem)
 int eng_resident_blocks(const eng_ctx *c, const void *k)
 {
     int b = 0;
-    configure_kernel(k, c->smem_bytes);
+    configure_kernel(k, c->tpb, c->smem_bytes);
     ENG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, (int)c->tpb, c->smem_bytes));
     return b;
 }
@@ -542,7 +577,7 @@ static void fill_header(warplog_header *h, int v, const eng_geom *g, const point
     h->blocks_per_sm = (uint32_t)p->bps;
     h->bytes_per_warp_load = g->bytes_per_warp_load;
     h->stride = g->stride;
-    h->carveout_pct = (int32_t)O.carveout;
+    h->carveout_pct = (int32_t)CARVEOUT_USED;
     h->l2_fetch_bytes = (uint32_t)L2_FETCH_NOW;
     h->reps = (uint32_t)O.reps;
     h->loads_per_warp = g->loads_per_warp;
@@ -757,8 +792,9 @@ static int run_variant_inner(int v, int cfg, uint32_t fixed_K, eng_geom *gp)
     const char *logname = "-";
     char path[1100];
     if (p.probes) {
-        if (probeset_summary(p.probes, p.nprobes, CTX.wpb, g.records_per_warp, &ls) != 0)
-            die("out of host memory");
+        char serr[300];
+        if (probeset_summary(p.probes, p.nprobes, CTX.wpb, g.records_per_warp, &ls, serr, sizeof serr) != 0)
+            die("%s: latency summary: %s", F->variants[v].name, serr);
         clk = probeset_clock_MHz(p.probes, p.nprobes, p.gt_base, 20000);
         log_path(path, sizeof path, v, &g, 0);
         warplog_header h;
@@ -914,8 +950,10 @@ static int run_sweep(int v, int cfg, uint32_t fixed_K, int argc, char **argv)
         const char *logname = "nan";
         char path[1100];
         if (p.probes) {
-            if (probeset_summary(p.probes, p.nprobes, CTX.wpb, g.records_per_warp, &ls) != 0)
-                die("out of host memory");
+            char serr[300];
+            if (probeset_summary(p.probes, p.nprobes, CTX.wpb, g.records_per_warp, &ls, serr,
+                                 sizeof serr) != 0)
+                die("latency summary of the sweep point: %s", serr);
             clk = probeset_clock_MHz(p.probes, p.nprobes, p.gt_base, 20000);
             conc = probeset_max_concurrency(p.probes, p.nprobes);
             const double c = clk > 0 ? clk : DEV.sm_clock_nominal_khz / 1000.0;
@@ -1167,10 +1205,10 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
     if ((rc = parse_positional(&r)) != 0) return rc;
-    /* the carveout: the largest L1 unless shared memory is what limits
-     * occupancy (a carveout that leaves less shared memory than SMEM asks
-     * would cut resident blocks on its own) */
-    if (!O.carveout_given) O.carveout = CTX.smem_bytes > 0 || O.sweep || O.list_occupancy ? 100 : 0;
+    /* the carveout: 100 in sweeps and occupancy listings (SMEM alone sets the
+     * resident blocks); otherwise, unless given, chosen per kernel by
+     * configure_kernel: the largest L1 that keeps the resident blocks */
+    if (!O.carveout_given && (O.sweep || O.list_occupancy)) O.carveout = 100;
     if ((rc = select_kernels()) != 0) return rc;
     uint32_t fixed_K = 0;
     O.sample_mode_overhead = !strcmp(O.sample, "overhead");
