@@ -26,6 +26,18 @@
 #include "plateau.h"
 #include "tsv.h"
 
+/* path as written from the folder of out: the search tables and the ladder
+ * sit beside ceiling.tsv, and a path relative to it stays true when the
+ * folder is moved (a device's $OUT into data/reference/<gpu>/). */
+static const char *beside(const char *path, const char *out)
+{
+    if (!out) return path;
+    const char *slash = strrchr(out, '/');
+    if (!slash) return path;   /* out in the working folder: paths are already from there */
+    size_t d = (size_t)(slash - out) + 1;
+    return strncmp(path, out, d) == 0 ? path + d : path;
+}
+
 #define PROG "ceiling"
 
 static int usage(FILE *f, int rc)
@@ -102,13 +114,13 @@ int main(int argc, char **argv)
         fprintf(f, "# the achievable DRAM bandwidth: the best configuration of each operation\n"
                    "# device_name\t%s\n# peak_dram_GBps\t%.6g\n# sm_count\t%.0f\n",
                 tsv_meta(&t[0], "device_name") ? tsv_meta(&t[0], "device_name") : "?", peak, sms);
-        if (ladder) fprintf(f, "# ladder\t%s\n# dram_latency_ns\t%.1f\n# dram_latency_cycles\t%.1f\n", ladder, lat_ns, lat_cyc);
+        if (ladder) fprintf(f, "# ladder\t%s\n# dram_latency_ns\t%.1f\n# dram_latency_cycles\t%.1f\n", beside(ladder, out), lat_ns, lat_cyc);
         fprintf(f, "# bytes_in_flight_per_sm\tbw_GBps x DRAM latency / SMs: what Little's law needs in flight\n");
         fprintf(f, "operation\tbw_GBps\tpct_theoretical\tconfig\tkernel_ms\twarps_per_block\tbytes_in_flight_per_sm\ttable\n");
         for (int i = 0; i < n; i++)
             fprintf(f, "%s\t%.1f\t%.1f\t%s\t%.4f\t%.0f\t%.0f\t%s\n", b[i].op, b[i].bw_GBps,
                     100.0 * b[i].bw_GBps / peak, b[i].config, b[i].kernel_ms, b[i].wpb,
-                    ceiling_bytes_in_flight_per_sm(b[i].bw_GBps, lat_ns, sms), b[i].table);
+                    ceiling_bytes_in_flight_per_sm(b[i].bw_GBps, lat_ns, sms), beside(b[i].table, out));
         int bad = fflush(f) != 0 || ferror(f);
         if (out) {
             bad |= fclose(f) != 0;
