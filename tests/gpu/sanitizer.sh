@@ -37,7 +37,7 @@ for f in "${families[@]}"; do
         # --error-exitcode: a finding fails the run even if the program exits 0
         "$SAN" --tool "$tool" --error-exitcode 99 \
             "$ROOT/$f" "${args[@]}" --reps 1 --warmup 0 --sample 1 --configs-max 2 \
-            --out "$TMP/x.$f.$tool" -q >"$out" 2>&1
+            --out "$TMP/x.$f.$tool" --table "$TMP/x.$f.$tool.tsv" -q >"$out" 2>&1
         rc=$?
         if [ $tool = racecheck ]; then key="RACECHECK SUMMARY:"; clean="RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
         else key="ERROR SUMMARY:"; clean="ERROR SUMMARY: 0 errors"; fi
@@ -52,8 +52,12 @@ for f in "${families[@]}"; do
             grep -a -m 20 "=========" "$out" >&2 ;;
         esac
         echo "$f $tool: ${summary#*========= }"
-        # the run was a real one: its logs are there and none is half-written
-        ls "$TMP/x.$f.$tool"/*.bin >/dev/null 2>&1 || fail "$f under $tool wrote no log"
+        # the run was a real one: every row that recorded (sample not '-') wrote
+        # its log, and none is half-written
+        probed=$("$ROOT/bin/tsv" get "$TMP/x.$f.$tool.tsv" sample | grep -cv '^-$')
+        nlogs=$(ls "$TMP/x.$f.$tool"/*.bin 2>/dev/null | wc -l)
+        [ "$probed" -gt 0 ] && [ "$nlogs" -lt "$probed" ] && fail "$f under $tool: $probed probed rows but $nlogs logs"
+        [ -s "$TMP/x.$f.$tool.tsv" ] || fail "$f under $tool wrote no table"
         ls "$TMP/x.$f.$tool"/*.tmp >/dev/null 2>&1 && fail "$f under $tool left a .tmp log"
     done
 done
