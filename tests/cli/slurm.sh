@@ -175,7 +175,10 @@ n=$(find "$RES" -mindepth 1 -maxdepth 1 -type d -name 'localhost-gpu*' | wc -l)
 for f in fleet.tsv fleet_summary.tsv fleet_chart.tsv; do [ -s "$RES/$f" ] || fail "$f was not written"; done
 [ -f "$RES/fleet.tsv" ] || die "no fleet.tsv"
 
-G_SICK=localhost-gpu2-nouuid-nvidia-h100-80gb-hbm3
+# folder names carry the UUID where a set has device.tsv: found, not spelled
+gpu_dir() { local d; for d in "$RES"/localhost-gpu"$1"-*; do [ -d "$d" ] && basename "$d"; done; }
+G_SICK=$(gpu_dir 2)
+case $G_SICK in *-nvidia-h100-80gb-hbm3) ;; *) fail "GPU 2's folder is '$G_SICK', not an H100's" ;; esac
 get() { bin/tsv get "$RES/fleet.tsv" "$3" --where gpu="$1" --where figure="$2"; }
 [ "$(get $G_SICK dram_lat_cycles flagged)" = 1 ] || fail "the perturbed GPU's DRAM latency is not flagged"
 [ "$(get $G_SICK dram_lat_ns flagged)" = 1 ] || fail "the perturbed GPU's DRAM latency in ns is not flagged"
@@ -189,8 +192,7 @@ m=$(get $G_SICK dram_lat_cycles median)
 [ "$(get $G_SICK l2_near_lat_cycles flagged)" = 0 ] || fail "the perturbed GPU's L2 latency is flagged too"
 
 # the real sets: judged (three of each model), never flagged
-for g in localhost-gpu0-nouuid-nvidia-h100-80gb-hbm3 localhost-gpu3-nouuid-nvidia-h100-80gb-hbm3 \
-         localhost-gpu1-nouuid-nvidia-h200 localhost-gpu4-nouuid-nvidia-h200 localhost-gpu5-nouuid-nvidia-h200; do
+for g in $(gpu_dir 0) $(gpu_dir 3) $(gpu_dir 1) $(gpu_dir 4) $(gpu_dir 5); do
     flags=$(bin/tsv get "$RES/fleet.tsv" flagged --where gpu="$g" | sort -u | tr '\n' ' ')
     case " $flags " in *" 1 "*) fail "$g (a real set) is flagged: $flags" ;; esac
     case " $flags " in *" 0 "*) ;; *) fail "$g was not judged at all: $flags" ;; esac
@@ -200,7 +202,7 @@ done
     fail "the perturbed GPU's verdict is not 'flagged'"
 [ "$(bin/tsv meta "$RES/fleet_summary.tsv" flagged_gpus)" = 1 ] || fail "more or fewer than one GPU flagged"
 # the models are kept apart: an H200's median is the H200s'
-h200m=$(get localhost-gpu1-nouuid-nvidia-h200 dram_lat_cycles median)
+h200m=$(get "$(gpu_dir 1)" dram_lat_cycles median)
 h200d=$(bin/plot_ladder data/reference/h200/latency_ca.tsv --dram-latency | cut -f1)
 [ "$(awk -v a="$h200m" -v b="$h200d" 'BEGIN { print (a - b < 0.06 && b - a < 0.06) }')" = 1 ] ||
     fail "the H200s' median DRAM latency is $h200m, the H200's is $h200d"
