@@ -6,20 +6,26 @@
 # 1. every variant in the four layouts (lead padding off/on, leading
 #    dimension padded off/on) at N0 x N1 = 1024 x 97656 (about 1e8 floats):
 #    stencil_1024x97656_wpb4.tsv;
-# 2. the size sweep: bandwidth against N0 = 32 ... 8192 with N1 chosen so the
-#    arrays hold about 1e8 floats (1e7 with --quick), deriv_copy, deriv0 and
-#    deriv1 in the four layouts: stencil_<N0>x<N1>_wpb4.tsv each.
+# 2. the size sweep: bandwidth against N0 = 32 ... 8192 with N1 such that the
+#    arrays hold about 1e8 floats (1e7 with --quick; N1 = floor(total / N0),
+#    the sizes are listed in this script), deriv_copy, deriv0 and deriv1 in the four
+#    layouts: stencil_<N0>x<N1>_wpb4.tsv each.  The size of step 1 is not run
+#    again: its table holds those variants already, and rewriting it would
+#    lose the others (deriv0_halo, the halo probe).
 # The over-fetch of each layout is the sector model's (bin/sector_model); the
 # lab's small cases are measured with Nsight Compute by scripts/ncu_profile.sh.
 # Exit status: 0 ok, 1 a run failed, 2 usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
-OUTDIR="" DEVICE=0 TOTAL=100000000 QUICK=0
+OUTDIR="" DEVICE=0 QUICK=0
+SIZES="32x3125000 64x1562500 128x781250 256x390625 512x195312 1024x97656 2048x48828 4096x24414 8192x12207"
+SIZES_QUICK="32x312500 64x156250 128x78125 256x39062 512x19531 1024x9765 2048x4882 4096x2441 8192x1220"
+MAIN=1024x97656
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
-        --quick) QUICK=1; TOTAL=10000000; shift ;;
+        --quick) QUICK=1; SIZES=$SIZES_QUICK; shift ;;
         --device|--ladder)
             [ $# -ge 2 ] && [ -n "$2" ] || { echo "stencil.sh: $1 needs a value" >&2; exit 2; }
             [ "$1" = --device ] && DEVICE=$2
@@ -35,13 +41,13 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/warplat-stencil.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 say() { echo "stencil.sh: [${SECONDS}s] $*" >&2; }
 
-say "every variant, four layouts, 1024 x 97656"
-./stencil 1024 97656 --all-layouts --device "$DEVICE" --out "$SCRATCH/logs" \
-    --table "$OUTDIR/$(bin/names summary stencil 1024x97656 4)" -q
-for n0 in 32 64 128 256 512 1024 2048 4096 8192; do
-    n1=$((TOTAL / n0))
-    say "size sweep: $n0 x $n1"
-    ./stencil "$n0" "$n1" --kernel deriv_copy,deriv0,deriv1 --all-layouts --reps 5 --device "$DEVICE" \
-        --out "$SCRATCH/logs" --table "$OUTDIR/$(bin/names summary stencil "${n0}x$n1" 4)" -q
+say "every variant, four layouts, ${MAIN/x/ x }"
+./stencil "${MAIN%x*}" "${MAIN#*x}" --all-layouts --device "$DEVICE" --out "$SCRATCH/logs" \
+    --table "$OUTDIR/$(bin/names summary stencil "$MAIN" 4)" -q
+for size in $SIZES; do
+    [ "$size" = "$MAIN" ] && continue
+    say "size sweep: ${size/x/ x }"
+    ./stencil "${size%x*}" "${size#*x}" --kernel deriv_copy,deriv0,deriv1 --all-layouts --reps 5 \
+        --device "$DEVICE" --out "$SCRATCH/logs" --table "$OUTDIR/$(bin/names summary stencil "$size" 4)" -q
 done
 say "done"
