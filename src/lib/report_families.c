@@ -103,15 +103,21 @@ size_t rfm_series_get(const tsv_table *t, const char *const *filters, const char
     return out->n;
 }
 
-double rfm_value(const tsv_table *t, const char *const *filters, const char *config, const char *col)
+long rfm_row(const tsv_table *t, const char *const *filters, const char *config)
 {
     for (size_t r = 0; r < t->nrow; r++) {
         if (!row_matches(t, r, filters)) continue;
         const char *c = tsv_get(t, r, "config");
         if (config && (!c || strcmp(c, config))) continue;
-        return tsv_num(t, r, col);
+        return (long)r;
     }
-    return NAN;
+    return -1;
+}
+
+double rfm_value(const tsv_table *t, const char *const *filters, const char *config, const char *col)
+{
+    const long r = rfm_row(t, filters, config);
+    return r < 0 ? NAN : tsv_num(t, (size_t)r, col);
 }
 
 /* ------------------------------------------------------------ labs */
@@ -471,14 +477,19 @@ int rfm_offset_note(const char *path, const rfm_series *bw, const rfm_series *ut
     return sb_done(&s);
 }
 
-int rfm_vs_reference(const char *name, double bw, const char *ref, double ref_bw, char *buf, size_t len)
+int rfm_vs_reference(const char *name, double bw, double ref_bw, char *buf, size_t len)
 {
     if (!isfinite(bw)) return nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%s %.1f GB/s", name, bw);
-    if (pos(ref_bw)) sb_add(&s, ", %.1f%% of %s's %.1f GB/s", 100 * bw / ref_bw, ref, ref_bw);
+    if (pos(ref_bw)) sb_add(&s, " (%.1f%%)", 100 * bw / ref_bw);
     return sb_done(&s);
+}
+
+double rfm_moved_GBps(double asked, double util)
+{
+    return pos(util) && isfinite(asked) ? asked * 100 / util : NAN;
 }
 
 /* ------------------------------------------------------------ stencil */
@@ -548,6 +559,68 @@ double rfm_stencil_overfetch_pct(double n0d, double n1d, double rd, int lead_pad
     }
     const double ideal = items * 4 / 32;
     return 100 * (sectors / ideal - 1);
+}
+
+const char *rfm_layout_name(int lead_pad, int pad_ld)
+{
+    static const char *const names[4] = {"without padding", "with the lead pad",
+                                         "with the padded leading dimension", "with both pads"};
+    return names[(lead_pad ? 1 : 0) + (pad_ld ? 2 : 0)];
+}
+
+int rfm_stencil_sweep_note(const rfm_stencil_point *p, size_t n, char *buf, size_t len)
+{
+    double ofmin[4], ofmax[4], bsum[4];
+    size_t cnt[4] = {0}, low = n;
+    for (int l = 0; l < 4; l++) { ofmin[l] = INFINITY; ofmax[l] = -INFINITY; bsum[l] = 0; }
+    for (size_t i = 0; i < n; i++) {
+        const int l = (p[i].lead_pad ? 1 : 0) + (p[i].pad_ld ? 2 : 0);
+        if (isfinite(p[i].overfetch_pct)) {
+            ofmin[l] = fmin(ofmin[l], p[i].overfetch_pct);
+            ofmax[l] = fmax(ofmax[l], p[i].overfetch_pct);
+        }
+        if (!isfinite(p[i].bw_GBps)) continue;
+        bsum[l] += p[i].bw_GBps;
+        cnt[l]++;
+        if (low == n || p[i].bw_GBps < p[low].bw_GBps) low = i;
+    }
+    if (low == n) return nothing(buf, len);
+    sb s;
+    sb_init(&s, buf, len);
+    const char *sep = "";
+    int any = 0;
+    for (int l = 0; l < 4; l++) any |= isfinite(ofmin[l]);
+    if (any) {
+        sb_add(&s, "Over-fetch of the centre loads:");
+        sep = " ";
+        for (int l = 0; l < 4; l++) {
+            if (!isfinite(ofmin[l])) continue;
+            if (ofmax[l] - ofmin[l] < 0.05)
+                sb_add(&s, "%s%.1f%% %s", sep, ofmin[l], rfm_layout_name(l & 1, l & 2));
+            else
+                sb_add(&s, "%s%.1f%% to %.1f%% %s", sep, ofmin[l], ofmax[l], rfm_layout_name(l & 1, l & 2));
+            sep = ", ";
+        }
+        sb_add(&s, ". ");
+    }
+    sb_add(&s, "Mean bandwidth over the sizes and variants:");
+    sep = " ";
+    for (int l = 0; l < 4; l++) {
+        if (!cnt[l]) continue;
+        sb_add(&s, "%s%.1f GB/s %s", sep, bsum[l] / cnt[l], rfm_layout_name(l & 1, l & 2));
+        sep = ", ";
+    }
+    sb_add(&s, ".");
+    if (cnt[0] && cnt[3]) {
+        const double a = bsum[0] / cnt[0], b = bsum[3] / cnt[3];
+        sb_add(&s, " Both pads against none: %+.1f%% bandwidth", 100 * (b / a - 1));
+        if (isfinite(ofmin[0]) && isfinite(ofmax[3]))
+            sb_add(&s, " for %.1f%% less over-fetch", ofmin[0] - ofmax[3]);
+        sb_add(&s, ".");
+    }
+    sb_add(&s, " The lowest point: %s at N0 = %.0f %s, %.1f GB/s.", p[low].variant, p[low].n0,
+           rfm_layout_name(p[low].lead_pad, p[low].pad_ld), p[low].bw_GBps);
+    return sb_done(&s);
 }
 
 int rfm_nearest_level(const plateau_level *lv, int n, double cycles)
@@ -626,7 +699,7 @@ int rfm_tiling_speedup_note(const rfm_tiling *slow, const rfm_tiling *fast, doub
     char b1[32], b2[32], b3[32];
     sb s;
     sb_init(&s, buf, len);
-    sb_add(&s, "%s takes %.2f ms against %s's %.2f ms: x%.2f %s.", fast->kernel, fast->kernel_ms, slow->kernel,
+    sb_add(&s, "%s takes %.4g ms against %s's %.4g ms: x%.2f %s.", fast->kernel, fast->kernel_ms, slow->kernel,
            slow->kernel_ms, rt >= 1 ? rt : 1 / rt, rt >= 1 ? "faster" : "slower");
     static const char *const lvl[3] = {"L1", "L2", "DRAM"};
     const double a[3] = {slow->l1_bytes, slow->l2_bytes, slow->dram_bytes};
@@ -696,7 +769,7 @@ int rfm_tiling_littles_note(const rfm_tiling *k, double lat_ns, double sms, char
     char b1[32], b2[32];
     sb s;
     sb_init(&s, buf, len);
-    sb_add(&s, "%s reads DRAM at %.1f GB/s (%s in %.2f ms); at the ladder's %.1f ns DRAM latency Little's law "
+    sb_add(&s, "%s reads DRAM at %.1f GB/s (%s in %.4g ms); at the ladder's %.1f ns DRAM latency Little's law "
                "needs %s in flight per SM for it, %.1f warp loads of 128 B.",
            k->kernel, gbps, rf_fmt_bytes(k->dram_bytes, b1, sizeof b1), k->ncu_ms, lat_ns,
            rf_fmt_bytes(per_sm, b2, sizeof b2), per_sm / 128);

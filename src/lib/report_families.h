@@ -129,10 +129,18 @@ int rfm_stride_note(const char *what, const rfm_series *spr, const rfm_series *b
 int rfm_offset_note(const char *path, const rfm_series *bw, const rfm_series *util, char *buf,
                     size_t len);
 
-/* A named bandwidth against a reference ("cudaMemcpy"): "batch_restrict
- * (batch=4) 2965.2 GB/s, 102.3% of cudaMemcpy's 2897.9 GB/s". */
-int rfm_vs_reference(const char *name, double bw_GBps, const char *ref, double ref_GBps, char *buf,
-                     size_t len);
+/* A named bandwidth against a reference bandwidth, for a list that names
+ * the reference once: "batch_restrict (batch=4) 2965.2 GB/s (102.3%)". */
+int rfm_vs_reference(const char *name, double bw_GBps, double ref_GBps, char *buf, size_t len);
+
+/* The bandwidth a level moves for a kernel that asks for asked_GBps with
+ * that level's utilization (bytes asked / bytes moved, %): asked / util.
+ * NAN when util is not positive. */
+double rfm_moved_GBps(double asked_GBps, double util_pct);
+
+/* The first row whose columns equal the filters and whose config column is
+ * config (NULL: any); -1 if none. */
+long rfm_row(const tsv_table *t, const char *const *filters, const char *config);
 
 /* ------------------------------------------------------------ stencil */
 
@@ -156,6 +164,23 @@ int rfm_stencil_config(const char *config, rfm_stencil_cfg *out);
  */
 double rfm_stencil_overfetch_pct(double n0, double n1, double radius, int lead_pad, int pad_ld,
                                  double halo_rows);
+
+/* The four layouts' names, by lead_pad + 2 x pad_ld: "without padding",
+ * "with the lead pad", "with the padded leading dimension", "with both pads". */
+const char *rfm_layout_name(int lead_pad, int pad_ld);
+
+/* One point of the size sweep. */
+typedef struct rfm_stencil_point {
+    double n0;
+    int lead_pad, pad_ld;
+    char variant[24];
+    double bw_GBps, overfetch_pct;
+} rfm_stencil_point;
+
+/* The sweep in sentences: each layout's over-fetch (one figure when it is
+ * the same at every N0, else its range) and mean bandwidth over sizes and
+ * variants, what both pads change against none, and the lowest point. */
+int rfm_stencil_sweep_note(const rfm_stencil_point *p, size_t n, char *buf, size_t len);
 
 /* The ladder level nearest a latency (by ratio); -1 when there is none. */
 int rfm_nearest_level(const plateau_level *lv, int n, double cycles);
