@@ -2915,7 +2915,7 @@ static rd_table *pivot(const tsv_table *t, const char *key, const char *const *k
         for (size_t q = a; q > 0 && xs[q - 1] > xs[q]; q--) { double v = xs[q]; xs[q] = xs[q - 1]; xs[q - 1] = v; }
     rd_table *x = rd_table_new(nk + 1);
     rd_table_set(x, 0, 0, "%s", key);
-    for (size_t k = 0; k < nk; k++) rd_table_set(x, 0, k + 1, "%s GB/s%s", kernels[k], isfinite(ref) ? " (% of cudaMemcpy)" : "");
+    for (size_t k = 0; k < nk; k++) rd_table_set(x, 0, k + 1, "%s%s", kernels[k], isfinite(ref) ? " (% of cudaMemcpy)" : "");
     for (size_t i = 0; i < nx; i++) {
         rd_table_set(x, i + 1, 0, "%.0f", xs[i]);
         for (size_t k = 0; k < nk; k++) {
@@ -2987,7 +2987,7 @@ static void sec_copy(report_doc *d, const ctx *c, const char *exp)
                                                 {"stride", "stride=1"}, {"vector2", NULL}, {"vector4", NULL}};
             rd_table *vt = rd_table_new(2);
             rd_table_set(vt, 0, 0, "kernel");
-            rd_table_set(vt, 0, 1, "GB/s (%% of cudaMemcpy)");
+            rd_table_set(vt, 0, 1, "bandwidth (%% of cudaMemcpy)");
             used = 0;
             note[0] = 0;
             size_t row = 1;
