@@ -492,6 +492,64 @@ double rfm_moved_GBps(double asked, double util)
     return pos(util) && isfinite(asked) ? asked * 100 / util : NAN;
 }
 
+size_t rfm_write_groups(const tsv_table *t, const tsv_table *sec, rfm_write_group *out, size_t max)
+{
+    size_t n = 0;
+    const char ***cfg = calloc(max ? max : 1, sizeof *cfg);
+    if (!cfg) return 0;
+    for (size_t r = 0; r < t->nrow; r++) {
+        const char *k = tsv_get(t, r, "kernel"), *cf = tsv_get(t, r, "config");
+        if (!k || strncmp(k, "write_", 6)) continue;
+        if (!cf) cf = "-";
+        double spr = NAN, l2 = NAN;
+        if (sec) {
+            char fv[96];
+            snprintf(fv, sizeof fv, "variant=%s", k);
+            const char *fl[] = {fv, "op=st", NULL};
+            const long q = rfm_row(sec, fl, cf);
+            if (q >= 0) {
+                spr = rfm_lab_measured(sec, (size_t)q, "sectors/request");
+                l2 = rfm_lab_measured(sec, (size_t)q, "L2 requests/request");
+            }
+        }
+        /* equal to the two decimals shown */
+        char key[64], k2[64];
+        snprintf(key, sizeof key, "%.2f|%.2f", spr, l2);
+        size_t j = 0;
+        for (; j < n; j++) {
+            snprintf(k2, sizeof k2, "%.2f|%.2f", out[j].sectors_per_request, out[j].l2_per_request);
+            if (!strcmp(out[j].kernel, k) && !strcmp(k2, key)) break;
+        }
+        if (j == n) {
+            if (n == max) continue;
+            rfm_write_group *g = &out[n++];
+            memset(g, 0, sizeof *g);
+            snprintf(g->kernel, sizeof g->kernel, "%s", k);
+            g->ms_lo = g->bw_lo = INFINITY;
+            g->ms_hi = g->bw_hi = -INFINITY;
+            g->bytes_written = tsv_num(t, r, "bytes_written");
+            g->sectors_per_request = spr;
+            g->l2_per_request = l2;
+        }
+        rfm_write_group *g = &out[j];
+        const char **c2 = realloc(cfg[j], (g->nconfig + 1) * sizeof *c2);
+        if (!c2) continue;
+        cfg[j] = c2;
+        c2[g->nconfig++] = cf;
+        const double ms = tsv_num(t, r, "kernel_ms"), bw = tsv_num(t, r, "bw_GBps");
+        if (isfinite(ms)) { g->ms_lo = fmin(g->ms_lo, ms); g->ms_hi = fmax(g->ms_hi, ms); }
+        if (isfinite(bw)) { g->bw_lo = fmin(g->bw_lo, bw); g->bw_hi = fmax(g->bw_hi, bw); }
+    }
+    for (size_t j = 0; j < n; j++) {
+        rfm_compact_configs(cfg[j], out[j].nconfig, out[j].configs, sizeof out[j].configs);
+        free(cfg[j]);
+        if (!isfinite(out[j].ms_lo)) out[j].ms_lo = out[j].ms_hi = NAN;
+        if (!isfinite(out[j].bw_lo)) out[j].bw_lo = out[j].bw_hi = NAN;
+    }
+    free(cfg);
+    return n;
+}
+
 /* ------------------------------------------------------------ stencil */
 
 int rfm_stencil_config(const char *config, rfm_stencil_cfg *out)
@@ -559,6 +617,80 @@ double rfm_stencil_overfetch_pct(double n0d, double n1d, double rd, int lead_pad
     }
     const double ideal = items * 4 / 32;
     return 100 * (sectors / ideal - 1);
+}
+
+int rfm_stencil_case(const tsv_table *t, size_t r, rfm_case_q *q)
+{
+    static const char *const lab_q[RFM_NCASE] = {"sectors", "L1 hits", "L1 hit rate %", "L2 requests"};
+    q[RFM_CASE_SECTORS] = (rfm_case_q){NAN, tsv_num(t, r, "l1_sectors_pred"), NAN, tsv_num(t, r, "l1_sectors_meas")};
+    const double hits = tsv_num(t, r, "l1_hits_pred"), hmax = tsv_num(t, r, "l1_hits_max_pred");
+    q[RFM_CASE_HITS] = (rfm_case_q){NAN, hits, hmax != hits ? hmax : NAN, tsv_num(t, r, "l1_hits_meas")};
+    const double sec = tsv_num(t, r, "l1_sectors_pred");
+    q[RFM_CASE_HIT_PCT] = (rfm_case_q){NAN, tsv_num(t, r, "l1_hit_pct_pred"),
+                                       hmax != hits && pos(sec) ? 100 * hmax / sec : NAN, tsv_num(t, r, "l1_hit_pct_meas")};
+    /* the L2 bracket runs from fewer requests (neighbours' lines already
+     * asked for) up to the inside-block prediction */
+    const double l2 = tsv_num(t, r, "l2_requests_pred"), l2min = tsv_num(t, r, "l2_requests_min_pred");
+    double lo = isfinite(l2min) ? fmin(l2min, l2) : l2, hi = isfinite(l2min) ? fmax(l2min, l2) : l2;
+    /* the judge's other bracket, stated in the note (sector_families.c):
+     * "L2 requests A if every miss to a line a warp of the block had just
+     * asked for joins that request, B if none does" */
+    const char *note = tsv_get(t, r, "note");
+    const char *m = note ? strstr(note, "L2 requests ") : NULL;
+    double a, b;
+    if (m && strstr(m, " if every miss") && sscanf(m, "L2 requests %lf if every miss", &a) == 1) {
+        const char *c = strstr(m, "joins that request, ");
+        if (c && sscanf(c, "joins that request, %lf if none does", &b) == 1) {
+            lo = fmin(lo, fmin(a, b));
+            hi = fmax(hi, fmax(a, b));
+        }
+    }
+    q[RFM_CASE_L2_REQ] = (rfm_case_q){NAN, lo, hi != lo ? hi : NAN, tsv_num(t, r, "l2_requests_meas")};
+    rfm_lab f[16];
+    const size_t nf = rfm_lab_parse(tsv_get(t, r, "lab"), NULL, f, 16);
+    int n = 0;
+    for (size_t i = 0; i < nf; i++)
+        for (int k = 0; k < RFM_NCASE; k++)
+            if (!strcmp(f[i].quantity, lab_q[k]) && !isfinite(q[k].lab)) { q[k].lab = f[i].lab; n++; }
+    return n;
+}
+
+int rfm_stencil_cases_note(const tsv_table *t, char *buf, size_t len)
+{
+    static const char *const name[RFM_NCASE] = {"L1 sectors", "L1 hits", "L1 hit rate", "L2 requests"};
+    size_t rows = 0, in[RFM_NCASE] = {0};
+    for (size_t r = 0; r < t->nrow; r++) {
+        rfm_case_q q[RFM_NCASE];
+        if (rfm_stencil_case(t, r, q) == 0) continue;
+        rows++;
+        for (int k = 0; k < RFM_NCASE; k++) {
+            const double hi = isfinite(q[k].model_hi) ? q[k].model_hi : q[k].model;
+            in[k] += q[k].measured >= q[k].model - 0.005 && q[k].measured <= hi + 0.005;
+        }
+    }
+    if (!rows) return nothing(buf, len);
+    sb s;
+    sb_init(&s, buf, len);
+    sb_add(&s, "Measured inside the model's prediction (its bracket where it has one):");
+    for (int k = 0; k < RFM_NCASE; k++) sb_add(&s, "%s %s in %zu of %zu", k ? "," : "", name[k], in[k], rows);
+    sb_add(&s, ".");
+    for (int k = 0; k < RFM_NCASE; k++) {
+        if (in[k] == rows) continue;
+        sb_add(&s, " %s outside it:", name[k]);
+        const char *sep = " ";
+        for (size_t r = 0; r < t->nrow; r++) {
+            rfm_case_q q[RFM_NCASE];
+            if (rfm_stencil_case(t, r, q) == 0) continue;
+            const double hi = isfinite(q[k].model_hi) ? q[k].model_hi : q[k].model;
+            if (q[k].measured >= q[k].model - 0.005 && q[k].measured <= hi + 0.005) continue;
+            const char *v = tsv_get(t, r, "variant"), *op = tsv_get(t, r, "op"), *c = tsv_get(t, r, "config");
+            sb_add(&s, "%s%s %s %s %.4g for %.4g", sep, v ? v : "?", op ? op : "?", c ? c : "?", q[k].measured,
+                   q[k].measured < q[k].model ? q[k].model : hi);
+            sep = "; ";
+        }
+        sb_add(&s, ".");
+    }
+    return sb_done(&s);
 }
 
 const char *rfm_layout_name(int lead_pad, int pad_ld)

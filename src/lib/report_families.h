@@ -142,6 +142,20 @@ double rfm_moved_GBps(double asked_GBps, double util_pct);
  * config (NULL: any); -1 if none. */
 long rfm_row(const tsv_table *t, const char *const *filters, const char *config);
 
+/* The write patterns of a patterns summary (kernels write_*), rows of one
+ * kernel with the same measured sectors and L2 requests per request (the
+ * store rows of the sectors table, NULL: none) merged: their
+ * configurations compacted, time and bandwidth as ranges. */
+typedef struct rfm_write_group {
+    char kernel[48];
+    char configs[256];
+    size_t nconfig;
+    double ms_lo, ms_hi, bw_lo, bw_hi, bytes_written;
+    double sectors_per_request, l2_per_request;   /* measured; NAN without */
+} rfm_write_group;
+
+size_t rfm_write_groups(const tsv_table *summary, const tsv_table *sectors, rfm_write_group *out, size_t max);
+
 /* ------------------------------------------------------------ stencil */
 
 typedef struct rfm_stencil_cfg {
@@ -164,6 +178,27 @@ int rfm_stencil_config(const char *config, rfm_stencil_cfg *out);
  */
 double rfm_stencil_overfetch_pct(double n0, double n1, double radius, int lead_pad, int pad_ld,
                                  double halo_rows);
+
+/* One of the lab's stencil cases (a row of sectors_stencil.tsv): L1
+ * sectors, L1 hits, L1 hit rate % and L2 requests, each as the lab gives it
+ * (NAN where it gives none), as the model predicts it (model .. model_hi:
+ * the bracket of assumption B2, and for L2 requests also the one the note
+ * states, misses joining a request already in flight or not; model_hi NAN
+ * when there is none) and as measured. */
+enum { RFM_CASE_SECTORS, RFM_CASE_HITS, RFM_CASE_HIT_PCT, RFM_CASE_L2_REQ, RFM_NCASE };
+typedef struct rfm_case_q {
+    double lab, model, model_hi, measured;
+} rfm_case_q;
+
+/* Fill q[RFM_NCASE] from row r.  Returns the number of lab figures among
+ * the four. */
+int rfm_stencil_case(const tsv_table *t, size_t r, rfm_case_q *q);
+
+/* Over the rows with a lab figure: per quantity, in how many the measured
+ * value is the model's (inside its bracket), and the rows where it is not:
+ * "Measured inside the model's prediction: L1 sectors in 11 of 11, ...; L2
+ * requests in 8 of 11 (fewer: deriv_copy ld n0=64,... 3 for 4, ...)." */
+int rfm_stencil_cases_note(const tsv_table *t, char *buf, size_t len);
 
 /* The four layouts' names, by lead_pad + 2 x pad_ld: "without padding",
  * "with the lead pad", "with the padded leading dimension", "with both pads". */

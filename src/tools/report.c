@@ -3084,67 +3084,22 @@ static void sec_patterns(report_doc *d, const ctx *c, const char *exp)
             static const char *const wh[] = {"kernel", "ms", "GB/s (bytes written)", "bytes written",
                                              "sectors/request (measured)", "L2 requests/request (measured)"};
             for (size_t k = 0; k < 6; k++) rd_table_set(w, 0, k, "%s", wh[k]);
-            typedef struct wgroup {
-                const char *kernel;
-                char key[64];
-                const char *cfg[64];
-                size_t ncfg;
-                double ms_lo, ms_hi, bw_lo, bw_hi, bytes, spr, l2;
-            } wgroup;
-            static wgroup g[64];
-            size_t ng = 0;
-            for (size_t r = 0; r < t.nrow; r++) {
-                const char *k = tsv_get(&t, r, "kernel"), *cf = tsv_get(&t, r, "config");
-                if (!k || strncmp(k, "write_", 6)) continue;
-                if (!cf) cf = "-";
-                double spr = NAN, l2 = NAN;
-                char fv[96];
-                snprintf(fv, sizeof fv, "variant=%s", k);
-                const char *fl[] = {fv, "op=st", NULL};
-                const long q = hc ? rfm_row(&sec, fl, cf) : -1;
-                if (q >= 0) {
-                    spr = rfm_lab_measured(&sec, (size_t)q, "sectors/request");
-                    l2 = rfm_lab_measured(&sec, (size_t)q, "L2 requests/request");
-                }
-                char key[64];
-                snprintf(key, sizeof key, "%.2f|%.2f", spr, l2);
-                size_t j = 0;
-                while (j < ng && !(strcmp(g[j].kernel, k) == 0 && strcmp(g[j].key, key) == 0)) j++;
-                if (j == ng) {
-                    if (ng == 64) continue;
-                    memset(&g[ng], 0, sizeof g[ng]);
-                    g[ng].kernel = k;
-                    snprintf(g[ng].key, sizeof g[ng].key, "%s", key);
-                    g[ng].ms_lo = g[ng].bw_lo = INFINITY;
-                    g[ng].ms_hi = g[ng].bw_hi = -INFINITY;
-                    g[ng].bytes = tsv_num(&t, r, "bytes_written");
-                    g[ng].spr = spr;
-                    g[ng].l2 = l2;
-                    ng++;
-                }
-                wgroup *x = &g[j];
-                if (x->ncfg < 64) x->cfg[x->ncfg++] = cf;
-                const double ms = tsv_num(&t, r, "kernel_ms"), bw = tsv_num(&t, r, "bw_GBps");
-                x->ms_lo = fmin(x->ms_lo, ms);
-                x->ms_hi = fmax(x->ms_hi, ms);
-                x->bw_lo = fmin(x->bw_lo, bw);
-                x->bw_hi = fmax(x->bw_hi, bw);
-            }
+            static rfm_write_group g[64];
+            const size_t ng = rfm_write_groups(&t, hc ? &sec : NULL, g, 64);
             for (size_t j = 0; j < ng; j++) {
-                char cfgs[256];
-                rfm_compact_configs(g[j].cfg, g[j].ncfg, cfgs, sizeof cfgs);
-                if (strcmp(cfgs, "-")) rd_table_set(w, j + 1, 0, "%s (%s)", g[j].kernel, cfgs);
+                if (strcmp(g[j].configs, "-")) rd_table_set(w, j + 1, 0, "%s (%s)", g[j].kernel, g[j].configs);
                 else rd_table_set(w, j + 1, 0, "%s", g[j].kernel);
-                if (g[j].ncfg > 1) {
-                    rd_table_set(w, j + 1, 1, "%.4f-%.4f", g[j].ms_lo, g[j].ms_hi);
-                    rd_table_set(w, j + 1, 2, "%.1f-%.1f", g[j].bw_lo, g[j].bw_hi);
+                char b2[64];
+                if (g[j].nconfig > 1) {
+                    rd_table_set(w, j + 1, 1, "%s-%s", num(b, sizeof b, "%.4f", g[j].ms_lo), num(b2, sizeof b2, "%.4f", g[j].ms_hi));
+                    rd_table_set(w, j + 1, 2, "%s-%s", num(b, sizeof b, "%.1f", g[j].bw_lo), num(b2, sizeof b2, "%.1f", g[j].bw_hi));
                 } else {
                     rd_table_set(w, j + 1, 1, "%s", num(b, sizeof b, "%.4f", g[j].ms_lo));
                     rd_table_set(w, j + 1, 2, "%s", num(b, sizeof b, "%.1f", g[j].bw_lo));
                 }
-                rd_table_set(w, j + 1, 3, "%s", num(b, sizeof b, "%.0f", g[j].bytes));
-                rd_table_set(w, j + 1, 4, "%s", num(b, sizeof b, "%.2f", g[j].spr));
-                rd_table_set(w, j + 1, 5, "%s", num(b, sizeof b, "%.2f", g[j].l2));
+                rd_table_set(w, j + 1, 3, "%s", num(b, sizeof b, "%.0f", g[j].bytes_written));
+                rd_table_set(w, j + 1, 4, "%s", num(b, sizeof b, "%.2f", g[j].sectors_per_request));
+                rd_table_set(w, j + 1, 5, "%s", num(b, sizeof b, "%.2f", g[j].l2_per_request));
             }
             rd_table_add(d, s, w);
             /* AoS against SoA */
@@ -3227,6 +3182,37 @@ static void sec_stencil(report_doc *d, const ctx *c, const char *exp)
         pfx(c, G, p, sizeof p);
         if (hc) {
             rd_heading(d, s, "%sThe lab's cases: L1 sectors, hits, hit rate, L2 requests", p);
+            /* every row with a lab figure: the four quantities as lab / model / GPU */
+            rd_table *x = rd_table_new(7);
+            static const char *const head[] = {"variant", "op", "geometry", "L1 sectors", "L1 hits", "L1 hit rate %",
+                                               "L2 requests"};
+            for (size_t k = 0; k < 7; k++) rd_table_set(x, 0, k, "%s", head[k]);
+            for (size_t k = 3; k < 7; k++) rd_table_set(x, 0, k, "%s: lab / model / %s", head[k], G->label);
+            size_t row = 1;
+            for (size_t r = 0; r < sec.nrow; r++) {
+                rfm_case_q q[RFM_NCASE];
+                if (rfm_stencil_case(&sec, r, q) == 0) continue;
+                rd_table_set(x, row, 0, "%s", tsv_get(&sec, r, "variant") ? tsv_get(&sec, r, "variant") : "?");
+                rd_table_set(x, row, 1, "%s", tsv_get(&sec, r, "op") ? tsv_get(&sec, r, "op") : "?");
+                rd_table_set(x, row, 2, "%s", tsv_get(&sec, r, "config") ? tsv_get(&sec, r, "config") : "?");
+                for (int k = 0; k < RFM_NCASE; k++) {
+                    const char *fmt = k == RFM_CASE_HIT_PCT ? "%.2f" : "%.0f";
+                    char lab[32], m[32], mh[32], me[32];
+                    num(lab, sizeof lab, k == RFM_CASE_HIT_PCT ? "%.1f" : "%.0f", q[k].lab);
+                    num(m, sizeof m, fmt, q[k].model);
+                    num(me, sizeof me, fmt, q[k].measured);
+                    if (isfinite(q[k].model_hi))
+                        rd_table_set(x, row, 3 + (size_t)k, "%s / %s..%s / %s", isfinite(q[k].lab) ? lab : "-", m,
+                                     num(mh, sizeof mh, fmt, q[k].model_hi), me);
+                    else
+                        rd_table_set(x, row, 3 + (size_t)k, "%s / %s / %s", isfinite(q[k].lab) ? lab : "-", m, me);
+                }
+                row++;
+            }
+            rd_table_add(d, s, x);
+            if (rfm_stencil_cases_note(&sec, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+            rd_para(d, s, "%sThe lab's figures of these rows, merged over geometries, with the model at the lab's "
+                          "setting:", p);
             lab_table(d, s, c, G, &sec);
             tsv_free(&sec);
         } else {

@@ -174,6 +174,16 @@ SS=$H/sectors_stencil.tsv
 l2=$(bin/tsv get "$SS" l2_requests_meas --where variant=deriv_copy --where op=ld --where config=n0=64,n1=1,r=1,lead=0,ld=66)
 grep -qF "L2 requests of deriv_copy ld (n0=64,n1=1,r=1,lead=0,ld=66): lab 4 [000], model 4, measured $l2" "$M" ||
     fail "the stencil lab finding does not name the measured $l2 L2 requests of n0=64"
+# a lab case: the four quantities as lab / model / measured; the L2 bracket of
+# the row's note (misses joining a request in flight, or not)
+cs=n0=32,n1=2,r=1,lead=0,ld=34
+g() { bin/tsv get "$SS" "$1" --where variant=deriv_copy --where op=ld --where config=$cs; }
+br=$(g note | sed -nE 's/.*L2 requests ([0-9]+) if every miss.*joins that request, ([0-9]+) if none does.*/\1..\2/p')
+want="| deriv_copy | ld | $cs | 10 / $(g l1_sectors_pred) / $(g l1_sectors_meas) | 1 / $(g l1_hits_pred) / $(g l1_hits_meas) | - / $(g l1_hit_pct_pred) / $(g l1_hit_pct_meas) | 3 / $br / $(g l2_requests_meas) |"
+grep -qF "$want" "$M" || fail "the lab case row is not '$want'"
+nl=$(bin/tsv get "$SS" lab | grep -cE '(sectors|L1 hits|L1 hit rate %|L2 requests) [0-9.]+ \[')
+grep -q "^> Measured inside the model's prediction (its bracket where it has one): L1 sectors in [0-9]* of $nl," "$M" ||
+    fail "the lab cases' finding does not count the $nl rows with a lab figure"
 # over-fetch of lead padding alone at 1024 x 97656: row i1 starts at 32 + 1026 i1 floats
 of=$(awk 'BEGIN { for (i = 0; i < 97656; i++) { s = 32 + 1026 * i; sec += (s % 8 ? 5 : 4) } printf "%.1f", 100 * (sec / (97656 * 4) - 1) }')
 st() { bin/tsv get "$H/stencil_1024x97656_wpb4.tsv" bw_GBps --where kernel="$1" --where config="1024x97656,R=1,lead=$2,padld=$3"; }

@@ -169,6 +169,33 @@ int main(void)
     CHECK_NEAR(rfm_moved_GBps(376.8, 12.5), 3014.4, 1e-9);
     CHECK(isnan(rfm_moved_GBps(376.8, 0)));
 
+    /* --- write patterns: offsets with the same measured sectors merged */
+    tsv_table ws = parse("kernel\tconfig\tkernel_ms\tbw_GBps\tbytes_written\n"
+                         "write_offset\toffset=0\t0.50\t800\t400\n"
+                         "write_offset\toffset=1\t0.52\t790\t400\n"
+                         "write_offset\toffset=2\t0.51\t795\t400\n"
+                         "write_offset\toffset=8\t0.49\t810\t400\n"
+                         "write_coalesced\t-\t0.40\t1000\t400\n"
+                         "coalesced_ca\t-\t0.40\t1000\t0\n");
+    tsv_table wsec = parse("variant\top\tconfig\tl1_requests_meas\tl1_sectors_meas\tsectors_per_request_meas\tl2_requests_meas\n"
+                           "write_offset\tst\toffset=0\t10\t40\t4\t10\n"
+                           "write_offset\tst\toffset=1\t10\t50\t5\t20\n"
+                           "write_offset\tst\toffset=2\t10\t50\t5\t20\n"
+                           "write_offset\tst\toffset=8\t10\t40\t4\t10\n"
+                           "write_coalesced\tst\t-\t10\t40\t4\t10\n");
+    rfm_write_group wg[8];
+    CHECK_EQ_U(rfm_write_groups(&ws, &wsec, wg, 8), 3);
+    CHECK(!strcmp(wg[0].kernel, "write_offset") && !strcmp(wg[0].configs, "offset=0,8") && wg[0].nconfig == 2);
+    CHECK(wg[0].ms_lo == 0.49 && wg[0].ms_hi == 0.50 && wg[0].bw_lo == 800 && wg[0].bw_hi == 810);
+    CHECK(wg[0].sectors_per_request == 4 && wg[0].l2_per_request == 1);
+    CHECK(!strcmp(wg[1].configs, "offset=1-2") && wg[1].sectors_per_request == 5 && wg[1].l2_per_request == 2);
+    CHECK(!strcmp(wg[2].kernel, "write_coalesced") && !strcmp(wg[2].configs, "-") && wg[2].bytes_written == 400);
+    /* without a sectors table: one group per kernel, NAN per request */
+    CHECK_EQ_U(rfm_write_groups(&ws, NULL, wg, 8), 2);
+    CHECK(wg[0].nconfig == 4 && isnan(wg[0].sectors_per_request));
+    tsv_free(&ws);
+    tsv_free(&wsec);
+
     /* --- stencil: the config, and the over-fetch of lab 000's cases */
     rfm_stencil_cfg c;
     CHECK(rfm_stencil_config("1024x97656,R=1,lead=0,padld=1", &c) == 0);
@@ -194,6 +221,43 @@ int main(void)
      * sectors for the 6 that 48 floats fill: 33.3% */
     CHECK_NEAR(rfm_stencil_overfetch_pct(48, 1, 1, 0, 0, 0), 100.0 / 3, 1e-9);
     CHECK(isnan(rfm_stencil_overfetch_pct(0, 5, 1, 0, 0, 0)));
+
+    /* one of the lab's cases: the lab's figures, the model's brackets, the GPU */
+    tsv_table sc = parse("variant\top\tl1_sectors_pred\tl1_sectors_meas\tl1_hits_pred\tl1_hits_max_pred\tl1_hits_meas\t"
+                         "l1_hit_pct_pred\tl1_hit_pct_meas\tl2_requests_pred\tl2_requests_min_pred\tl2_requests_meas\tlab\n"
+                         "deriv_copy\tld\t10\t10\t1\t1\t1\t10.00\t10.00\t4\t4\t3\t"
+                         "sectors 10 [000]; L1 hits 1 [000]; L2 requests 3 [000]\n"
+                         "deriv1\tld\t50\t50\t19\t24\t19\t38.00\t38.00\t13\t11\t9\t-\n");
+    rfm_case_q cq[RFM_NCASE];
+    CHECK(rfm_stencil_case(&sc, 0, cq) == 3);
+    CHECK(cq[RFM_CASE_SECTORS].lab == 10 && cq[RFM_CASE_SECTORS].model == 10 && cq[RFM_CASE_SECTORS].measured == 10);
+    CHECK(cq[RFM_CASE_HITS].lab == 1 && isnan(cq[RFM_CASE_HITS].model_hi));
+    CHECK(isnan(cq[RFM_CASE_HIT_PCT].lab) && cq[RFM_CASE_HIT_PCT].model == 10);
+    CHECK(cq[RFM_CASE_L2_REQ].lab == 3 && cq[RFM_CASE_L2_REQ].model == 4 && isnan(cq[RFM_CASE_L2_REQ].model_hi) &&
+          cq[RFM_CASE_L2_REQ].measured == 3);
+    /* brackets: hits 19..24 of 50 sectors = 38..48%, L2 requests 11..13 */
+    CHECK(rfm_stencil_case(&sc, 1, cq) == 0);
+    CHECK(cq[RFM_CASE_HITS].model == 19 && cq[RFM_CASE_HITS].model_hi == 24);
+    CHECK_NEAR(cq[RFM_CASE_HIT_PCT].model_hi, 48, 1e-12);
+    CHECK(cq[RFM_CASE_L2_REQ].model == 11 && cq[RFM_CASE_L2_REQ].model_hi == 13 && cq[RFM_CASE_L2_REQ].measured == 9);
+    /* row 1 has no lab figure: only row 0 counts, its L2 requests 3 for 4 */
+    CHECK(rfm_stencil_case(&sc, 1, cq) == 0);
+    CHECK(rfm_stencil_cases_note(&sc, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "Measured inside the model's prediction (its bracket where it has one): L1 sectors in 1 of 1, "
+                     "L1 hits in 1 of 1, L1 hit rate in 1 of 1, L2 requests in 0 of 1. L2 requests outside it: "
+                     "deriv_copy ld ? 3 for 4."));
+    tsv_free(&sc);
+    /* the note's bracket of merged misses widens the L2 prediction: 3..4 */
+    sc = parse("variant\top\tl1_sectors_pred\tl1_sectors_meas\tl1_hits_pred\tl1_hits_max_pred\tl1_hits_meas\t"
+               "l1_hit_pct_pred\tl1_hit_pct_meas\tl2_requests_pred\tl2_requests_min_pred\tl2_requests_meas\tlab\tnote\n"
+               "deriv_copy\tld\t10\t10\t1\t1\t1\t10.00\t10.00\t4\t4\t3\tsectors 10 [000]\t"
+               "wavefronts not judged; L2 requests 3 if every miss to a line a warp of the block had just asked for "
+               "joins that request, 4 if none does; DRAM not judged\n");
+    CHECK(rfm_stencil_case(&sc, 0, cq) == 1);
+    CHECK(cq[RFM_CASE_L2_REQ].model == 3 && cq[RFM_CASE_L2_REQ].model_hi == 4);
+    CHECK(rfm_stencil_cases_note(&sc, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "L2 requests in 1 of 1.");
+    tsv_free(&sc);
 
     /* the sweep in sentences */
     CHECK(!strcmp(rfm_layout_name(1, 1), "with both pads") && !strcmp(rfm_layout_name(0, 1), "with the padded leading dimension"));
