@@ -226,6 +226,13 @@ grep -qF "from $(bin/tsv get "$TS" overhead_pct --where kernel=tiled8 | awk '{ p
 sed -n '/^# tiled: time/,/^$/p' "$C/tiling_8192.dat" | sed -n 2p | grep -q "^8	$(bin/tsv get "$TS" kernel_ms --where kernel=tiled8)" ||
     fail "the tiling chart's first point is not tiled8's time"
 
+# chart-family: usage errors exit 2, a folder without the data exits 1 and leaves nothing
+expect_exit 2 bin/report chart-family "$TMP/x.svg" nope "$H";           expect_says "unknown chart 'nope'"
+expect_exit 2 bin/report chart-family "$TMP/x.svg" tiling "$H";         expect_says "chart-family tiling needs N"
+expect_exit 2 bin/report chart-family "$TMP/x.svg" copy_stride;         expect_says "chart-family needs OUT.svg KIND DIR"
+expect_exit 1 bin/report chart-family "$TMP/x.svg" copy_stride data/reference/h200; expect_says "no copy summary"
+ls "$TMP"/x.* >/dev/null 2>&1 && fail "a failed chart-family left files"
+
 # ---- 3. without ceiling.tsv: said so, with the command; no line anywhere
 rm -f "$TMP/in/h100/ceiling.tsv"
 bash scripts/report.sh --data "$TMP/in" --out "$TMP/rep2" 2>/dev/null || fail "the report without ceiling.tsv failed"
