@@ -56,8 +56,9 @@ if command -v ncu >/dev/null 2>&1; then
         --table "$SCRATCH/runs.tsv" >"$SCRATCH/ncu.out" 2>&1 || { tail -n 20 "$SCRATCH/ncu.out" >&2; exit 1; }
     bin/ncu_extract "$SCRATCH/ncu.csv" --metrics "$M" --kernel '^tiling_' >"$SCRATCH/ncu.tsv"
     cp "$SCRATCH/ncu.csv" "$OUTDIR/ncu/tiling_$DSIZE.csv.tmp" && mv "$OUTDIR/ncu/tiling_$DSIZE.csv.tmp" "$OUTDIR/ncu/tiling_$DSIZE.csv"
-    cp "$SCRATCH/ncu.tsv" "$OUTDIR/tiling_ncu_$DSIZE.tsv.tmp" && mv "$OUTDIR/tiling_ncu_$DSIZE.tsv.tmp" "$OUTDIR/tiling_ncu_$DSIZE.tsv"
+    T=$OUTDIR/$(bin/names ncu-table tiling "$DSIZE")
+    cp "$SCRATCH/ncu.tsv" "$T.tmp" && mv "$T.tmp" "$T"
 else
-    say "ncu not found: no byte counts (tiling_ncu_$DSIZE.tsv not written)"
+    say "ncu not found: no byte counts ($(bin/names ncu-table tiling "$DSIZE") not written)"
 fi
 say "done"

@@ -75,6 +75,27 @@ int names_latency_stats(char *buf, size_t len, const char *n, unsigned wpb)
     return put(len, snprintf(buf, len, "latency_stats_%s_wpb%u.tsv", n, wpb));
 }
 
+int names_ncu_table(char *buf, size_t len, const char *exp, const char *n)
+{
+    if (!names_valid_exp(exp) || !valid_part(n, 0)) return -1;
+    return put(len, snprintf(buf, len, "%s_ncu_%s.tsv", exp, n));
+}
+
+/* The families whose reference runs are a script of their own (the list
+ * scripts/reference.sh finds as scripts/<family>.sh). */
+static const char *const SCRIPTED[][2] = {
+    {"ceiling", "scripts/ceiling.sh"},
+    {"stencil", "scripts/stencil.sh"},
+    {"tiling", "scripts/tiling.sh"},
+};
+
+const char *names_family_script(const char *exp)
+{
+    for (size_t i = 0; exp && i < sizeof SCRIPTED / sizeof SCRIPTED[0]; i++)
+        if (!strcmp(exp, SCRIPTED[i][0])) return SCRIPTED[i][1];
+    return NULL;
+}
+
 static void copy(char *dst, size_t len, const char *src, size_t n)
 {
     if (!dst || !len) return;
@@ -172,6 +193,18 @@ names_kind names_parse(const char *base, char *exp, char *variant, char *label, 
         return NAMES_SWEEP;
     }
     if (!strcmp(dot, ".tsv")) {
+        /* <exp>_ncu_<N>.tsv: a family's Nsight Compute counts */
+        const char *e0 = strchr(base, '_');
+        if (e0 && !strncmp(e0, "_ncu_", 5) && e0 + 5 < dot) {
+            char e[64], nn[64];
+            copy(e, sizeof e, base, (size_t)(e0 - base));
+            copy(nn, sizeof nn, e0 + 5, (size_t)(dot - e0) - 5);
+            if (names_valid_exp(e) && valid_part(nn, 0) && strlen(nn) == (size_t)(dot - e0) - 5) {
+                copy(exp, partlen, base, (size_t)(e0 - base));
+                copy(n, partlen, e0 + 5, (size_t)(dot - e0) - 5);
+                return NAMES_NCU_TABLE;
+            }
+        }
         long w = tail_number(us + 1, stem - tail_off, "wpb");
         const char *e_end = strchr(base, '_');
         if (w < 0 || !e_end || e_end >= us) return NAMES_UNKNOWN;
@@ -228,18 +261,22 @@ const char *names_kind_name(names_kind k)
 {
     static const char *const kinds[] = {"unknown", "summary", "log", "sweep", "sectors", "sass",
                                         "latency_stats", "ladder", "fixed", "logdir", "ncu",
-                                        "legacy"};
+                                        "legacy", "ncu_table"};
     return (unsigned)k < sizeof kinds / sizeof kinds[0] ? kinds[k] : "unknown";
 }
 
 const char *names_reference_section(const char *base)
 {
     if (!base) return NULL;
+    if (!strcmp(base, "ceiling.tsv")) return "families";
+    char exp[64];
     if (!strcmp(base, "device.tsv") || !strcmp(base, "nvidia_smi.csv")) return "device";
     if (!strcmp(base, "overhead.tsv")) return "overhead";
     if (!strcmp(base, "sampling.tsv")) return "sampling";
-    switch (names_parse(base, NULL, NULL, NULL, NULL, 0, NULL)) {
+    switch (names_parse(base, exp, NULL, NULL, NULL, sizeof exp, NULL)) {
+    case NAMES_NCU_TABLE: return "families";
     case NAMES_SUMMARY:
+        return names_family_script(exp) ? "families" : "summaries";
     case NAMES_LATENCY_STATS: return "summaries";
     case NAMES_LOG:
     case NAMES_LOGDIR: return "logs";
@@ -264,7 +301,16 @@ int names_command(char *buf, size_t len, const char *dir, const char *base)
     if (k == NAMES_SECTORS || k == NAMES_NCU)
         return put(len, snprintf(buf, len, "scripts/ncu_profile.sh --out %s", dir));
     if (!strcmp(base, "ceiling.tsv"))
-        return put(len, snprintf(buf, len, "./ceiling --table %s/ceiling.tsv", dir));
+        return put(len, snprintf(buf, len, "scripts/ceiling.sh %s --ladder %s/latency_ca.tsv "
+                                           "(or scripts/reference.sh %s --only families)",
+                                 dir, dir, dir));
+    const char *script = names_family_script(exp);
+    if (k == NAMES_NCU_TABLE)
+        return put(len, snprintf(buf, len, "%s %s --ncu-only (needs Nsight Compute)",
+                                 script ? script : "scripts/reference.sh", dir));
+    if (k == NAMES_SUMMARY && script)
+        return put(len, snprintf(buf, len, "%s %s (or scripts/reference.sh %s --only families)",
+                                 script, dir, dir));
     if (!sec) return -1;
     return put(len, snprintf(buf, len, "scripts/reference.sh %s --only %s", dir, sec));
 }

@@ -25,7 +25,8 @@ typedef enum names_kind {
     NAMES_FIXED,          /* device.tsv, overhead.tsv, sampling.tsv, ceiling.tsv, nvidia_smi.csv */
     NAMES_LOGDIR,         /* logs_<N>: a folder */
     NAMES_NCU,            /* ncu/<exp>_<label>.csv: raw Nsight Compute output */
-    NAMES_LEGACY          /* legacy: a folder of files from before the contract */
+    NAMES_LEGACY,         /* legacy: a folder of files from before the contract */
+    NAMES_NCU_TABLE       /* <exp>_ncu_<N>.tsv: a family's Nsight Compute counts at N */
 } names_kind;
 
 /* A kind's name as bin/names parse prints it ("summary", "log", ...). */
@@ -39,6 +40,7 @@ int names_sweep(char *buf, size_t len, const char *exp, const char *variant, uns
 int names_sectors(char *buf, size_t len, const char *exp);
 int names_sass(char *buf, size_t len, const char *exp);
 int names_latency_stats(char *buf, size_t len, const char *n, unsigned wpb);
+int names_ncu_table(char *buf, size_t len, const char *exp, const char *n);
 
 /* What a base name is.  exp, variant, label and n receive the parts (each a
  * buffer of `partlen` bytes, any may be NULL); *wpb the warps per block (0
@@ -51,6 +53,12 @@ names_kind names_parse(const char *base, char *exp, char *variant, char *label, 
  * dashes>", e.g. gpu0-1ab6f806-nvidia-h100-80gb-hbm3. */
 int names_gpu(char *buf, size_t len, int ordinal, const char *uuid, const char *name);
 
+/* The script that runs a family whose runs are not the generic summaries
+ * ("scripts/stencil.sh"), run by scripts/reference.sh's families section
+ * (scripts/<family>.sh OUTDIR [--quick] [--ladder TSV]); NULL for the
+ * others.  tests/cli/families.sh checks this list against scripts/. */
+const char *names_family_script(const char *exp);
+
 /* The experiment name is acceptable: [a-z0-9]+ */
 int names_valid_exp(const char *exp);
 
@@ -62,7 +70,9 @@ const char *names_reference_section(const char *base);
 /*
  * The command that makes the result file `base` in results folder `dir`,
  * for the report's "missing" notes: "scripts/reference.sh DIR --only
- * summaries", "scripts/ncu_profile.sh --out DIR" for sectors.  0, or -1 when
+ * summaries", "scripts/ncu_profile.sh --out DIR" for sectors, the family's
+ * own script for the summaries of a family that has one (stencil, tiling),
+ * for ceiling.tsv and for <exp>_ncu_<N>.tsv.  0, or -1 when
  * base is not a name of the contract or the command does not fit.
  */
 int names_command(char *buf, size_t len, const char *dir, const char *base);

@@ -94,20 +94,51 @@ static double pct_of_peak(const rf_kernel *k, const rf_device *d)
     return pos(d->peak_GBps) ? 100 * k->bw_GBps / d->peak_GBps : NAN;
 }
 
+/* 1 when every row with a known WPB has the same one. */
+static int same_wpb(const rf_kernel *k, size_t n)
+{
+    double w = NAN;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(k[i].wpb)) continue;
+        if (isfinite(w) && k[i].wpb != w) return 0;
+        w = k[i].wpb;
+    }
+    return 1;
+}
+
+static int has_cfg(const rf_kernel *k)
+{
+    return k->config && *k->config && strcmp(k->config, "-");
+}
+
 int rf_fastest_note(const rf_kernel *k, size_t n, const rf_device *d, char *buf, size_t len)
 {
+    int compute = 0;
+    for (size_t i = 0; i < n; i++) compute |= pos(k[i].flops);
     size_t best = n;
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(k[i].bw_GBps) && (best == n || k[i].bw_GBps > k[best].bw_GBps)) best = i;
+    for (size_t i = 0; i < n; i++) {
+        const double v = compute ? k[i].gflops : k[i].bw_GBps;
+        const double bv = best < n ? (compute ? k[best].gflops : k[best].bw_GBps) : NAN;
+        if (isfinite(v) && (compute ? pos(k[i].flops) : 1) && (best == n || v > bv)) best = i;
+    }
     if (best == n) return nothing(buf, len);
     const rf_kernel *b = &k[best];
-    const double pct = pct_of_peak(b, d);
     sb s;
     sb_init(&s, buf, len);
-    sb_add(&s, "Fastest kernel at %.0f warps per block: %s%s%s%s, %.1f GB/s", b->wpb, b->kernel,
-           b->config && *b->config && strcmp(b->config, "-") ? " (" : "",
-           b->config && *b->config && strcmp(b->config, "-") ? b->config : "",
-           b->config && *b->config && strcmp(b->config, "-") ? ")" : "", b->bw_GBps);
+    if (same_wpb(k, n) && !compute)
+        sb_add(&s, "Fastest kernel at %.0f warps per block: %s", b->wpb, b->kernel);
+    else
+        sb_add(&s, "Fastest kernel: %s", b->kernel);
+    if (has_cfg(b)) sb_add(&s, " (%s)", b->config);
+    if (!same_wpb(k, n) || compute) sb_add(&s, ", at its %.0f warps per block", b->wpb);
+    if (compute) {
+        sb_add(&s, ", %.1f GFLOP/s", b->gflops);
+        if (isfinite(b->kernel_ms)) sb_add(&s, " (%.3f ms)", b->kernel_ms);
+        sb_add(&s, ".");
+        return sb_done(&s);
+    }
+    const double pct = pct_of_peak(b, d);
+    sb_add(&s, ", %.1f GB/s", b->bw_GBps);
     if (isfinite(pct) && pos(d->peak_GBps))
         sb_add(&s, " = %.1f%% of the %.0f GB/s DRAM peak", pct, d->peak_GBps);
     sb_add(&s, ".");
@@ -159,9 +190,14 @@ int rf_overhead_note(const rf_kernel *k, size_t n, char *buf, size_t len)
     if (lo == n) return nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
-    sb_add(&s, "Instrumentation overhead at %.0f warps per block: from %+.2f%% (%s) to %+.2f%% (%s) of "
-               "the clean twin's time.", k[lo].wpb, k[lo].overhead_pct, k[lo].kernel,
-           k[hi].overhead_pct, k[hi].kernel);
+    if (same_wpb(k, n))
+        sb_add(&s, "Instrumentation overhead at %.0f warps per block: from %+.2f%% (%s) to %+.2f%% (%s) of "
+                   "the clean twin's time.", k[lo].wpb, k[lo].overhead_pct, k[lo].kernel,
+               k[hi].overhead_pct, k[hi].kernel);
+    else
+        sb_add(&s, "Instrumentation overhead: from %+.2f%% (%s, %.0f warps per block) to %+.2f%% (%s, %.0f "
+                   "warps per block) of the clean twin's time.", k[lo].overhead_pct, k[lo].kernel, k[lo].wpb,
+               k[hi].overhead_pct, k[hi].kernel, k[hi].wpb);
     return sb_done(&s);
 }
 

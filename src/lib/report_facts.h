@@ -43,6 +43,7 @@ typedef struct rf_kernel {
     double lat_mean_cycles, lat_p50_cycles, lat_p95_cycles;
     double instr_ms, overhead_pct;
     double bytes_per_warp;     /* bytes one warp has in flight in its timed load; NAN unknown */
+    double flops, gflops;      /* a compute kernel's (tiling): flops > 0; else 0 or NAN */
 } rf_kernel;
 
 /* "At 1980 MHz, the 3352 GB/s peak is 1693.1 bytes per SM cycle across the
@@ -51,7 +52,12 @@ typedef struct rf_kernel {
 int rf_device_note(const rf_device *d, char *buf, size_t len);
 
 /* "Fastest kernel at 4 warps per block: float4, 2793.0 GB/s = 83.3% of the
- * 3352 GB/s DRAM peak." (percent from pct_peak, else bw / peak). */
+ * 3352 GB/s DRAM peak." (percent from pct_peak, else bw / peak).  Each row's
+ * own warps per block: when they differ (variants that fix their block),
+ * "Fastest kernel: X, at its 32 warps per block, ...".  When a row has
+ * flops > 0 the kernels are compute kernels, ranked by GFLOP/s:
+ * "Fastest kernel: tiled32, at its 32 warps per block, 8978.7 GFLOP/s
+ * (122.458 ms)." */
 int rf_fastest_note(const rf_kernel *k, size_t n, const rf_device *d, char *buf, size_t len);
 
 /* Little's law for one kernel whose bytes_per_warp is known: the bytes its
@@ -60,7 +66,9 @@ int rf_fastest_note(const rf_kernel *k, size_t n, const rf_device *d, char *buf,
 int rf_littles_note(const rf_kernel *k, const rf_device *d, char *buf, size_t len);
 
 /* "Instrumentation overhead at 4 warps per block: from -0.04% (nondiverging)
- * to +1.79% (strided_float4) of the clean twin's time." (overhead_pct). */
+ * to +1.79% (strided_float4) of the clean twin's time." (overhead_pct); with
+ * rows of different warps per block, each row's: "from +0.16% (tiled8, 2
+ * warps per block) to +9.82% (naive, 32 warps per block)". */
 int rf_overhead_note(const rf_kernel *k, size_t n, char *buf, size_t len);
 
 /* One variant's bandwidth against warps per block, wpb ascending:

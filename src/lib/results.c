@@ -16,7 +16,21 @@ double res_n_value(const char *n)
 {
     uint64_t v;
     char err[128];
-    if (!n || cli_parse_count("N", n, UINT64_MAX, &v, err, sizeof err) != 0) return 0;
+    if (!n) return 0;
+    /* a 2-D size, the stencil's N0xN1: the elements it holds */
+    const char *x = strchr(n, 'x');
+    if (x && x > n && x[1]) {
+        char a[64];
+        uint64_t w;
+        if ((size_t)(x - n) >= sizeof a) return 0;
+        memcpy(a, n, (size_t)(x - n));
+        a[x - n] = 0;
+        if (cli_parse_count("N0", a, UINT64_MAX, &v, err, sizeof err) != 0 ||
+            cli_parse_count("N1", x + 1, UINT64_MAX, &w, err, sizeof err) != 0)
+            return 0;
+        return (double)v * (double)w;
+    }
+    if (cli_parse_count("N", n, UINT64_MAX, &v, err, sizeof err) != 0) return 0;
     return (double)v;
 }
 

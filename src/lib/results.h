@@ -66,7 +66,8 @@ size_t res_wpbs(const res_gpu *g, const char *exp, const char *n, unsigned *out,
 /* The logs folder of the smallest N that holds logs ("logs_1e6"), or NULL. */
 const char *res_timeline_dir(const res_gpu *g);
 
-/* "1e8" -> 1e8, "100000000" -> 1e8; 0 when not a count. */
+/* "1e8" -> 1e8, "100000000" -> 1e8, "1024x97656" -> 99999744 (a 2-D size:
+ * its elements); 0 when not a count. */
 double res_n_value(const char *n);
 
 #ifdef __cplusplus

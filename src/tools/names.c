@@ -8,6 +8,8 @@
  *   names sweep EXP VARIANT WPB    sweep_readonly_float4_4.tsv
  *   names sectors EXP | sass EXP
  *   names latency-stats N WPB
+ *   names ncu-table EXP N          tiling_ncu_8192.tsv
+ *   names script EXP               the family's own script (exit 1: none)
  *   names parse BASENAME           kind, exp, variant, label, n, wpb (TSV)
  *   names command DIR BASENAME     the command that makes that file in DIR
  */
@@ -23,8 +25,8 @@ static int usage(FILE *f, int rc)
 {
     fprintf(f, "usage: names summary EXP N WPB | log EXP VARIANT WPB [LABEL] | logdir N |\n"
                "             sweep EXP VARIANT WPB | sectors EXP | sass EXP |\n"
-               "             latency-stats N WPB | gpu ORDINAL UUID NAME | parse BASENAME |\n"
-               "             command DIR BASENAME\n"
+               "             latency-stats N WPB | ncu-table EXP N | gpu ORDINAL UUID NAME |\n"
+               "             parse BASENAME | command DIR BASENAME | script EXP\n"
                "Prints the name docs/naming.md gives a result file.  Exit: 0 ok, 2 usage.\n");
     return rc;
 }
@@ -58,6 +60,13 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "sectors") && argc == 3) rc = names_sectors(b, sizeof b, argv[2]);
     else if (!strcmp(c, "sass") && argc == 3) rc = names_sass(b, sizeof b, argv[2]);
     else if (!strcmp(c, "latency-stats") && argc == 4) rc = wpb_of(argv[3], &w) ? -3 : names_latency_stats(b, sizeof b, argv[2], w);
+    else if (!strcmp(c, "ncu-table") && argc == 4) rc = names_ncu_table(b, sizeof b, argv[2], argv[3]);
+    else if (!strcmp(c, "script") && argc == 3) {
+        const char *s = names_family_script(argv[2]);
+        if (!s) return 1;
+        printf("%s\n", s);
+        return outfile_check_stdout("names");
+    }
     else if (!strcmp(c, "gpu") && argc == 5) {
         uint64_t o;
         char e[128];

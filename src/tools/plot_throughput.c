@@ -2,7 +2,7 @@
  * plot_throughput - measured bandwidth of an occupancy sweep against the
  * Little's-law bound, like the original study's plot_throughput.py.
  *
- *   bin/plot_throughput DATA [LATENCY] OUT [--ladder TSV] [--keep]
+ *   bin/plot_throughput DATA [LATENCY] OUT [--ladder TSV] [--ceiling GBPS] [--keep]
  *   bin/plot_throughput DATA LATENCY FLAG OUT      (the original's form;
  *                                                   FLAG is ignored)
  *
@@ -26,7 +26,10 @@
  * and _max; the bound min(peak, bytes in flight / latency) over warps per SM
  * from 1 to the sweep's largest; the bound at each point's own measured mean
  * latency (open circles: where the measurement sits relative to them shows
- * whether latency, not occupancy, is what limits it); the DRAM peak.
+ * whether latency, not occupancy, is what limits it); the DRAM peak; with
+ * --ceiling, the achievable bandwidth (ceiling.tsv, scripts/ceiling.sh)
+ * beside it: the theoretical peak is never reached, the ceiling is what a
+ * tuned kernel reaches.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -44,7 +47,7 @@
 
 
 static const char usage_text[] =
-    "usage: plot_throughput DATA [LATENCY] OUT [--ladder TSV] [--keep]\n"
+    "usage: plot_throughput DATA [LATENCY] OUT [--ladder TSV] [--ceiling GBPS] [--keep]\n"
     "       plot_throughput DATA LATENCY FLAG OUT   (as plot_throughput.py; FLAG ignored)\n"
     "  Measured bandwidth of an occupancy sweep (DATA, TSV) vs warps per SM, with the\n"
     "  Little's-law bound at LATENCY cycles, the bound at each point's measured mean\n"
@@ -54,6 +57,8 @@ static const char usage_text[] =
     "  OUT's stem + .gp and .dat are written beside it.\n"
     "  --ladder TSV  a ./latency table; its DRAM plateau (cycles) is the unloaded\n"
     "                latency when LATENCY is not given\n"
+    "  --ceiling GBPS  draw the achievable bandwidth (ceiling.tsv's best row) as a\n"
+    "                line beside the DRAM peak\n"
     "  --keep        if gnuplot fails, keep the .tmp script and data to debug\n"
     "  -h, --help    this text\n";
 
@@ -76,6 +81,7 @@ int main(int argc, char **argv)
 {
     const char *pos[4];
     const char *ladder_opt = NULL;
+    double ceiling_GBps = NAN;
     int npos = 0, keep = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -89,6 +95,14 @@ int main(int argc, char **argv)
             else if (i + 1 < argc) ladder_opt = argv[++i];
             else ladder_opt = "";
             if (!*ladder_opt) return usage_error("--ladder needs a latency-ladder TSV", "");
+        } else if (strcmp(a, "--ceiling") == 0 || strncmp(a, "--ceiling=", 10) == 0) {
+            const char *v = a[9] == '=' ? a + 10 : i + 1 < argc ? argv[++i] : "";
+            char perr[256] = "it is 0";
+            if (!*v) return usage_error("--ceiling needs a bandwidth in GB/s", "");
+            if (cli_parse_double("--ceiling", v, 0, 1e7, &ceiling_GBps, perr, sizeof perr) != 0 ||
+                !(ceiling_GBps > 0))
+                return cli_usage_error(PROG, "--ceiling must be a bandwidth in GB/s > 0; got %s (%s)", v,
+                                       perr);
         } else if (a[0] == '-' && a[1] != 0 && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
             /* "-5" is a (bad) LATENCY, reported as such below, not an option */
             return usage_error("unknown option ", a);
@@ -302,6 +316,12 @@ int main(int argc, char **argv)
     fputs(", \\\n     dat index 0 using 1:3 with lines lc rgb '#d62728' notitle"
           ", \\\n     peak_GBps with lines dt 2 lw 2 lc rgb 'black' title ", s);
     gp_put_str(s, tp);
+    if (isfinite(ceiling_GBps)) {
+        char tc[120];
+        snprintf(tc, sizeof tc, "achievable ceiling %.6g GB/s (ceiling.tsv)", ceiling_GBps);
+        fprintf(s, ", \\\n     %.10g with lines dt 4 lw 2 lc rgb '#ff7f0e' title ", ceiling_GBps);
+        gp_put_str(s, tc);
+    }
     fputc('\n', s);
 
     if (gp_job_finish(job, err, sizeof err) != 0) {

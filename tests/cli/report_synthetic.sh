@@ -4,7 +4,9 @@
 # tests/fixtures/report/README.md): real summaries of an H100 run, a device
 # table, an engine sweep, a sector table with an `agree` column, a second
 # family the report has no entry for, and per-warp logs written here with
-# chosen latencies.  Some files are left out on purpose.  Checks: every
+# chosen latencies.  Some files are left out on purpose.  The second family
+# is the copy fixture under a name the report has no entry for (widecopy):
+# copy itself has a section of its own now.  Checks: every
 # family has its section (found from the summaries, not from a list); the
 # engine's columns are shown (instrumented time, overhead); each finding
 # against a figure computed here from the files; each missing file named
@@ -16,7 +18,8 @@ F=tests/fixtures/report
 S=$TMP/in/synth
 mkdir -p "$S/logs_1e6"
 cp "$F"/run5/readonly_1e8_wpb*.tsv "$F"/run5/overhead.tsv "$F"/run5/latency_stats_1e8_wpb4.tsv "$S/"
-cp "$F/device.tsv" "$F/sweep_readonly_baseline_4.tsv" "$F/sectors_readonly.tsv" "$F"/copy_1e8_wpb*.tsv "$S/"
+cp "$F/device.tsv" "$F/sweep_readonly_baseline_4.tsv" "$F/sectors_readonly.tsv" "$S/"
+for f in "$F"/copy_1e8_wpb*.tsv; do cp "$f" "$S/widecopy_${f##*/copy_}"; done
 cp tests/fixtures/ladder/h100_real_ca.tsv "$S/latency_ca.tsv"
 # left out: sampling.tsv, latency_cg.tsv, the other sweeps, sass_*.txt, nvidia_smi.csv
 
@@ -37,7 +40,7 @@ expect_exit 0 bash scripts/report.sh --data "$TMP/in" --out "$TMP/out"
 D=$TMP/out
 [ -s "$D/index.md" ] && [ -s "$D/index.html" ] || fail "no report written"
 grep -q 'failed:' "$D/index.md" && fail "parts failed: $(grep -m3 'failed:' "$D/index.md")"
-for t in device family-copy family-readonly overhead timelines latency ladder sweeps sectors files; do
+for t in device family-widecopy family-readonly overhead timelines latency ladder sweeps sectors files; do
     grep -q "<section id=\"$t\">" "$D/index.html" || fail "no section $t"
 done
 
@@ -46,11 +49,11 @@ grep -q '| name | NVIDIA H100 80GB HBM3 |' "$D/index.md" || fail "the device nam
 grep -q 'not available: device.tsv' "$D/index.md" && fail "device.tsv is said to be missing"
 
 # the second family: its section, its table, its chart, no entry needed
-grep -q '^## copy: summaries at N = 1e8' "$D/index.md" || fail "no section for the family copy"
-grep -q '^| plain | 16 | 0.4793 | 834.6 |' "$D/index.md" || fail "the copy table does not show the plain row"
-[ -s "$D/charts/synth/bandwidth_copy.svg" ] || fail "no bandwidth chart of the family copy"
+grep -q '^## widecopy: summaries at N = 1e8' "$D/index.md" || fail "no section for the family widecopy"
+grep -q '^| plain | 16 | 0.4793 | 834.6 |' "$D/index.md" || fail "the widecopy table does not show the plain row"
+[ -s "$D/charts/synth/bandwidth_widecopy.svg" ] || fail "no bandwidth chart of the family widecopy"
 grep -q "^> Fastest kernel at 4 warps per block: wide, $(bin/tsv get "$F/copy_1e8_wpb4.tsv" bw_GBps --where kernel=wide) GB/s" "$D/index.md" ||
-    fail "no fastest-kernel finding for copy"
+    fail "no fastest-kernel finding for widecopy"
 
 # the engine's columns: instrumented time and overhead, and no old-format note
 grep -q '| kernel | blocks/SM | ms | GB/s | % of peak | mean latency (cycles) | p50 (cycles) | p95 (cycles) | instrumented ms | overhead % | 1 block in | valid |' "$D/index.md" ||
@@ -82,8 +85,11 @@ grep -qF "*not available: sampling.tsv* (made by \`scripts/reference.sh $S --onl
     fail "the probes' section does not name the missing sampling.tsv"
 grep -qF "*not available: sweep_readonly_float4_4.tsv* (made by \`scripts/occupancy_profile.sh readonly_float4 4 --out $S" "$D/index.md" ||
     fail "the missing float4 sweep is not named"
-grep -qF "| sass_copy.txt | scripts/reference.sh $S --only sass |" "$D/index.md" || fail "the missing SASS of copy is not listed"
-grep -qF "| copy_1e8_wpb2.tsv |" "$D/index.md" || fail "copy's missing summaries are not listed"
+grep -qF "| sass_widecopy.txt | scripts/reference.sh $S --only sass |" "$D/index.md" || fail "the missing SASS of widecopy is not listed"
+# scripts/reference.sh runs the families other than readonly at WPB 4 only
+grep -qF "| widecopy_1e8_wpb2.tsv |" "$D/index.md" && fail "a summary reference.sh does not write is listed as missing"
+grep -qF "| copy_1e8_wpb4.tsv | scripts/reference.sh $S --only summaries |" "$D/index.md" ||
+    fail "copy (a family this checkout builds) is not listed as missing"
 grep -qF "| readonly_1e8_wpb4.tsv |" "$D/index.md" && fail "a summary that is there is listed as missing"
 
 # the timelines: p50 of each log (bin/latency_stats) at the smallest and largest WPB

@@ -64,5 +64,15 @@ golden throughput_auto.gp out/tp_auto.gp
 grep -q "620 cycles (lowest measured p50)" out/tp_auto.gp || fail "label should name the lowest p50"
 expect_exit 0 "$B/plot_throughput" "$SW" 700 out/tp3.svg
 grep -q "700 cycles (given)" out/tp3.gp || fail "label should name the given latency"
+# --ceiling: the achievable bandwidth as a line beside the peak
+expect_exit 0 "$B/plot_throughput" "$SW" 622 out/tp_ceiling.svg --ceiling 3194.1
+is_svg out/tp_ceiling.svg
+golden throughput_ceiling.gp out/tp_ceiling.gp
+cmp -s out/tp_ceiling.dat out/tp.dat || fail "--ceiling changed the chart's data"
+expect_exit 2 "$B/plot_throughput" "$SW" 622 out/tp_bad.svg --ceiling -5
+expect_says "--ceiling must be a bandwidth in GB/s > 0"
+expect_exit 2 "$B/plot_throughput" "$SW" out/tp_bad.svg --ceiling
+expect_says "--ceiling needs a bandwidth"
+[ ! -e out/tp_bad.svg ] || fail "a usage error wrote a chart"
 no_files_like out '*.tmp'
 done_testing

@@ -73,6 +73,24 @@ int main(void)
     CHECK_STR_HAS(b, "scripts/occupancy_profile.sh readonly_float4 4 --out OUT");
     CHECK(names_command(b, sizeof b, "OUT", "sectors_readonly.tsv") == 0);
     CHECK(!strcmp(b, "scripts/ncu_profile.sh --out OUT"));
+    /* the families with a script of their own, and their files */
+    CHECK(names_ncu_table(b, sizeof b, "tiling", "8192") == 0 && !strcmp(b, "tiling_ncu_8192.tsv"));
+    CHECK(names_ncu_table(b, sizeof b, "til_ing", "8192") == -1);
+    CHECK(names_parse("tiling_ncu_8192.tsv", e, v, l, n, 32, &w) == NAMES_NCU_TABLE);
+    CHECK(!strcmp(e, "tiling") && !strcmp(n, "8192") && w == 0);
+    CHECK(!strcmp(names_kind_name(NAMES_NCU_TABLE), "ncu_table"));
+    CHECK(names_parse("stencil_1024x97656_wpb4.tsv", e, v, l, n, 32, &w) == NAMES_SUMMARY);
+    CHECK(!strcmp(e, "stencil") && !strcmp(n, "1024x97656") && w == 4);
+    CHECK(!strcmp(names_family_script("stencil"), "scripts/stencil.sh"));
+    CHECK(names_family_script("readonly") == NULL && names_family_script(NULL) == NULL);
+    CHECK(!strcmp(names_reference_section("tiling_8192_wpb4.tsv"), "families"));
+    CHECK(!strcmp(names_reference_section("copy_1e8_wpb4.tsv"), "summaries"));
+    CHECK(names_command(b, sizeof b, "OUT", "stencil_32x3125000_wpb4.tsv") == 0);
+    CHECK(!strcmp(b, "scripts/stencil.sh OUT (or scripts/reference.sh OUT --only families)"));
+    CHECK(names_command(b, sizeof b, "OUT", "ceiling.tsv") == 0);
+    CHECK_STR_HAS(b, "scripts/ceiling.sh OUT --ladder OUT/latency_ca.tsv");
+    CHECK(names_command(b, sizeof b, "OUT", "tiling_ncu_8192.tsv") == 0);
+    CHECK(!strcmp(b, "scripts/tiling.sh OUT --ncu-only (needs Nsight Compute)"));
     CHECK(names_command(b, sizeof b, "OUT", "notes.md") == -1);
     CHECK(names_command(b, 8, "OUT", "overhead.tsv") == -1);
     return check_report("test_names");

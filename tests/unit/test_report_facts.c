@@ -37,6 +37,8 @@ static rf_kernel kernel(const char *name, double bw, double pct, double p50)
     k.instr_ms = NAN;
     k.overhead_pct = NAN;
     k.bytes_per_warp = NAN;
+    k.flops = 0;
+    k.gflops = 0;
     return k;
 }
 
@@ -98,6 +100,26 @@ int main(void)
     k[0].overhead_pct = 0.03; k[1].overhead_pct = 0.71; k[2].overhead_pct = -0.04;
     CHECK(rf_overhead_note(k, 3, b, sizeof b) == 0);
     CHECK_STR_HAS(b, "from -0.04% (random_access) to +0.71% (float4)");
+
+    /* variants that fix their own block (tiling): each row's WPB, and a
+     * compute kernel ranked by GFLOP/s, not by its (meaningless) GB/s */
+    rf_kernel tk[3] = {kernel("naive", 4.4, 0.1, 740), kernel("tiled8", 3.8, 0.1, 959), kernel("tiled32", 6.6, 0.2, 825)};
+    tk[0].wpb = 32; tk[1].wpb = 2; tk[2].wpb = 32;
+    tk[0].config = "dsize=8192,tile=32";
+    tk[0].overhead_pct = 9.82; tk[1].overhead_pct = 0.16; tk[2].overhead_pct = 1.66;
+    CHECK(rf_fastest_note(tk, 3, &d, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "Fastest kernel: tiled32, at its 32 warps per block, 6.6 GB/s = 0.2% of the 3352 GB/s DRAM peak."));
+    CHECK(rf_overhead_note(tk, 3, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "Instrumentation overhead: from +0.16% (tiled8, 2 warps per block) to +9.82% (naive, 32 warps "
+                     "per block) of the clean twin's time."));
+    for (int i = 0; i < 3; i++) tk[i].flops = 1099511627776.0;
+    tk[0].gflops = 6045.6; tk[1].gflops = 5149.5; tk[2].gflops = 5000; /* the slowest GB/s is the fastest here */
+    tk[0].kernel_ms = 181.8686;
+    CHECK(rf_fastest_note(tk, 3, &d, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "Fastest kernel: naive (dsize=8192,tile=32), at its 32 warps per block, 6045.6 GFLOP/s (181.869 ms)."));
+    tk[1].wpb = tk[2].wpb = 32;
+    CHECK(rf_fastest_note(tk, 3, &d, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "Fastest kernel: naive (dsize=8192,tile=32), at its 32 warps per block, 6045.6 GFLOP/s");
 
     /* the bandwidth series */
     unsigned w[4] = {2, 4, 8, 16};

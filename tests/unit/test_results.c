@@ -103,6 +103,9 @@ int main(void)
     CHECK_NEAR(res_n_value("1e8"), 1e8, 0);
     CHECK_NEAR(res_n_value("100000000"), 1e8, 0);
     CHECK_NEAR(res_n_value("x"), 0, 0);
+    CHECK_NEAR(res_n_value("1024x97656"), 99999744, 0);
+    CHECK_NEAR(res_n_value("32x"), 0, 0);
+    CHECK_NEAR(res_n_value("x32"), 0, 0);
     res_free(&g);
 
     snprintf(dir, sizeof dir, "%s/nosuch", root);

@@ -1,0 +1,283 @@
+/*
+ * report_families.h - what the report computes for the families that are
+ * more than a table of summaries (copy, patterns, stencil, tiling, ceiling):
+ * the series its charts draw, the labs' figures against the model and the
+ * GPU, the stencil's over-fetch, the tiling kernels' bytes and Little's law,
+ * the achievable ceiling.  Every table is read by column name (tsv.h); every
+ * sentence is computed from the numbers (the conventions of report_facts.h:
+ * 0 written, 1 nothing to say and buf "", -1 buf too small).
+ */
+#ifndef WARPLAT_REPORT_FAMILIES_H
+#define WARPLAT_REPORT_FAMILIES_H
+#include <stddef.h>
+
+#include "plateau.h"
+#include "tsv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ series */
+
+#define RFM_MAX_POINTS 256
+
+/* One line of a chart: y against a configuration value x, x ascending. */
+typedef struct rfm_series {
+    double x[RFM_MAX_POINTS], y[RFM_MAX_POINTS];
+    size_t n;
+} rfm_series;
+
+/*
+ * The rows of t whose columns equal the filters ("kernel=stride",
+ * "op=ld"; a NULL-terminated list), x the integer value of key in the row's
+ * config column ("stride=4" -> 4), y the number in column ycol.  Rows
+ * without the key or with a NAN y are left out; x sorted ascending.  Returns
+ * the number of points.
+ */
+size_t rfm_series_get(const tsv_table *t, const char *const *filters, const char *key,
+                      const char *ycol, rfm_series *out);
+
+/* The number in column col of the first row whose columns equal the filters
+ * (and, when config is not NULL, whose config column is config); NAN if none. */
+double rfm_value(const tsv_table *t, const char *const *filters, const char *config,
+                 const char *col);
+
+/* ------------------------------------------------------------ labs */
+
+/* One figure of the background labs on one row of a sectors_<family>.tsv. */
+typedef struct rfm_lab {
+    char quantity[48];     /* "sectors/request", "L1 bus utilization %" */
+    char source[8];        /* "000" */
+    double lab;            /* the lab's figure */
+    double model;          /* the model's at the lab's setting */
+    double measured;       /* the GPU's, from the row's _meas columns; NAN unknown */
+} rfm_lab;
+
+/*
+ * Parse the lab column ("sectors/request 16 [000]; wavefronts/request 1
+ * [000]") and the lab_vs_model column ("agrees", or "differs: L2 requests lab
+ * 3 [000], model 4; ...") into at most max figures: model is the lab's value
+ * where the verdict does not name the figure.  Returns the count (0 for "-").
+ */
+size_t rfm_lab_parse(const char *lab, const char *verdict, rfm_lab *out, size_t max);
+
+/* The measured value of a lab quantity on row r of a sectors table, from its
+ * _meas columns: sectors/request, wavefronts/request, L2 requests/request and
+ * DRAM sectors/request per L1 request; sectors, L1 hits, L1 hit rate %, L2
+ * requests as counted; L1 and DRAM bus utilization %; elements/request (4 B
+ * elements: bytes asked = L1 utilization x sectors x 32).  NAN when unknown. */
+double rfm_lab_measured(const tsv_table *t, size_t r, const char *quantity);
+
+/* 1 when a measured figure is the lab's: within 1% (the measured runs end in
+ * partial warps: 31.99 sectors per request is the lab's 32), or within 0.05
+ * for a quantity in % (the labs quote 44.4 for 4/9); 0 otherwise (NAN never
+ * matches). */
+int rfm_lab_same(const char *quantity, double lab, double measured);
+
+/* Lab figures of a table, rows that differ only by configuration merged:
+ * the configurations are listed compactly ("offset=1-7,9-15"). */
+typedef struct rfm_labrow {
+    char variant[64];
+    char op[8];
+    char configs[256];
+    size_t nconfig;
+    rfm_lab f;
+} rfm_labrow;
+
+/* Every row with a lab figure, merged when variant, op, quantity, source and
+ * the lab, model and measured values (to 4 significant digits) are equal.
+ * Returns the number of merged rows (at most max). */
+size_t rfm_lab_rows(const tsv_table *t, rfm_labrow *out, size_t max);
+
+/* "The H100 measures the lab's figure in 31 of 40 (rows merged over
+ * configurations: 12 of 15); it differs in: L1 bus utilization % of
+ * offset_ca (offset=1-7,...) lab 50 [001], measured 80; ..."  gpu names the
+ * measured column ("the H100"). */
+int rfm_lab_note(const rfm_labrow *r, size_t n, const char *gpu, char *buf, size_t len);
+
+/* Configurations ("offset=1", "offset=2", ...) as one compact list,
+ * "offset=1-2": when all are key=integer of one key, the integers sorted in
+ * runs; else the configurations joined with "; ".  Truncated with "...". */
+void rfm_compact_configs(const char *const *configs, size_t n, char *buf, size_t len);
+
+/* The patterns' bus utilization: the lecture's figures beside the model's
+ * and the GPU's, per load pattern and path. */
+typedef struct rfm_util_row {
+    char pattern[48];      /* "coalesced", "offset (offset=1)" */
+    double lab_cached, lab_uncached;     /* lecture 001's columns (else lab 002's); NAN */
+    char lab_source[16];   /* "001", "002" */
+    double model[3], measured[3];        /* L1 utilization %, paths ca, cg, nc */
+} rfm_util_row;
+
+/* From sectors_patterns.tsv: one row per load pattern <p>_ca/_cg/_nc that
+ * has a lab figure, at the first configuration that has one.  Returns the
+ * number of rows. */
+size_t rfm_patterns_util(const tsv_table *t, rfm_util_row *out, size_t max);
+
+/* ------------------------------------------------------------ copy, patterns */
+
+/* Strided accesses: "stride (loads): 4 sectors per request at stride 1, 32
+ * from stride 8 on (12.5% of the bytes moved are used); bandwidth 1671.8 GB/s
+ * at stride 1, 197.5 at stride 128."  spr: measured sectors per request
+ * against stride; bw: GB/s against stride. */
+int rfm_stride_note(const char *what, const rfm_series *spr, const rfm_series *bw, char *buf,
+                    size_t len);
+
+/* Misalignment: how far bandwidth moves over the offsets against how far
+ * the L1 utilization does, per path. */
+int rfm_offset_note(const char *path, const rfm_series *bw, const rfm_series *util, char *buf,
+                    size_t len);
+
+/* A named bandwidth against a reference bandwidth, for a list that names
+ * the reference once: "batch_restrict (batch=4) 2965.2 GB/s (102.3%)". */
+int rfm_vs_reference(const char *name, double bw_GBps, double ref_GBps, char *buf, size_t len);
+
+/* The bandwidth a level moves for a kernel that asks for asked_GBps with
+ * that level's utilization (bytes asked / bytes moved, %): asked / util.
+ * NAN when util is not positive. */
+double rfm_moved_GBps(double asked_GBps, double util_pct);
+
+/* The first row whose columns equal the filters and whose config column is
+ * config (NULL: any); -1 if none. */
+long rfm_row(const tsv_table *t, const char *const *filters, const char *config);
+
+/* The write patterns of a patterns summary (kernels write_*), rows of one
+ * kernel with the same measured sectors and L2 requests per request (the
+ * store rows of the sectors table, NULL: none) merged: their
+ * configurations compacted, time and bandwidth as ranges. */
+typedef struct rfm_write_group {
+    char kernel[48];
+    char configs[256];
+    size_t nconfig;
+    double ms_lo, ms_hi, bw_lo, bw_hi, bytes_written;
+    double sectors_per_request, l2_per_request;   /* measured; NAN without */
+} rfm_write_group;
+
+size_t rfm_write_groups(const tsv_table *summary, const tsv_table *sectors, rfm_write_group *out, size_t max);
+
+/* ------------------------------------------------------------ stencil */
+
+typedef struct rfm_stencil_cfg {
+    double n0, n1, radius;
+    int lead_pad, pad_ld;
+} rfm_stencil_cfg;
+
+/* "1024x97656,R=1,lead=0,padld=1" -> n0, n1, R, the two pads.  0, or -1. */
+int rfm_stencil_config(const char *config, rfm_stencil_cfg *out);
+
+/*
+ * The over-fetch of the centre load in one layout (stencil.cu's: ld = N0 + 2R,
+ * rounded up to 32 floats with the leading-dimension pad; H halo rows;
+ * lead the smallest that puts element (0, 0) on a 128 B line with the lead
+ * pad): the 32 B sectors the warps' loads of in[idx] touch, over the
+ * sectors the same floats fill when aligned (4 B floats, 8 per sector),
+ * minus 1, in percent.  halo_rows: R for deriv1, 0 for the others.  NAN for
+ * a geometry out of range.  Lab 000: N0 = 1024, no pad: 160 sectors for 128,
+ * 25%.
+ */
+double rfm_stencil_overfetch_pct(double n0, double n1, double radius, int lead_pad, int pad_ld,
+                                 double halo_rows);
+
+/* One of the lab's stencil cases (a row of sectors_stencil.tsv): L1
+ * sectors, L1 hits, L1 hit rate % and L2 requests, each as the lab gives it
+ * (NAN where it gives none), as the model predicts it (model .. model_hi:
+ * the bracket of assumption B2, and for L2 requests also the one the note
+ * states, misses joining a request already in flight or not; model_hi NAN
+ * when there is none) and as measured. */
+enum { RFM_CASE_SECTORS, RFM_CASE_HITS, RFM_CASE_HIT_PCT, RFM_CASE_L2_REQ, RFM_NCASE };
+typedef struct rfm_case_q {
+    double lab, model, model_hi, measured;
+} rfm_case_q;
+
+/* Fill q[RFM_NCASE] from row r.  Returns the number of lab figures among
+ * the four. */
+int rfm_stencil_case(const tsv_table *t, size_t r, rfm_case_q *q);
+
+/* Over the rows with a lab figure: per quantity, in how many the measured
+ * value is the model's (inside its bracket), and the rows where it is not:
+ * "Measured inside the model's prediction: L1 sectors in 11 of 11, ...; L2
+ * requests in 8 of 11 (fewer: deriv_copy ld n0=64,... 3 for 4, ...)." */
+int rfm_stencil_cases_note(const tsv_table *t, char *buf, size_t len);
+
+/* The four layouts' names, by lead_pad + 2 x pad_ld: "without padding",
+ * "with the lead pad", "with the padded leading dimension", "with both pads". */
+const char *rfm_layout_name(int lead_pad, int pad_ld);
+
+/* One point of the size sweep. */
+typedef struct rfm_stencil_point {
+    double n0;
+    int lead_pad, pad_ld;
+    char variant[24];
+    double bw_GBps, overfetch_pct;
+} rfm_stencil_point;
+
+/* The sweep in sentences: each layout's over-fetch (one figure when it is
+ * the same at every N0, else its range) and mean bandwidth over sizes and
+ * variants, what both pads change against none, and the lowest point. */
+int rfm_stencil_sweep_note(const rfm_stencil_point *p, size_t n, char *buf, size_t len);
+
+/* The ladder level nearest a latency (by ratio); -1 when there is none. */
+int rfm_nearest_level(const plateau_level *lv, int n, double cycles);
+
+/* The halo probe: "deriv0_halo: the halo load's median latency is 41
+ * cycles, x1.24 the L1 plateau of 33 cycles and nearest it: the halo load
+ * hits in L1, as the sector model predicts." */
+int rfm_halo_note(double p50_cycles, const plateau_level *lv, int n, char *buf, size_t len);
+
+/* ------------------------------------------------------------ tiling */
+
+typedef struct rfm_tiling {
+    char kernel[32];          /* variant: naive, tiled8, ... */
+    double tile, wpb, blocks_per_sm, kernel_ms, gflops;
+    double lat_p50_cycles, lat_p95_cycles;
+    /* Nsight Compute (NAN without its table) */
+    double l1_bytes, l1_hit_pct, l2_bytes, dram_bytes, ncu_ms;
+} rfm_tiling;
+
+/* One entry per row of a tiling summary (tile from its config "tile=T"),
+ * joined with the Nsight Compute table (NULL: none) by the summary's kernel_fn
+ * and the table's kernel column.  Returns the count. */
+size_t rfm_tiling_read(const tsv_table *summary, const tsv_table *ncu, rfm_tiling *out, size_t max);
+
+/* The bytes a DSIZE x DSIZE multiply must read at least: A and B once, 4 B
+ * floats: 2 x DSIZE^2 x 4. */
+double rfm_tiling_ideal_bytes(double dsize);
+
+/* Why `fast` beats `slow` (speed-up, bytes at each level, latency), from the
+ * numbers: the level whose traffic falls by about the time ratio is named,
+ * and a level whose traffic does not fall is said not to explain it. */
+int rfm_tiling_speedup_note(const rfm_tiling *slow, const rfm_tiling *fast, double dsize,
+                            char *buf, size_t len);
+
+/* Little's law for one kernel's measured DRAM throughput (dram_bytes over
+ * Nsight Compute's time): the bytes in flight per SM it needs at the
+ * ladder's DRAM latency, in 128 B warp loads. */
+int rfm_tiling_littles_note(const rfm_tiling *k, double dram_latency_ns, double sm_count,
+                            char *buf, size_t len);
+
+/* ------------------------------------------------------------ ceiling */
+
+typedef struct rfm_ceiling {
+    char op[32], config[64];
+    double bw_GBps, pct_theoretical, wpb, bytes_in_flight_per_sm;
+} rfm_ceiling;
+
+/* The rows of ceiling.tsv (columns operation, bw_GBps, pct_theoretical,
+ * config, warps_per_block, bytes_in_flight_per_sm).  Returns the count, or
+ * -1 when the table lacks operation or bw_GBps. */
+int rfm_ceiling_read(const tsv_table *t, rfm_ceiling *out, size_t max);
+
+/* The bandwidth of operation op, NAN when absent. */
+double rfm_ceiling_of(const rfm_ceiling *c, size_t n, const char *op);
+
+/* "The best read reaches 3194.1 GB/s, 95.3% of the 3352 GB/s theoretical
+ * peak (w=16,...), 8.3 KB in flight per SM at the ladder's 344.7 ns DRAM
+ * latency; write 3282.2 GB/s (97.9%), ..., cudaMemcpy 3001.5 GB/s (89.5%)." */
+int rfm_ceiling_note(const rfm_ceiling *c, size_t n, double peak_GBps, double dram_latency_ns,
+                     char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

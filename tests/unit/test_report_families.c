@@ -1,0 +1,360 @@
+/* test_report_families.c - the families' tables, series and sentences
+ * against small tables and numbers worked out by hand. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "report_families.h"
+
+static tsv_table parse(const char *text)
+{
+    tsv_table t;
+    char err[256];
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    if (!f || tsv_parse(f, "test", &t, err, sizeof err) != 0) {
+        fprintf(stderr, "parse failed: %s\n", err);
+        exit(1);
+    }
+    fclose(f);
+    return t;
+}
+
+/* A sectors table: the columns the report reads, in another order than the
+ * tool writes them (read by name). */
+static const char SECTORS[] =
+    "# family\tcopy\n"
+    "op\tvariant\tconfig\tl1_requests_meas\tl1_sectors_meas\tsectors_per_request_meas\twavefronts_meas\t"
+    "l2_requests_meas\tdram_sectors_meas\tl1_hits_meas\tl1_hit_pct_meas\tl1_util_pct_pred\tl1_util_pct_meas\t"
+    "dram_util_pct_meas\tlab\tlab_vs_model\n"
+    /* stride 16: 4.05 wavefronts per request measured, the lab's 4 */
+    "ld\tstride\tstride=16\t1000\t32000\t32.0\t4050\t32000\t64000\t0\t0\t12.5\t12.5\t6.25\t"
+    "sectors/request 32 [000]; wavefronts/request 4 [000]\tagrees\n"
+    "st\tstride\tstride=16\t1000\t4000\t4.0\t1000\t1000\t0\t0\t0\t100\t100\tnan\t-\t-\n"
+    /* stride 2 and 4 ld: sectors per request 8, 16 */
+    "ld\tstride\tstride=4\t1000\t16000\t16.0\t1000\t4000\t16000\t0\t0\t25\t25\t25\tsectors/request 16 [000]\tagrees\n"
+    "ld\tstride\tstride=2\t1000\t8000\t8.0\t1000\t2000\t8000\t0\t0\t50\t50\t50\t-\t-\n"
+    /* a misaligned offset, the lab's cached 50 against the sectored 80 */
+    "ld\toffset_ca\toffset=1\t10\t50\t5.0\t10\t20\t50\t0\t0\t80\t80\t100\t"
+    "L1 bus utilization % 50 [001]\tdiffers: L1 bus utilization % lab 50 [001], model 80\n"
+    "ld\toffset_ca\toffset=2\t10\t50\t5.0\t10\t20\t50\t0\t0\t80\t80\t100\t"
+    "L1 bus utilization % 50 [001]\tdiffers: L1 bus utilization % lab 50 [001], model 80\n"
+    "ld\toffset_ca\toffset=3\t10\t50\t5.0\t10\t20\t50\t0\t0\t80\t80\t100\t"
+    "L1 bus utilization % 50 [001]\tdiffers: L1 bus utilization % lab 50 [001], model 80\n"
+    "ld\toffset_ca\toffset=8\t10\t40\t4.0\t10\t10\t40\t0\t0\t100\t100\t100\t"
+    "L1 bus utilization % 50 [001]\tdiffers: L1 bus utilization % lab 50 [001], model 100\n"
+    "ld\toffset_cg\toffset=1\t10\t50\t5.0\t10\t20\t50\t0\t0\t80\t80\t100\t"
+    "L1 bus utilization % 80 [001]\tagrees\n"
+    "ld\toffset_nc\toffset=1\t10\t50\t5.0\t10\t20\t50\t0\t0\t80\t79\t100\t-\t-\n"
+    /* lab 002 only: any path */
+    "ld\tspread_ca\t-\t10\t40\t4.0\t10\t40\t80\t0\t0\t100\t100\t50\t"
+    "L1 bus utilization % 4 [002]; L2 requests/request 4 [002]\tdiffers: L1 bus utilization % lab 4 [002], model 100\n"
+    "ld\tspread_cg\t-\t10\t40\t4.0\t10\t40\t80\t0\t0\t100\t100\t50\t"
+    "L1 bus utilization % 4 [002]; L2 requests/request 4 [002]\tdiffers: L1 bus utilization % lab 4 [002], model 100\n"
+    /* 4 B elements: 100% of 400 sectors x 32 B = 12800 B = 3200 elements in 25 requests: 128 */
+    "ld\tvector4\t-\t25\t400\t16\t25\t100\t400\t0\t0\t100\t100\t100\telements/request 128 [004]\tagrees\n"
+    /* the lab's 44.4 is 4/9 = 44.44 measured */
+    "ld\tderiv0\tn0=32,n1=1,r=1,lead=0,ld=34\t2\t9\t4.5\t2\t2\t5\t4\t44.44\t88.89\t88.89\tnan\t"
+    "sectors 9 [000]; L1 hit rate % 44.4 [000]\tagrees\n";
+
+int main(void)
+{
+    char b[4096];
+    tsv_table t = parse(SECTORS);
+
+    /* --- series: filters, the config key, x sorted */
+    rfm_series s;
+    const char *ld_stride[] = {"variant=stride", "op=ld", NULL};
+    CHECK_EQ_U(rfm_series_get(&t, ld_stride, "stride", "sectors_per_request_meas", &s), 3);
+    CHECK(s.x[0] == 2 && s.x[1] == 4 && s.x[2] == 16);
+    CHECK(s.y[0] == 8 && s.y[1] == 16 && s.y[2] == 32);
+    const char *st_stride[] = {"variant=stride", "op=st", NULL};
+    CHECK_EQ_U(rfm_series_get(&t, st_stride, "stride", "sectors_per_request_meas", &s), 1);
+    CHECK_EQ_U(rfm_series_get(&t, ld_stride, "offset", "sectors_per_request_meas", &s), 0);
+    const char *dram_nan[] = {"variant=stride", NULL};
+    CHECK_EQ_U(rfm_series_get(&t, dram_nan, "stride", "dram_util_pct_meas", &s), 3); /* the st row's nan left out */
+    const char *v4[] = {"variant=vector4", NULL};
+    CHECK_NEAR(rfm_value(&t, v4, NULL, "l1_sectors_meas"), 400, 0);
+    CHECK(isnan(rfm_value(&t, v4, "stride=1", "l1_sectors_meas")));
+    const char *oca[] = {"variant=offset_ca", NULL};
+    CHECK_NEAR(rfm_value(&t, oca, "offset=8", "l1_sectors_meas"), 40, 0);
+    CHECK(rfm_row(&t, oca, "offset=8") == 7 && rfm_row(&t, oca, "offset=99") == -1);
+
+    /* --- the lab columns */
+    rfm_lab f[8];
+    CHECK_EQ_U(rfm_lab_parse("-", "-", f, 8), 0);
+    CHECK_EQ_U(rfm_lab_parse("sectors/request 16 [000]; wavefronts/request 1 [000]", "agrees", f, 8), 2);
+    CHECK(!strcmp(f[0].quantity, "sectors/request") && f[0].lab == 16 && f[0].model == 16 && !strcmp(f[0].source, "000"));
+    CHECK(!strcmp(f[1].quantity, "wavefronts/request") && f[1].lab == 1);
+    CHECK_EQ_U(rfm_lab_parse("L1 bus utilization % 3.125 [001]; L1 bus utilization % 3.125 [002]; L2 requests/request 1 [002]",
+                             "differs: L1 bus utilization % lab 3.125 [001], model 12.5; L1 bus utilization % lab 3.125 [002], model 12.5",
+                             f, 8), 3);
+    CHECK(!strcmp(f[0].quantity, "L1 bus utilization %") && f[0].lab == 3.125 && f[0].model == 12.5);
+    CHECK(!strcmp(f[1].source, "002") && f[1].model == 12.5);
+    CHECK(f[2].lab == 1 && f[2].model == 1);
+    CHECK_EQ_U(rfm_lab_parse("sectors 10 [000]; L1 hits 1 [000]; L2 requests 3 [000]",
+                             "differs: L2 requests lab 3 [000], model 4", f, 8), 3);
+    CHECK(f[0].model == 10 && f[1].model == 1 && f[2].model == 4);
+    CHECK_EQ_U(rfm_lab_parse("sectors 10 [000]", NULL, f, 1), 1);
+    CHECK_EQ_U(rfm_lab_parse("garbage without a source", NULL, f, 8), 0);
+
+    /* measured: per request from the counts; elements from the utilization */
+    CHECK_NEAR(rfm_lab_measured(&t, 0, "wavefronts/request"), 4.05, 1e-12);
+    CHECK_NEAR(rfm_lab_measured(&t, 0, "L2 requests/request"), 32, 1e-12);
+    CHECK_NEAR(rfm_lab_measured(&t, 0, "DRAM sectors/request"), 64, 1e-12);
+    CHECK_NEAR(rfm_lab_measured(&t, 0, "sectors/request"), 32, 1e-12);
+    CHECK_NEAR(rfm_lab_measured(&t, 12, "elements/request"), 128, 1e-12);
+    CHECK_NEAR(rfm_lab_measured(&t, 13, "L1 hit rate %"), 44.44, 1e-12);
+    CHECK(isnan(rfm_lab_measured(&t, 0, "furlongs")));
+    /* same: 1% (31.99 is 32), 0.05 for percentages (44.44 is 44.4), 4.05 is not 4 */
+    CHECK(rfm_lab_same("sectors/request", 32, 31.99));
+    CHECK(!rfm_lab_same("wavefronts/request", 4, 4.05));
+    CHECK(rfm_lab_same("L1 hit rate %", 44.4, 44.44));
+    CHECK(!rfm_lab_same("L1 hits", 4, 3));
+    CHECK(!rfm_lab_same("sectors", NAN, 3));
+
+    /* merged rows: offsets 1-3 are one row, offset 8 another */
+    const char *cf[] = {"offset=3", "offset=1", "offset=2", "offset=9", "offset=5"};
+    rfm_compact_configs(cf, 5, b, sizeof b);
+    CHECK(!strcmp(b, "offset=1-3,5,9"));
+    const char *cg[] = {"n0=32,n1=1", "n0=64,n1=1"};
+    rfm_compact_configs(cg, 2, b, sizeof b);
+    CHECK(!strcmp(b, "n0=32,n1=1; n0=64,n1=1"));
+    rfm_labrow r[32];
+    const size_t nr = rfm_lab_rows(&t, r, 32);
+    /* stride=16 x2, stride=4, offset_ca x2, offset_cg, spread x2 each, vector4, deriv0 x2 */
+    CHECK_EQ_U(nr, 13);
+    size_t k = 0;
+    while (k < nr && !(strcmp(r[k].variant, "offset_ca") == 0 && r[k].f.model == 80)) k++;
+    CHECK(k < nr && r[k].nconfig == 3 && !strcmp(r[k].configs, "offset=1-3"));
+    CHECK(k < nr && r[k].f.lab == 50 && r[k].f.measured == 80);
+    /* 15 figures (stride=16: 2, stride=4, offset_ca: 4, offset_cg, spread: 2 x 2,
+     * vector4, deriv0: 2); differ: wavefronts 4.05, offset_ca x4, spread L1 x2: 7 */
+    CHECK(rfm_lab_note(r, nr, "The H100", b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "The H100 measures the lab's figure in 8 of 15; it differs in 7 (5 of the 13 rows above):");
+    CHECK_STR_HAS(b, "wavefronts/request of stride ld (stride=16): lab 4 [000], model 4, measured 4.05");
+    CHECK_STR_HAS(b, "L1 bus utilization % of offset_ca ld (offset=1-3): lab 50 [001], model 80, measured 80");
+    CHECK(rfm_lab_note(r, 0, "x", b, sizeof b) == 1 && !*b);
+    CHECK(rfm_lab_note(r, nr, "The H100", b, 40) == -1);
+
+    /* the utilization pivot: lecture 001's cached/uncached, else 002's */
+    rfm_util_row u[8];
+    const size_t nu = rfm_patterns_util(&t, u, 8);
+    CHECK_EQ_U(nu, 2);
+    CHECK(!strcmp(u[0].pattern, "offset (offset=1)") && u[0].lab_cached == 50 && u[0].lab_uncached == 80);
+    CHECK(!strcmp(u[0].lab_source, "001") && u[0].measured[0] == 80 && u[0].measured[2] == 79 && u[0].model[1] == 80);
+    CHECK(!strcmp(u[1].pattern, "spread") && u[1].lab_cached == 4 && u[1].lab_uncached == 4 && !strcmp(u[1].lab_source, "002"));
+    CHECK(isnan(u[1].measured[2]));
+    tsv_free(&t);
+
+    /* --- strides and offsets */
+    rfm_series spr = {{1, 2, 8, 16}, {4, 8, 32, 31.99}, 4}, bw = {{1, 128}, {1600, 200}, 2};
+    CHECK(rfm_stride_note("stride (loads)", &spr, &bw, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "stride (loads): 4.0 sectors per request at stride 1, 32.0 (x8.0) from stride 8 on; "
+                     "1600.0 GB/s at stride 1, 200.0 GB/s at stride 128 (x0.12)."));
+    rfm_series none = {{0}, {0}, 0};
+    CHECK(rfm_stride_note("x", &none, &none, b, sizeof b) == 1);
+    rfm_series obw = {{0, 1, 2, 8}, {800, 810, 790, 800}, 4}, out = {{0, 1, 2, 8}, {100, 80, 80, 100}, 4};
+    CHECK(rfm_offset_note("offset_ca", &obw, &out, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "over offsets 0-8 the bandwidth stays within 790.0-810.0 GB/s (2.5% apart)");
+    CHECK_STR_HAS(b, "800.0 GB/s at 2 offsets with 100%, 800.0 GB/s at the 2 others (x1.000): the bandwidth does not follow");
+    rfm_series slow = {{0, 1}, {800, 600}, 2}, u2 = {{0, 1}, {100, 80}, 2};
+    CHECK(rfm_offset_note("p", &slow, &u2, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "(x0.750): the misaligned offsets cost bandwidth.");
+    CHECK(rfm_vs_reference("int4 (batch=4)", 2942, 2897.9, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "int4 (batch=4) 2942.0 GB/s (101.5%)"));
+    CHECK(rfm_vs_reference("x", NAN, 2897.9, b, sizeof b) == 1);
+    CHECK_NEAR(rfm_moved_GBps(376.8, 12.5), 3014.4, 1e-9);
+    CHECK(isnan(rfm_moved_GBps(376.8, 0)));
+
+    /* --- write patterns: offsets with the same measured sectors merged */
+    tsv_table ws = parse("kernel\tconfig\tkernel_ms\tbw_GBps\tbytes_written\n"
+                         "write_offset\toffset=0\t0.50\t800\t400\n"
+                         "write_offset\toffset=1\t0.52\t790\t400\n"
+                         "write_offset\toffset=2\t0.51\t795\t400\n"
+                         "write_offset\toffset=8\t0.49\t810\t400\n"
+                         "write_coalesced\t-\t0.40\t1000\t400\n"
+                         "coalesced_ca\t-\t0.40\t1000\t0\n");
+    tsv_table wsec = parse("variant\top\tconfig\tl1_requests_meas\tl1_sectors_meas\tsectors_per_request_meas\tl2_requests_meas\n"
+                           "write_offset\tst\toffset=0\t10\t40\t4\t10\n"
+                           "write_offset\tst\toffset=1\t10\t50\t5\t20\n"
+                           "write_offset\tst\toffset=2\t10\t50\t5\t20\n"
+                           "write_offset\tst\toffset=8\t10\t40\t4\t10\n"
+                           "write_coalesced\tst\t-\t10\t40\t4\t10\n");
+    rfm_write_group wg[8];
+    CHECK_EQ_U(rfm_write_groups(&ws, &wsec, wg, 8), 3);
+    CHECK(!strcmp(wg[0].kernel, "write_offset") && !strcmp(wg[0].configs, "offset=0,8") && wg[0].nconfig == 2);
+    CHECK(wg[0].ms_lo == 0.49 && wg[0].ms_hi == 0.50 && wg[0].bw_lo == 800 && wg[0].bw_hi == 810);
+    CHECK(wg[0].sectors_per_request == 4 && wg[0].l2_per_request == 1);
+    CHECK(!strcmp(wg[1].configs, "offset=1-2") && wg[1].sectors_per_request == 5 && wg[1].l2_per_request == 2);
+    CHECK(!strcmp(wg[2].kernel, "write_coalesced") && !strcmp(wg[2].configs, "-") && wg[2].bytes_written == 400);
+    /* without a sectors table: one group per kernel, NAN per request */
+    CHECK_EQ_U(rfm_write_groups(&ws, NULL, wg, 8), 2);
+    CHECK(wg[0].nconfig == 4 && isnan(wg[0].sectors_per_request));
+    tsv_free(&ws);
+    tsv_free(&wsec);
+
+    /* --- stencil: the config, and the over-fetch of lab 000's cases */
+    rfm_stencil_cfg c;
+    CHECK(rfm_stencil_config("1024x97656,R=1,lead=0,padld=1", &c) == 0);
+    CHECK(c.n0 == 1024 && c.n1 == 97656 && c.radius == 1 && !c.lead_pad && c.pad_ld);
+    CHECK(rfm_stencil_config("1024,R=1", &c) == -1);
+    CHECK(rfm_stencil_config("axb,R=1,lead=0,padld=0", &c) == -1);
+    /* n0 = 1024, one row: 32 warps of 5 sectors = 160 for 128: 25% */
+    CHECK_NEAR(rfm_stencil_overfetch_pct(1024, 1, 1, 0, 0, 0), 25, 1e-9);
+    /* lead pad: row 0 starts a line: 8 sectors for 8 (n0 = 64) */
+    CHECK_NEAR(rfm_stencil_overfetch_pct(64, 1, 1, 1, 0, 0), 0, 1e-9);
+    /* n0 = 32, n1 = 5, lead pad, ld 34: rows start at 32, 66, 100, 134, 168:
+     * 4 + 5 + 5 + 5 + 4 = 23 sectors for 20 (lab 000's 23): 15% */
+    CHECK_NEAR(rfm_stencil_overfetch_pct(32, 5, 1, 1, 0, 0), 15, 1e-9);
+    /* the same with the leading dimension padded to 64: every row aligned */
+    CHECK_NEAR(rfm_stencil_overfetch_pct(32, 5, 1, 1, 1, 0), 0, 1e-9);
+    /* lead pad alone at n0 = 1024 (ld 1026): the row start moves 2 floats a
+     * row, one row in 4 aligned: 3/4 x 25% */
+    CHECK_NEAR(rfm_stencil_overfetch_pct(1024, 97656, 1, 1, 0, 0), 18.75, 1e-6);
+    /* deriv1's halo row moves (0,0) by ld; the lead follows it */
+    CHECK_NEAR(rfm_stencil_overfetch_pct(32, 5, 1, 1, 1, 1), 0, 1e-9);
+    /* n0 not a multiple of 32: lane by lane; 48 x 1, no pad: warp 0 floats
+     * 1..32 = sectors 0..4 (5), warp 1 floats 33..48 = sectors 4..6 (3): 8
+     * sectors for the 6 that 48 floats fill: 33.3% */
+    CHECK_NEAR(rfm_stencil_overfetch_pct(48, 1, 1, 0, 0, 0), 100.0 / 3, 1e-9);
+    CHECK(isnan(rfm_stencil_overfetch_pct(0, 5, 1, 0, 0, 0)));
+
+    /* one of the lab's cases: the lab's figures, the model's brackets, the GPU */
+    tsv_table sc = parse("variant\top\tl1_sectors_pred\tl1_sectors_meas\tl1_hits_pred\tl1_hits_max_pred\tl1_hits_meas\t"
+                         "l1_hit_pct_pred\tl1_hit_pct_meas\tl2_requests_pred\tl2_requests_min_pred\tl2_requests_meas\tlab\n"
+                         "deriv_copy\tld\t10\t10\t1\t1\t1\t10.00\t10.00\t4\t4\t3\t"
+                         "sectors 10 [000]; L1 hits 1 [000]; L2 requests 3 [000]\n"
+                         "deriv1\tld\t50\t50\t19\t24\t19\t38.00\t38.00\t13\t11\t9\t-\n");
+    rfm_case_q cq[RFM_NCASE];
+    CHECK(rfm_stencil_case(&sc, 0, cq) == 3);
+    CHECK(cq[RFM_CASE_SECTORS].lab == 10 && cq[RFM_CASE_SECTORS].model == 10 && cq[RFM_CASE_SECTORS].measured == 10);
+    CHECK(cq[RFM_CASE_HITS].lab == 1 && isnan(cq[RFM_CASE_HITS].model_hi));
+    CHECK(isnan(cq[RFM_CASE_HIT_PCT].lab) && cq[RFM_CASE_HIT_PCT].model == 10);
+    CHECK(cq[RFM_CASE_L2_REQ].lab == 3 && cq[RFM_CASE_L2_REQ].model == 4 && isnan(cq[RFM_CASE_L2_REQ].model_hi) &&
+          cq[RFM_CASE_L2_REQ].measured == 3);
+    /* brackets: hits 19..24 of 50 sectors = 38..48%, L2 requests 11..13 */
+    CHECK(rfm_stencil_case(&sc, 1, cq) == 0);
+    CHECK(cq[RFM_CASE_HITS].model == 19 && cq[RFM_CASE_HITS].model_hi == 24);
+    CHECK_NEAR(cq[RFM_CASE_HIT_PCT].model_hi, 48, 1e-12);
+    CHECK(cq[RFM_CASE_L2_REQ].model == 11 && cq[RFM_CASE_L2_REQ].model_hi == 13 && cq[RFM_CASE_L2_REQ].measured == 9);
+    /* row 1 has no lab figure: only row 0 counts, its L2 requests 3 for 4 */
+    CHECK(rfm_stencil_case(&sc, 1, cq) == 0);
+    CHECK(rfm_stencil_cases_note(&sc, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "Measured inside the model's prediction (its bracket where it has one): L1 sectors in 1 of 1, "
+                     "L1 hits in 1 of 1, L1 hit rate in 1 of 1, L2 requests in 0 of 1. L2 requests outside it: "
+                     "deriv_copy ld ? 3 for 4."));
+    tsv_free(&sc);
+    /* the note's bracket of merged misses widens the L2 prediction: 3..4 */
+    sc = parse("variant\top\tl1_sectors_pred\tl1_sectors_meas\tl1_hits_pred\tl1_hits_max_pred\tl1_hits_meas\t"
+               "l1_hit_pct_pred\tl1_hit_pct_meas\tl2_requests_pred\tl2_requests_min_pred\tl2_requests_meas\tlab\tnote\n"
+               "deriv_copy\tld\t10\t10\t1\t1\t1\t10.00\t10.00\t4\t4\t3\tsectors 10 [000]\t"
+               "wavefronts not judged; L2 requests 3 if every miss to a line a warp of the block had just asked for "
+               "joins that request, 4 if none does; DRAM not judged\n");
+    CHECK(rfm_stencil_case(&sc, 0, cq) == 1);
+    CHECK(cq[RFM_CASE_L2_REQ].model == 3 && cq[RFM_CASE_L2_REQ].model_hi == 4);
+    CHECK(rfm_stencil_cases_note(&sc, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "L2 requests in 1 of 1.");
+    tsv_free(&sc);
+
+    /* the sweep in sentences */
+    CHECK(!strcmp(rfm_layout_name(1, 1), "with both pads") && !strcmp(rfm_layout_name(0, 1), "with the padded leading dimension"));
+    rfm_stencil_point sp[] = {
+        {32, 0, 0, "deriv0", 1600, 25}, {64, 0, 0, "deriv0", 1700, 25},
+        {32, 1, 1, "deriv0", 1650, 0}, {64, 1, 1, "deriv0", 1690, 0},
+        {32, 1, 0, "deriv1", 1500, 12.5}, {64, 1, 0, "deriv1", 1560, 18.75},
+    };
+    CHECK(rfm_stencil_sweep_note(sp, 6, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "Over-fetch of the centre loads: 25.0% without padding, 12.5% to 18.8% with the lead pad, "
+                     "0.0% with both pads. Mean bandwidth over the sizes and variants: 1650.0 GB/s without "
+                     "padding, 1530.0 GB/s with the lead pad, 1670.0 GB/s with both pads. Both pads against "
+                     "none: +1.2% bandwidth for 25.0% less over-fetch. The lowest point: deriv1 at N0 = 32 "
+                     "with the lead pad, 1500.0 GB/s."));
+    CHECK(rfm_stencil_sweep_note(sp, 0, b, sizeof b) == 1);
+
+    /* --- the halo against the ladder's levels */
+    plateau_level lv[3];
+    memset(lv, 0, sizeof lv);
+    snprintf(lv[0].name, sizeof lv[0].name, "L1");
+    lv[0].cycles = 33;
+    snprintf(lv[1].name, sizeof lv[1].name, "L2");
+    lv[1].cycles = 260;
+    snprintf(lv[2].name, sizeof lv[2].name, "DRAM");
+    lv[2].cycles = 680;
+    CHECK(rfm_nearest_level(lv, 3, 40) == 0);
+    CHECK(rfm_nearest_level(lv, 3, 150) == 1); /* 150/33 = 4.5, 260/150 = 1.7 */
+    CHECK(rfm_nearest_level(lv, 3, 2000) == 2);
+    CHECK(rfm_nearest_level(lv, 3, NAN) == -1);
+    CHECK(rfm_halo_note(41, lv, 3, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "deriv0_halo: the halo load's median latency is 41 cycles, x1.24 the L1 plateau of 33 "
+                     "cycles and nearer it than any other level: the halo load hits in L1, where the sector "
+                     "model predicts a hit."));
+    CHECK(rfm_halo_note(300, lv, 3, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "nearest the L2 plateau (260 cycles): the halo load does not hit in L1");
+    CHECK(rfm_halo_note(300, lv, 0, b, sizeof b) == 1);
+
+    /* --- tiling: the summary joined with ncu's counts by kernel_fn */
+    tsv_table sm = parse("kernel\tconfig\twarps_per_block\tblocks_per_sm\tkernel_ms\tgflops\tlat_p50_cycles\t"
+                         "lat_p95_cycles\tkernel_fn\n"
+                         "naive\tdsize=1024,tile=32\t32\t2\t300\t100\t600\t900\ttiling_naive\n"
+                         "tiled32\tdsize=1024,tile=32\t32\t2\t100\t300\t800\t1600\ttiling_tiled32\n"
+                         "tiled8\tdsize=1024,tile=8\t2\t32\t200\t150\t700\t1400\ttiling_tiled8\n");
+    tsv_table nc = parse("kernel\tid\tdram__bytes_read.sum\tlts__t_sectors_srcunit_tex_op_read.sum\t"
+                         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\t"
+                         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum\tgpu__time_duration.sum\n"
+                         "tiling_tiled32\t1\t8000000\t250000\t1000000\t0\t100000000\n"
+                         "tiling_naive\t0\t8100000\t250000\t30000000\t27000000\t300000000\n");
+    rfm_tiling tk[4];
+    CHECK_EQ_U(rfm_tiling_read(&sm, &nc, tk, 4), 3);
+    CHECK(!strcmp(tk[0].kernel, "naive") && tk[0].tile == 32 && tk[0].wpb == 32 && tk[0].gflops == 100);
+    CHECK_NEAR(tk[0].l1_bytes, 960e6, 0);
+    CHECK_NEAR(tk[0].l1_hit_pct, 90, 1e-12);
+    CHECK_NEAR(tk[0].l2_bytes, 8e6, 0);
+    CHECK_NEAR(tk[1].dram_bytes, 8e6, 0);
+    CHECK_NEAR(tk[1].ncu_ms, 100, 1e-12);
+    CHECK(isnan(tk[2].dram_bytes) && tk[2].tile == 8 && tk[2].wpb == 2);
+    CHECK_NEAR(rfm_tiling_ideal_bytes(1024), 8388608, 0);
+    /* time x3; L1 x30 (the level), L2 x1.00 and DRAM x1.01 (flat) */
+    CHECK(rfm_tiling_speedup_note(&tk[0], &tk[1], 1024, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "tiled32 takes 100 ms against naive's 300 ms: x3.00 faster.");
+    CHECK_STR_HAS(b, "L1 960 MB against 32.0 MB (x30.00), L2 8.00 MB against 8.00 MB (x1.00), DRAM 8.10 MB against 8.00 MB (x1.01).");
+    CHECK_STR_HAS(b, "The ideal is 8.39 MB (2 x 1024^2 x 4 B): DRAM reads are x1 of it for naive, x1 for tiled32.");
+    CHECK_STR_HAS(b, "L2 and DRAM traffic stay within 10%: they do not explain the speed-up.");
+    CHECK_STR_HAS(b, "L1 traffic falls x30.0, at least as much as the time (x3.00): the naive kernel's time goes to L1.");
+    CHECK_STR_HAS(b, "Its loads hit L1 90.0% of the time, tiled32's 0.0%.");
+    /* 800 cycles per 32 multiply-adds against 600 per one: 25 / 600 */
+    CHECK_STR_HAS(b, "tiled32 800 cycles per record, naive 600 (x1.33); a record of tiled32 covers 32 "
+                     "multiply-adds per thread, one of naive 1, so the wait per multiply-add is x0.042.");
+    /* without ncu: the time and the latency only */
+    CHECK(rfm_tiling_speedup_note(&tk[0], &tk[2], 1024, b, sizeof b) == 0);
+    CHECK(!strstr(b, "Bytes read") && strstr(b, "x1.50 faster"));
+    /* 8.1 MB in 300 ms = 0.027 GB/s; x 500 ns / 100 SMs = 0.135 B */
+    CHECK(rfm_tiling_littles_note(&tk[0], 500, 100, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "naive reads DRAM at 0.0 GB/s (8.10 MB in 300 ms)");
+    CHECK(rfm_tiling_littles_note(&tk[2], 500, 100, b, sizeof b) == 1);
+    tsv_free(&sm);
+    tsv_free(&nc);
+
+    /* --- the ceiling */
+    tsv_table ct = parse("# dram_latency_ns\t350\n"
+                         "operation\tbw_GBps\tpct_theoretical\tconfig\tkernel_ms\twarps_per_block\tbytes_in_flight_per_sm\ttable\n"
+                         "read\t3000.0\t90.0\tw=16,wpb=8\t1\t8\t8000\tx.tsv\n"
+                         "copy\t2800.0\t84.0\tw=8,wpb=32\t1\t32\t7500\tx.tsv\n"
+                         "memcpy\t2700.0\t81.0\t-\t1\t8\t7200\tx.tsv\n");
+    rfm_ceiling cc[8];
+    CHECK(rfm_ceiling_read(&ct, cc, 8) == 3);
+    CHECK_NEAR(rfm_ceiling_of(cc, 3, "copy"), 2800, 0);
+    CHECK(isnan(rfm_ceiling_of(cc, 3, "triad")));
+    CHECK(rfm_ceiling_note(cc, 3, 3200, 350, b, sizeof b) == 0);
+    CHECK(!strcmp(b, "The best read reaches 3000.0 GB/s, 93.8% of the theoretical peak of 3200 GB/s (w=16,wpb=8), "
+                     "with 8.0 KB in flight per SM at the ladder's 350.0 ns DRAM latency; copy 2800.0 GB/s "
+                     "(87.5%), cudaMemcpy 2700.0 GB/s (84.4%)."));
+    CHECK(rfm_ceiling_note(cc + 1, 2, 3200, 350, b, sizeof b) == 1);
+    tsv_free(&ct);
+    tsv_table bad = parse("op\tbw\nread\t1\n");
+    CHECK(rfm_ceiling_read(&bad, cc, 8) == -1);
+    tsv_free(&bad);
+    return check_report("test_report_families");
+}
