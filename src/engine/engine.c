@@ -51,7 +51,7 @@
 
 static struct common_opts {
     const char *kernels;
-    int list_kernels, list_occupancy, sweep, no_probes, quiet, device_info, list_positional;
+    int list_kernels, list_probed, list_occupancy, sweep, no_probes, quiet, device_info, list_positional;
     uint64_t reps, warmup, device, l2_fetch, carveout, level, seed;
     const char *out_dir, *sample, *ladder, *table, *devices;
     double max_overhead, ceiling;
@@ -70,6 +70,9 @@ static const cli_opt COMMON[] = {
      "print the positional arguments' names, one per line, and exit", 0, 0},
     {"--list-kernels", 0, CLI_FLAG, 0, 0, 0, 0, &O.list_kernels, 0,
      "print the variants, one per line (name, what it does), and exit", 0, 0},
+    {"--list-probed", 0, CLI_FLAG, 0, 0, 0, 0, &O.list_probed, 0,
+     "print the variants that have an instrumented kernel (per-warp probes and\n"
+     "a log), one per line, and exit; none: the family measures throughput only", 0, 0},
     {"--reps", 0, CLI_U64, 1, 10000, 0, 0, &O.reps, "R",
      "timed launches of each kernel (default 10); medians are reported", 0, 0},
     {"--warmup", 0, CLI_U64, 0, 1000, 0, 0, &O.warmup, "W", "untimed launches first (default 2)", 0, 0},
@@ -167,6 +170,13 @@ static long inject_at = -1, probe_launches;
 
 /* ------------------------------------------------------------ help */
 
+/* Variant v has an instrumented kernel in this build (its first configuration
+ * tells: a family probes all of a variant's configurations or none). */
+static int variant_probed(const eng_family *fam, int v)
+{
+    return !PROFILE_ONLY && fam->kernel(v, 0, ENG_PROBE) != NULL;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: %s", PROG);
@@ -184,9 +194,15 @@ static void usage(FILE *f)
     fprintf(f, "\nvariants (--kernel; all by default):\n");
     for (int v = 0; v < F->nvariants; v++)
         fprintf(f, "  %-20s %s\n", F->variants[v].name, F->variants[v].about);
+    int probed = 0;
+    for (int v = 0; v < F->nvariants; v++) probed += variant_probed(F, v);
     if (PROFILE_ONLY)
         fprintf(f, "\nThis build times the clean kernels only (no probes, no logs): it is the\n"
                    "program to run under Nsight Compute.\n");
+    else if (!probed)
+        fprintf(f, "\nEach variant is validated against a CPU reference in a launch of its own;\n"
+                   "then it is timed (CUDA events, medians).  This family has no probes and\n"
+                   "writes no per-warp logs: it measures throughput only.\n");
     else
         fprintf(f, "\nEach variant is validated against a CPU reference in a launch of its own;\n"
                    "then its clean twin and its instrumented kernel are timed (CUDA events,\n"
@@ -1202,6 +1218,11 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     }
     if (O.list_kernels) {
         for (int v = 0; v < f->nvariants; v++) printf("%s\t%s\n", f->variants[v].name, f->variants[v].about);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
+    if (O.list_probed) {
+        for (int v = 0; v < f->nvariants; v++)
+            if (variant_probed(f, v)) printf("%s\n", f->variants[v].name);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
     if ((rc = parse_positional(&r)) != 0) return rc;

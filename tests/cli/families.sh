@@ -29,6 +29,16 @@ for fam in "${fams[@]}"; do
         expect_exit 2 ./$b --device -1;             expect_says "--device must not be negative"
         expect_exit 2 ./$b --out;                   expect_says "--out needs a value"
         expect_exit 2 ./$b --quiet=yes;             expect_says "takes no value"
+        # --list-probed: a subset of the variants, none in the profile build,
+        # and --help tells a family without probes that it writes no logs
+        expect_exit 0 ./$b --list-probed
+        while read -r pv; do
+            ./$b --list-kernels | cut -f1 | grep -qxF -- "$pv" || fail "$b --list-probed lists '$pv', not a variant"
+        done < <(./$b --list-probed)
+        case $b in *_profile) [ -z "$(./$b --list-probed)" ] || fail "$b (no probes) lists probed variants" ;; esac
+        if [ -z "$(./$b --list-probed)" ] && [ "${b%_profile}" = "$b" ]; then
+            expect_exit 0 ./$b --help; expect_says "writes no per-warp logs"
+        fi
         if [ "$n" -ge 2 ]; then
             expect_exit 2 ./$b --sweep;             expect_says "--sweep takes one variant"
         fi
