@@ -114,7 +114,7 @@ int res_scan(const char *dir, const char *label, res_gpu *g, char *err, size_t e
     if (!g->dir || !g->label) { res_free(g); set_err(err, errlen, "out of memory"); return -1; }
     size_t cap = 0;
     if (scan(g, "", 0, &cap, err, errlen) != 0) { res_free(g); return -1; }
-    qsort(g->file, g->nfile, sizeof *g->file, by_rel);
+    if (g->nfile > 1) qsort(g->file, g->nfile, sizeof *g->file, by_rel); /* file is NULL when empty */
     /* base points into rel, which qsort did not move */
     return 0;
 }

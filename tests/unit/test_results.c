@@ -112,6 +112,16 @@ int main(void)
     CHECK(res_scan(dir, "x", &g, err, sizeof err) == -1);
     CHECK_STR_HAS(err, "is not a folder");
 
+    /* an empty folder: no files, no families (and no qsort of NULL: the
+     * sanitizer build of the tests caught that through bin/report) */
+    mk("empty");
+    touch("empty/.keep");
+    snprintf(dir, sizeof dir, "%s/empty", root);
+    CHECK(res_scan(dir, "e", &g, err, sizeof err) == 0);
+    CHECK_EQ_U(g.nfile, 0);
+    CHECK_EQ_U(res_families(&g, fam, 8), 0);
+    res_free(&g);
+
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", root);
