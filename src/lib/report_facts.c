@@ -3,49 +3,12 @@
 #include "report_facts.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "littles.h"
-
-/* A sentence being written: appends until the buffer is full, then remembers
- * the overflow. */
-typedef struct sb {
-    char *buf;
-    size_t len, used;
-    int over;
-} sb;
-
-static void sb_init(sb *s, char *buf, size_t len)
-{
-    s->buf = buf;
-    s->len = len;
-    s->used = 0;
-    s->over = len == 0;
-    if (len) buf[0] = 0;
-}
-
-static void sb_add(sb *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sb *s, const char *fmt, ...)
-{
-    if (s->over) return;
-    va_list ap;
-    va_start(ap, fmt);
-    const int n = vsnprintf(s->buf + s->used, s->len - s->used, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= s->len - s->used) { s->over = 1; s->buf[s->used] = 0; return; }
-    s->used += (size_t)n;
-}
-
-static int sb_done(sb *s) { return s->over ? -1 : 0; }
-
-static int nothing(char *buf, size_t len)
-{
-    if (len) buf[0] = 0;
-    return 1;
-}
+#include "sbuf.h"
 
 static int pos(double v) { return isfinite(v) && v > 0; }
 
@@ -76,7 +39,7 @@ const char *rf_fmt_size(double b, char *buf, size_t len)
 
 int rf_device_note(const rf_device *d, char *buf, size_t len)
 {
-    if (!pos(d->peak_GBps) || !pos(d->sm_count) || !pos(d->sm_clock_MHz)) return nothing(buf, len);
+    if (!pos(d->peak_GBps) || !pos(d->sm_count) || !pos(d->sm_clock_MHz)) return sb_nothing(buf, len);
     /* GB/s over Mcycles/s: bytes per cycle */
     const double per_cycle = d->peak_GBps * 1e3 / d->sm_clock_MHz;
     const double per_sm = per_cycle / d->sm_count;
@@ -121,7 +84,7 @@ int rf_fastest_note(const rf_kernel *k, size_t n, const rf_device *d, char *buf,
         const double bv = best < n ? (compute ? k[best].gflops : k[best].bw_GBps) : NAN;
         if (isfinite(v) && (compute ? pos(k[i].flops) : 1) && (best == n || v > bv)) best = i;
     }
-    if (best == n) return nothing(buf, len);
+    if (best == n) return sb_nothing(buf, len);
     const rf_kernel *b = &k[best];
     sb s;
     sb_init(&s, buf, len);
@@ -151,7 +114,7 @@ int rf_littles_note(const rf_kernel *k, const rf_device *d, char *buf, size_t le
     const double p50 = k->lat_p50_cycles;
     if (!pos(k->bytes_per_warp) || !pos(p50) || !pos(clk) || !pos(d->sm_count) ||
         !pos(d->peak_GBps) || !pos(k->blocks_per_sm) || !pos(k->wpb) || !isfinite(k->bw_GBps))
-        return nothing(buf, len);
+        return sb_nothing(buf, len);
     char b1[32], b2[32], b3[32];
     const double need_B = littles_bytes_in_flight(d->peak_GBps, p50, clk);
     const double warps = k->blocks_per_sm * k->wpb;
@@ -187,7 +150,7 @@ int rf_overhead_note(const rf_kernel *k, size_t n, char *buf, size_t len)
         if (lo == n || k[i].overhead_pct < k[lo].overhead_pct) lo = i;
         if (hi == n || k[i].overhead_pct > k[hi].overhead_pct) hi = i;
     }
-    if (lo == n) return nothing(buf, len);
+    if (lo == n) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     if (same_wpb(k, n))
@@ -206,7 +169,7 @@ int rf_bw_series(const char *variant, const unsigned *wpb, const double *bw, siz
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) k += isfinite(bw[i]);
-    if (!k) return nothing(buf, len);
+    if (!k) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%s", variant);
@@ -228,7 +191,7 @@ int rf_timeline_growth(const rf_latpoint *p, size_t n, const char *variant, char
         if (lo == n || p[i].wpb < p[lo].wpb) lo = i;
         if (hi == n || p[i].wpb > p[hi].wpb) hi = i;
     }
-    if (lo == n || p[lo].wpb == p[hi].wpb) return nothing(buf, len);
+    if (lo == n || p[lo].wpb == p[hi].wpb) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%s: median warp latency %.0f cycles at %u warps per block, %.0f at %u (x%.2f)",
@@ -242,7 +205,7 @@ int rf_relative_p50(const rf_latpoint *p, size_t n, const char *ref, char *buf, 
     size_t r = n;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(p[i].variant, ref) && pos(p[i].p50_cycles)) r = i;
-    if (r == n || n < 2) return nothing(buf, len);
+    if (r == n || n < 2) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "Median latency relative to %s (%.0f cycles):", ref, p[r].p50_cycles);
@@ -258,7 +221,7 @@ int rf_relative_p50(const rf_latpoint *p, size_t n, const char *ref, char *buf, 
 
 int rf_l2_note(double n_elems, double elem_bytes, double l2_bytes, char *buf, size_t len)
 {
-    if (!pos(n_elems) || !pos(elem_bytes) || !pos(l2_bytes)) return nothing(buf, len);
+    if (!pos(n_elems) || !pos(elem_bytes) || !pos(l2_bytes)) return sb_nothing(buf, len);
     const double b = n_elems * elem_bytes;
     const int fits = b < l2_bytes;
     sb s;
@@ -292,12 +255,12 @@ int rf_ladder_levels_note(const plateau_level *lv, int n, char *buf, size_t len)
 int rf_ladder_occupancy_note(const plateau_level *lv, int n, const rf_device *d, char *buf,
                              size_t len)
 {
-    if (n < 2) return nothing(buf, len);
+    if (n < 2) return sb_nothing(buf, len);
     const plateau_level *dram = &lv[n - 1];
     /* the ladder's own clock when its levels have ns */
     const double clk = pos(dram->ns) ? dram->cycles * 1000 / dram->ns : d->sm_clock_MHz;
     if (!pos(d->peak_GBps) || !pos(d->sm_count) || !pos(clk) || !pos(dram->cycles))
-        return nothing(buf, len);
+        return sb_nothing(buf, len);
     const double need = littles_bytes_in_flight(d->peak_GBps, dram->cycles, clk);
     const double w128 = littles_warps_per_sm_for(1.0, d->peak_GBps, d->sm_count, 128, clk, dram->cycles);
     const double w512 = littles_warps_per_sm_for(1.0, d->peak_GBps, d->sm_count, 512, clk, dram->cycles);
@@ -330,7 +293,7 @@ int rf_sweep_best_note(const char *kernel, const rf_sweep_point *p, size_t n, co
     size_t best = n;
     for (size_t i = 0; i < n; i++)
         if (isfinite(p[i].bw_GBps) && (best == n || p[i].bw_GBps > p[best].bw_GBps)) best = i;
-    if (best == n) return nothing(buf, len);
+    if (best == n) return sb_nothing(buf, len);
     const rf_sweep_point *b = &p[best];
     sb s;
     sb_init(&s, buf, len);
@@ -348,7 +311,7 @@ int rf_sweep_need_note(double latency, int latency_given, double bpw, const rf_d
                        size_t len)
 {
     if (!pos(latency) || !pos(bpw) || !pos(d->peak_GBps) || !pos(d->sm_count) || !pos(d->sm_clock_MHz))
-        return nothing(buf, len);
+        return sb_nothing(buf, len);
     const double w = ceil(littles_warps_per_sm_for(1.0, d->peak_GBps, d->sm_count, bpw,
                                                    d->sm_clock_MHz, latency));
     char b1[32];
@@ -377,7 +340,7 @@ int rf_sweep_bound_note(const rf_sweep_point *p, size_t n, char *buf, size_t len
             if (!(wmax >= p[i].warps_per_sm)) wmax = p[i].warps_per_sm;
         }
     }
-    if (!nb) return nothing(buf, len);
+    if (!nb) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%zu of %zu points are within 80%% of the bound at their own latency (latency-bound)", nt, nb);
@@ -426,7 +389,7 @@ int rf_sectors_count(const tsv_table *t, rf_sectors *o)
 
 int rf_sectors_note(const rf_sectors *c, char *buf, size_t len)
 {
-    if (!c->rows) return nothing(buf, len);
+    if (!c->rows) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%zu of %zu rows agree with the model", c->agree, c->rows);

@@ -3,7 +3,6 @@
 #include "report_families.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,43 +10,7 @@
 
 #include "ceiling.h"
 #include "report_facts.h"
-
-/* A sentence being written (as in report_facts.c): appends until the buffer
- * is full, then remembers the overflow. */
-typedef struct sb {
-    char *buf;
-    size_t len, used;
-    int over;
-} sb;
-
-static void sb_init(sb *s, char *buf, size_t len)
-{
-    s->buf = buf;
-    s->len = len;
-    s->used = 0;
-    s->over = len == 0;
-    if (len) buf[0] = 0;
-}
-
-static void sb_add(sb *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sb *s, const char *fmt, ...)
-{
-    if (s->over) return;
-    va_list ap;
-    va_start(ap, fmt);
-    const int n = vsnprintf(s->buf + s->used, s->len - s->used, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= s->len - s->used) { s->over = 1; s->buf[s->used] = 0; return; }
-    s->used += (size_t)n;
-}
-
-static int sb_done(sb *s) { return s->over ? -1 : 0; }
-
-static int nothing(char *buf, size_t len)
-{
-    if (len) buf[0] = 0;
-    return 1;
-}
+#include "sbuf.h"
 
 static int pos(double v) { return isfinite(v) && v > 0; }
 
@@ -326,7 +289,7 @@ int rfm_lab_note(const rfm_labrow *r, size_t n, const char *gpu, char *buf, size
         measured += r[i].nconfig;
         if (rfm_lab_same(r[i].f.quantity, r[i].f.lab, r[i].f.measured)) { same += r[i].nconfig; rsame++; }
     }
-    if (!figs) return nothing(buf, len);
+    if (!figs) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%s measures the lab's figure in %zu of %zu", gpu && *gpu ? gpu : "The GPU", same, figs);
@@ -417,7 +380,7 @@ size_t rfm_patterns_util(const tsv_table *t, rfm_util_row *out, size_t max)
 
 int rfm_stride_note(const char *what, const rfm_series *spr, const rfm_series *bw, char *buf, size_t len)
 {
-    if (!spr->n && !bw->n) return nothing(buf, len);
+    if (!spr->n && !bw->n) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%s:", what);
@@ -440,7 +403,7 @@ int rfm_stride_note(const char *what, const rfm_series *spr, const rfm_series *b
 
 int rfm_offset_note(const char *path, const rfm_series *bw, const rfm_series *util, char *buf, size_t len)
 {
-    if (bw->n < 2) return nothing(buf, len);
+    if (bw->n < 2) return sb_nothing(buf, len);
     double lo = bw->y[0], hi = bw->y[0];
     for (size_t i = 1; i < bw->n; i++) { lo = fmin(lo, bw->y[i]); hi = fmax(hi, bw->y[i]); }
     sb s;
@@ -479,7 +442,7 @@ int rfm_offset_note(const char *path, const rfm_series *bw, const rfm_series *ut
 
 int rfm_vs_reference(const char *name, double bw, double ref_bw, char *buf, size_t len)
 {
-    if (!isfinite(bw)) return nothing(buf, len);
+    if (!isfinite(bw)) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%s %.1f GB/s", name, bw);
@@ -668,7 +631,7 @@ int rfm_stencil_cases_note(const tsv_table *t, char *buf, size_t len)
             in[k] += q[k].measured >= q[k].model - 0.005 && q[k].measured <= hi + 0.005;
         }
     }
-    if (!rows) return nothing(buf, len);
+    if (!rows) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "Measured inside the model's prediction (its bracket where it has one):");
@@ -716,7 +679,7 @@ int rfm_stencil_sweep_note(const rfm_stencil_point *p, size_t n, char *buf, size
         cnt[l]++;
         if (low == n || p[i].bw_GBps < p[low].bw_GBps) low = i;
     }
-    if (low == n) return nothing(buf, len);
+    if (low == n) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     const char *sep = "";
@@ -771,7 +734,7 @@ int rfm_nearest_level(const plateau_level *lv, int n, double cycles)
 int rfm_halo_note(double p50, const plateau_level *lv, int n, char *buf, size_t len)
 {
     const int k = rfm_nearest_level(lv, n, p50);
-    if (k < 0) return nothing(buf, len);
+    if (k < 0) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "deriv0_halo: the halo load's median latency is %.0f cycles, x%.2f the %s plateau of %.0f "
@@ -826,7 +789,7 @@ double rfm_tiling_ideal_bytes(double dsize)
 
 int rfm_tiling_speedup_note(const rfm_tiling *slow, const rfm_tiling *fast, double dsize, char *buf, size_t len)
 {
-    if (!pos(slow->kernel_ms) || !pos(fast->kernel_ms)) return nothing(buf, len);
+    if (!pos(slow->kernel_ms) || !pos(fast->kernel_ms)) return sb_nothing(buf, len);
     const double rt = slow->kernel_ms / fast->kernel_ms;
     char b1[32], b2[32], b3[32];
     sb s;
@@ -895,7 +858,7 @@ int rfm_tiling_speedup_note(const rfm_tiling *slow, const rfm_tiling *fast, doub
 
 int rfm_tiling_littles_note(const rfm_tiling *k, double lat_ns, double sms, char *buf, size_t len)
 {
-    if (!pos(k->dram_bytes) || !pos(k->ncu_ms) || !pos(lat_ns) || !pos(sms)) return nothing(buf, len);
+    if (!pos(k->dram_bytes) || !pos(k->ncu_ms) || !pos(lat_ns) || !pos(sms)) return sb_nothing(buf, len);
     const double gbps = k->dram_bytes / (k->ncu_ms * 1e-3) / 1e9;
     const double per_sm = ceiling_bytes_in_flight_per_sm(gbps, lat_ns, sms);
     char b1[32], b2[32];
@@ -940,7 +903,7 @@ int rfm_ceiling_note(const rfm_ceiling *c, size_t n, double peak, double lat_ns,
     size_t r = n;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(c[i].op, "read")) r = i;
-    if (r == n || !isfinite(c[r].bw_GBps)) return nothing(buf, len);
+    if (r == n || !isfinite(c[r].bw_GBps)) return sb_nothing(buf, len);
     char b1[32];
     sb s;
     sb_init(&s, buf, len);
