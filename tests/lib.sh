@@ -19,6 +19,20 @@ expect_exit() {
 # expect_says TEXT: the last expect_exit's output contains TEXT.
 expect_says() { case "$OUTTXT" in *"$1"*) ;; *) fail "expected output to contain '$1'; got: $OUTTXT";; esac; }
 
+# golden NAME CMD...: the stdout of CMD must equal the file $G/NAME (G: the
+# test's golden folder); UPDATE_GOLDEN=1 rewrites the file instead.
+golden() { # NAME CMD...: stdout of CMD must equal $G/NAME
+    local name=$1; shift
+    if ! "$@" >"$TMP/$name" 2>"$TMP/$name.err"; then
+        fail "'$*' failed: $(cat "$TMP/$name.err")"; return
+    fi
+    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then cp "$TMP/$name" "$G/$name"; return; fi
+    [ -f "$G/$name" ] || { fail "missing golden file $G/$name"; return; }
+    diff -u "$G/$name" "$TMP/$name" >"$TMP/$name.diff" ||
+        fail "'$*' differs from $G/$name:
+$(head -n 40 "$TMP/$name.diff")"
+}
+
 # have_gpu: true when a CUDA device is usable here.
 have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
 require_gpu() { have_gpu || skip "no CUDA GPU on this machine"; }

@@ -12,7 +12,7 @@ F=tests/fixtures/ladder
 G=tests/golden/ladder
 PL=$ROOT/bin/plot_ladder
 
-golden() {   # golden NAME FILE: compare FILE with $G/NAME
+golden_file() {   # golden_file NAME FILE: compare FILE with $G/NAME
     if [ "${UPDATE_GOLDEN:-}" = 1 ]; then cp "$2" "$G/$1"; return; fi
     diff -u "$G/$1" "$2" >&2 || fail "$2 differs from $G/$1"
 }
@@ -25,9 +25,9 @@ for name in h100_ca h100_cg_quick; do
     fi
     [ -s "$TMP/err" ] && fail "plot_ladder $name wrote to stderr: $(cat "$TMP/err")"
     [ -e "$TMP/$name.svg" ] && fail "--script-only ran gnuplot ($TMP/$name.svg exists)"
-    golden "$name.levels.tsv" "$TMP/$name.levels.tsv"
-    golden "$name.gp" "$TMP/$name.gp"
-    golden "$name.dat" "$TMP/$name.dat"
+    golden_file "$name.levels.tsv" "$TMP/$name.levels.tsv"
+    golden_file "$name.gp" "$TMP/$name.gp"
+    golden_file "$name.dat" "$TMP/$name.dat"
 done
 
 # the four levels of the H100-like ladder, by name and order (independent of the golden files)

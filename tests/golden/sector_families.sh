@@ -15,18 +15,6 @@ G=tests/golden/sectors
 F=tests/fixtures/ncu
 Q=$F/query_metrics_h100.txt
 
-golden() { # NAME CMD...: stdout of CMD must equal $G/NAME
-    local name=$1; shift
-    if ! "$@" >"$TMP/$name" 2>"$TMP/$name.err"; then
-        fail "'$*' failed: $(cat "$TMP/$name.err")"; return
-    fi
-    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then cp "$TMP/$name" "$G/$name"; return; fi
-    [ -f "$G/$name" ] || { fail "missing golden file $G/$name"; return; }
-    diff -u "$G/$name" "$TMP/$name" >"$TMP/$name.diff" ||
-        fail "'$*' differs from $G/$name:
-$(head -n 40 "$TMP/$name.diff")"
-}
-
 # extract FAMILY CSV [QUERY]: what scripts/ncu_profile.sh does between ncu and sector_compare
 extract() {
     local m

@@ -11,18 +11,6 @@ done
 G=tests/golden/sectors
 F=tests/fixtures/ncu
 
-golden() { # NAME CMD...: stdout of CMD must equal $G/NAME
-    local name=$1; shift
-    if ! "$@" >"$TMP/$name" 2>"$TMP/$name.err"; then
-        fail "'$*' failed: $(cat "$TMP/$name.err")"; return
-    fi
-    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then cp "$TMP/$name" "$G/$name"; return; fi
-    [ -f "$G/$name" ] || { fail "missing golden file $G/$name"; return; }
-    diff -u "$G/$name" "$TMP/$name" >"$TMP/$name.diff" ||
-        fail "'$*' differs from $G/$name:
-$(head -n 40 "$TMP/$name.diff")"
-}
-
 # The model's tables: N = 1e8 (the H100 runs), N = 1e7 (the original study's
 # tables), a single misaligned warp, the Markdown form, the reuse bounds.
 golden default.tsv bin/sector_model
