@@ -12,7 +12,7 @@
 #                      everything built with -fsanitize=address,undefined (the
 #                      flags stamp rebuilds all of it; a later plain make rebuilds
 #                      without), then the tests; any sanitizer report fails
-#   make deps          offer to install what is missing (gnuplot, zlib headers)
+#   make deps          install what the report needs (gnuplot, zlib headers)
 #   make clean
 #
 # Variables: CUDA_ARCH (default sm_90), NVCC, CC, CFLAGS, NVCCFLAGS (yours:
@@ -164,10 +164,14 @@ latency: $(B)/src/latency.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
 	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(NV_SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests, report ---------------------------------------------------------
-# `make test` installs nothing (a test that needs gnuplot or chromium skips
-# without it); `make deps` and `make report` offer to install gnuplot.
+# `make test`, `make report` and `make fuzz` first install what they need
+# (scripts/ensure_deps.sh JOB: apt-get, where this user is root or has sudo
+# without a password; one line says so) or say what is missing and how to
+# get it.  A test whose tool is still missing then skips with its reason;
+# the report stops before measuring (REPORT_ARGS=--no-charts goes on
+# without charts).  WARPLAT_INSTALL=no installs nothing.
 deps:
-	$(Q)bash scripts/ensure_deps.sh --offer
+	$(Q)bash scripts/ensure_deps.sh report
 
 # With SANITIZE=1 every report goes to build/sanitizer/ (a test that expects
 # exit 1 would otherwise hide one) and any report there fails the run.
@@ -175,9 +179,15 @@ deps:
 # their work, and memory a process hands back at exit is no error.
 # protect_shadow_gap=0: the CUDA driver maps memory where ASan would
 # otherwise reserve its shadow gap (only matters with a GPU).
+# The dependencies are installed before anything is built (zlib's headers
+# are among them), so the build runs in a second make.
 SAN_LOGS := $(B)/sanitizer
 SAN_LEAKS ?= 0
-test: all $(TESTS)
+# the build of `make test` on every core unless the caller gave -j
+SUBMAKE_J = $(if $(filter -j% j%,$(MAKEFLAGS)),,-j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2))
+test:
+	$(Q)bash scripts/ensure_deps.sh test || true
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_J) all $(TESTS)
 ifeq ($(SANITIZE),1)
 	$(Q)rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
 	$(Q)ASAN_OPTIONS=log_path=$(CURDIR)/$(SAN_LOGS)/asan:detect_leaks=$(SAN_LEAKS):exitcode=86:protect_shadow_gap=0 \
@@ -190,13 +200,15 @@ else
 	$(Q)bash tests/run.sh
 endif
 
-test-gpu: all $(TESTS)
+test-gpu:
+	$(Q)bash scripts/ensure_deps.sh test || true
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_J) all $(TESTS)
 	$(Q)WARPLAT_GPU_TESTS=only bash tests/run.sh
 
-# scripts/report.sh builds what it needs (the C tools; everything with a GPU).
-# Without gnuplot the report is still written, with its charts missing.
+# scripts/report.sh builds what it needs (the C tools; everything with a
+# GPU), and stops before measuring when it cannot draw the charts.
 report:
-	$(Q)bash scripts/ensure_deps.sh --offer || true
+	$(Q)bash scripts/ensure_deps.sh report || true
 	$(Q)bash scripts/report.sh $(REPORT_ARGS)
 
 clean:
@@ -218,7 +230,9 @@ $(FB)/fuzz_%: $(FB)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 
 fuzz-build: $(FUZZERS)
 
-fuzz: $(FUZZERS)
+fuzz:
+	$(Q)bash scripts/ensure_deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory fuzz-build
 	$(Q)bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # objects are kept (not deleted as intermediates), so a second make is a no-op

@@ -8,6 +8,12 @@
 set -u
 cd "$(dirname "$0")/.."
 pass=0 fail=0 skip=0 failed=()
+# NVIDIA's cuobjdump and nvdisasm from PyPI, where scripts/ensure_deps.sh
+# fetched them (the CUDA Toolkit here lacks them): the SASS tests use them
+for d in build/cuobj/x/*/*/bin build/cuobj/x/*/*/*/bin; do
+    [ -d "$d" ] && PATH=$PATH:$PWD/$d
+done
+export PATH
 logdir=build/test-logs
 mkdir -p "$logdir"
 
