@@ -14,6 +14,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,7 +282,28 @@ static int close_file(gp_file *g, char *err, size_t errlen)
     return 0;
 }
 
-/* Run gnuplot in the job's directory; 0 when it exited 0. */
+/* The last non-empty line of text (at most len bytes), trimmed, into out. */
+static void last_line(const char *text, size_t len, char *out, size_t outlen)
+{
+    size_t end = len;
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r' || text[end - 1] == ' '))
+        end--;
+    size_t start = end;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    size_t n = end - start;
+    if (n >= outlen) n = outlen - 1;
+    memcpy(out, text + start, n);
+    out[n] = '\0';
+}
+
+/* Run gnuplot in the job's directory; 0 when it exited 0.
+ *
+ * Why two pipes: exit status 127 is what the shell convention gives both
+ * to "no such program" and to a gnuplot that the dynamic loader could not
+ * start (a missing shared library), so the child reports a failed execvp()
+ * on a close-on-exec pipe, and gnuplot's own stderr is read through a
+ * second pipe, passed on to ours, and its last line kept for the error:
+ * a chart that fails then says what really failed. */
 static int run_gnuplot(gp_job *job, char *err, size_t errlen)
 {
     char *argv[GP_MAX_DATA + 6];
@@ -294,18 +316,67 @@ static int run_gnuplot(gp_job *job, char *err, size_t errlen)
     for (int i = 0; i < job->ndata; i++) argv[a++] = job->data[i].tmp_name;
     argv[a] = NULL;
 
+    int ep[2], op[2];
+    if (pipe(ep) != 0) {
+        set_err(err, errlen, "cannot start gnuplot: pipe: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe(op) != 0) {
+        set_err(err, errlen, "cannot start gnuplot: pipe: %s", strerror(errno));
+        close(ep[0]), close(ep[1]);
+        return -1;
+    }
+    fcntl(ep[1], F_SETFD, FD_CLOEXEC);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
         set_err(err, errlen, "cannot start gnuplot: %s", strerror(errno));
+        close(ep[0]), close(ep[1]), close(op[0]), close(op[1]);
         return -1;
     }
     if (pid == 0) {
-        if (chdir(job->dir) != 0) _exit(126);
-        execvp("gnuplot", argv);
+        close(ep[0]);
+        close(op[0]);
+        if (dup2(op[1], 2) < 0) _exit(126);
+        close(op[1]);
+        int e = 0;
+        if (chdir(job->dir) != 0) e = errno ? errno : EIO;
+        else {
+            execvp("gnuplot", argv);
+            e = errno ? errno : ENOENT;
+        }
+        ssize_t w = write(ep[1], &e, sizeof e);
+        (void)w;
         _exit(127);
     }
+    close(ep[1]);
+    close(op[1]);
+    /* gnuplot's stderr: passed on whole, its last 4 KiB kept */
+    char tail[4096];
+    size_t nt = 0;
+    char buf[1024];
+    for (;;) {
+        ssize_t r = read(op[0], buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        ssize_t w = write(2, buf, (size_t)r);
+        (void)w;
+        /* buf is smaller than tail: drop the oldest bytes to make room */
+        if (nt + (size_t)r > sizeof tail) {
+            size_t drop = nt + (size_t)r - sizeof tail;
+            memmove(tail, tail + drop, nt - drop);
+            nt -= drop;
+        }
+        memcpy(tail + nt, buf, (size_t)r);
+        nt += (size_t)r;
+    }
+    close(op[0]);
+    int exec_errno = 0;
+    ssize_t got;
+    do got = read(ep[0], &exec_errno, sizeof exec_errno);
+    while (got < 0 && errno == EINTR);
+    close(ep[0]);
     int status;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
@@ -313,15 +384,19 @@ static int run_gnuplot(gp_job *job, char *err, size_t errlen)
             return -1;
         }
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-        set_err(err, errlen, "%s", GP_MISSING_MSG);
+    if (got == (ssize_t)sizeof exec_errno) {
+        if (exec_errno == ENOENT) set_err(err, errlen, "%s", GP_MISSING_MSG);
+        else set_err(err, errlen, "cannot run gnuplot in %s: %s", job->dir, strerror(exec_errno));
         return -1;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        set_err(err, errlen, "gnuplot failed (%s %d) drawing %s with %s; its messages are "
-                "above", WIFEXITED(status) ? "exit status" : "signal",
+        char said[512];
+        last_line(tail, nt, said, sizeof said);
+        set_err(err, errlen, "gnuplot failed (%s %d) drawing %s with %s: %s",
+                WIFEXITED(status) ? "exit status" : "signal",
                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                job->chart.final_path, job->script.final_name);
+                job->chart.final_path, job->script.final_name,
+                said[0] ? said : "it printed nothing");
         return -1;
     }
     struct stat st;
