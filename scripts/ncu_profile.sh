@@ -3,15 +3,20 @@
 # family, measured with Nsight Compute and put next to what the sector model
 # predicts from the addresses alone (docs/sectors.md).
 #
-#   scripts/ncu_profile.sh FAMILY [--n N] [--wpb W] [--out DIR] [--l2-fetch B]
+#   scripts/ncu_profile.sh FAMILY [--n N] [--wpb W] [--out DIR] [--l2-fetch B] [--quick]
 #
-#   FAMILY          readonly, copy, patterns, stencil, or all (the four in turn)
+#   FAMILY          a family with a sector model (bin/sector_model --list-families:
+#                   readonly, copy, patterns, stencil), or all (each in turn)
 #   --n N           elements per array: copy and patterns 1e7 (default), readonly
 #                   1e8 (default); the stencil runs the lab's sizes and ignores it
 #   --wpb W         warps per block (default 4, as the labs' figures assume)
 #   --out DIR       the results folder (default data)
 #   --l2-fetch B    run under cudaLimitMaxL2FetchGranularity = B (32, 64 or 128;
 #                   default: the driver's, 64 B on the H100); the model is told
+#   --quick         fewer ncu runs (make report's --quick): readonly at the
+#                   driver's fetch granularity only and strides 1, 2, 4, 32;
+#                   the stencil's first six lab geometries; copy and patterns
+#                   as usual (one ncu run each)
 #
 # One ncu run per family process: copy and patterns profile every modelled
 # variant in every default configuration in one run (./F_profile N 0 W
@@ -43,10 +48,11 @@ usage() { sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'; 
 usage_error() { echo "ncu_profile.sh: $*" >&2; echo "Try 'scripts/ncu_profile.sh --help'." >&2; exit 2; }
 die() { echo "ncu_profile.sh: $*" >&2; exit 1; }
 
-FAMILY="" N="" WPB=4 OUTDIR=data L2F=""
+FAMILY="" N="" WPB=4 OUTDIR=data L2F="" QUICK=0
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
+        --quick) QUICK=1; shift ;;
         --n|--out|--l2-fetch|--wpb)
             [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
             case $1 in --n) N=$2 ;; --out) OUTDIR=$2 ;; --l2-fetch) L2F=$2 ;; --wpb) WPB=$2 ;; esac
@@ -55,10 +61,13 @@ while [ $# -gt 0 ]; do
         *) [ -z "$FAMILY" ] || usage_error "one FAMILY only (got '$FAMILY' and '$1')"; FAMILY=$1; shift ;;
     esac
 done
-case $FAMILY in
-    readonly|copy|patterns|stencil|all) ;;
-    "") usage_error "FAMILY is missing (readonly, copy, patterns, stencil or all)" ;;
-    *) usage_error "unknown FAMILY '$FAMILY' (readonly, copy, patterns, stencil or all)" ;;
+# the families with a sector model: the model says which (never listed here)
+[ -x bin/sector_model ] || make -s tools >&2 || die "could not build the tools (make tools)"
+MODELLED=$(bin/sector_model --list-families | paste -sd' ') || die "bin/sector_model --list-families failed"
+[ -n "$FAMILY" ] || usage_error "FAMILY is missing (${MODELLED// /, } or all)"
+case " $MODELLED all " in
+    *" $FAMILY "*) ;;
+    *) usage_error "unknown FAMILY '$FAMILY' (${MODELLED// /, } or all)" ;;
 esac
 case $L2F in ""|32|64|128) ;; *) usage_error "--l2-fetch must be 32, 64 or 128" ;; esac
 case $WPB in ''|*[!0-9]*|0*) usage_error "--wpb must be a positive whole number" ;; esac
@@ -70,7 +79,8 @@ if [ "$FAMILY" = all ]; then
     args=(--wpb "$WPB" --out "$OUTDIR")
     [ -n "$N" ] && args+=(--n "$N")
     [ -n "$L2F" ] && args+=(--l2-fetch "$L2F")
-    for f in readonly copy patterns stencil; do "$0" "$f" "${args[@]}" || rc=1; done
+    [ $QUICK = 1 ] && args+=(--quick)
+    for f in $MODELLED; do "$0" "$f" "${args[@]}" || rc=1; done
     exit $rc
 fi
 
@@ -189,6 +199,7 @@ stencil)
            "32 5" "32 5 --lead-pad" "32 5 --lead-pad --pad-leading-dim"
            "32 32" "32 32 --lead-pad" "32 32 --lead-pad --pad-leading-dim"
            "32 32 --radius 2 --lead-pad --pad-leading-dim")
+    [ $QUICK = 1 ] && CASES=("${CASES[@]:0:6}")
     parts=() names=()
     for c in "${CASES[@]}"; do
         read -r -a a <<<"$c"
@@ -210,8 +221,9 @@ readonly)
     # 1. The DRAM fetch granularity: strided at stride 32 = one isolated 4 B
     #    load per 128 B line; N = 1e8 so that a sweep of the wrapped index
     #    (100 MB of lines) never fits in L2 and every L2 miss is one granule.
-    saved=$L2F rows=()
-    for lim in default 32 64 128; do
+    saved=$L2F rows=() lims="default 32 64 128" strides="1 2 4 8 16 32 64 128"
+    [ $QUICK = 1 ] && lims=default strides="1 2 4 32"
+    for lim in $lims; do
         L2F=$([ $lim = default ] || echo $lim)
         profile "gran_$lim" '^readonly_strided$' 1e8 0 "$WPB" --kernel strided --stride 32
         bin/sector_compare --family readonly --runs "$WORK/gran_${lim}_runs.tsv" --ncu "$WORK/gran_$lim.tsv" \
@@ -224,8 +236,9 @@ readonly)
     GRANULE=$(bin/tsv get "$WORK/l2_fetch.tsv" granule_bytes --where "l2_fetch_limit_bytes=${L2F:-0}") || GRANULE=64
     case $GRANULE in 32|64|128) ;; *) GRANULE=64 ;; esac
     # 2. The strided tables, both element sizes per run; 3. the rest.
-    names=(gran_default gran_32 gran_64 gran_128) runs=() exts=()
-    for s in 1 2 4 8 16 32 64 128; do
+    names=() runs=() exts=()
+    for lim in $lims; do names+=("gran_$lim"); done
+    for s in $strides; do
         profile "strided_$s" '^readonly_(strided|strided_float4)$' "${N:-1e8}" 0 "$WPB" \
             --kernel strided,strided_float4 --stride "$s"
         names+=("strided_$s") runs+=("$WORK/strided_${s}_runs.tsv") exts+=("$WORK/strided_$s.tsv")

@@ -2,7 +2,7 @@
 # scripts/report.sh - one command for the whole study: measure this GPU, or
 # take the bundled reference results, and write a report with every chart.
 #
-#   scripts/report.sh [--quick] [--device D] [--out DIR] [--data DIR] [--no-gpu]
+#   scripts/report.sh [--quick] [--device D] [--out DIR] [--data DIR] [--no-gpu] [--no-charts]
 #   make report REPORT_ARGS="--quick --out /tmp/r"
 #
 #   --quick       shorter GPU runs (scripts/reference.sh --quick: N = 1e7,
@@ -16,13 +16,22 @@
 #                 (as data/reference), shown side by side
 #   --no-gpu      do not measure even where a GPU is present: report the
 #                 bundled results of data/reference/*/
+#   --no-charts   write the report without charts (where gnuplot cannot be
+#                 had); without it, a machine whose gnuplot is missing or
+#                 cannot start stops here before anything is measured
 #   -h, --help    this text
+#
+# DIR is a report folder: a new report is built beside it (DIR.new.XXXXXX)
+# and swapped in whole at the end, so an interrupted run leaves the previous
+# report as it was.  A folder that is not empty and holds no earlier report
+# (its marker, DIR/.warplat-report) is refused: nothing in it is touched.
 #
 # This script only sequences; what to draw and every number of the report
 # come from bin/report (src/tools/report.c).  Steps:
 #   1. with a usable GPU (nvidia-smi lists one, ./readonly is built):
 #      scripts/reference.sh DIR/data/<gpu> measures the reference set (and
-#      scripts/ncu_profile.sh the sector table, where ncu is installed);
+#      scripts/ncu_profile.sh all the sector tables of every family with a
+#      model, where ncu is installed);
 #      otherwise the results are copied into DIR/data/<gpu>/;
 #   2. bin/report plan DIR lists the charts; they are drawn on every core;
 #   3. bin/report render DIR writes index.html and index.md.
@@ -45,12 +54,13 @@ REFERENCE=${WARPLAT_REFERENCE:-data/reference}
 usage() { sed -n '2,/^set -uo/p' "$0" | sed -e '/^set -uo/d' -e 's/^# \{0,1\}//'; }
 usage_error() { echo "report.sh: $*" >&2; echo "Try 'scripts/report.sh --help'." >&2; exit 2; }
 
-QUICK=0 DEVICE=0 OUTDIR=report DATA="" NOGPU=0
+QUICK=0 DEVICE=0 OUTDIR=report DATA="" NOGPU=0 CHARTS=1
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --quick) QUICK=1; shift ;;
         --no-gpu) NOGPU=1; shift ;;
+        --no-charts) CHARTS=0; shift ;;
         --device|--out|--data)
             [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
             case $1 in --device) DEVICE=$2 ;; --out) OUTDIR=$2 ;; --data) DATA=$2 ;; esac
@@ -87,17 +97,57 @@ step() {
     rc=$?
     if [ $rc -eq 0 ]; then say "[$STEP/$NSTEPS] $what: done ($(secs "$t0"))"
     else say "[$STEP/$NSTEPS] $what: FAILED ($(secs "$t0"))"; fi
+    part "$what" $rc "$t0"
     return $rc
 }
+# part WHAT STATUS T0_US: one row of the run log, LOGDIR/steps.tsv (what ran,
+# ok or failed, its start and end in microseconds: bin/report computes the
+# times); a failed part is also named at the end
+FAILED_PARTS=()
+part() {
+    local st=ok
+    [ "$2" -eq 0 ] || { st=failed; FAILED_PARTS+=("$1"); }
+    [ -n "${LOGDIR:-}" ] && [ -d "$LOGDIR" ] &&
+        printf '%s\t%s\t%s\t%s\n' "$1" "$st" "$3" "$(now_us)" >>"$LOGDIR/steps.tsv"
+}
 
-mkdir -p "$OUTDIR" 2>/dev/null && [ -w "$OUTDIR" ] || { say "cannot create or write $OUTDIR"; exit 1; }
-OUTDIR=$(cd "$OUTDIR" && pwd)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/warplat-report.XXXXXX") || { say "mktemp failed"; exit 1; }
-trap 'rm -rf "$WORK"' EXIT
-LOGDIR=$OUTDIR/logs
-# a report of an earlier run must not pass for this one's
-rm -rf "$OUTDIR/index.html" "$OUTDIR/index.md" "$OUTDIR/charts" "$OUTDIR/tables" "$LOGDIR"
-mkdir -p "$OUTDIR/data" "$LOGDIR" || { say "cannot create folders in $OUTDIR"; exit 1; }
+# ---------------------------------------------------------------- gnuplot
+# Checked before anything is measured: a five-minute run must not end in a
+# report whose every chart failed.  gnuplot must really start (a missing
+# shared library is named with gnuplot's own message).
+if [ $CHARTS = 1 ]; then
+    if ! command -v gnuplot >/dev/null 2>&1; then
+        say "gnuplot is not installed, so the charts cannot be drawn: install it with '$( [ "$(id -u)" -eq 0 ] || printf 'sudo ')apt-get install gnuplot-nox' (Debian package gnuplot-nox), or run 'make report REPORT_ARGS=--no-charts' for a report without charts"
+        exit 1
+    fi
+    if ! gperr=$(gnuplot -d -e 'set terminal svg; exit' 2>&1 </dev/null); then
+        say "gnuplot is installed but cannot run ($(printf '%s' "$gperr" | grep -v '^[[:space:]]*$' | tail -n 1)): reinstall it with 'apt-get install --reinstall gnuplot-nox', or run 'make report REPORT_ARGS=--no-charts' for a report without charts"
+        exit 1
+    fi
+fi
+
+# ---------------------------------------------------------------- the folders
+# The report is built in STAGE, beside OUTDIR on the same file system, and
+# swapped in at the end.  MARKER says that a folder is a warplat report.
+MARKER=.warplat-report
+if [ -e "$OUTDIR" ] && [ ! -d "$OUTDIR" ]; then say "--out $OUTDIR exists and is not a folder"; exit 1; fi
+if [ -d "$OUTDIR" ] && [ ! -f "$OUTDIR/$MARKER" ] && [ -n "$(ls -A "$OUTDIR" 2>/dev/null)" ]; then
+    say "--out $OUTDIR is a folder that is not empty and holds no warplat report ($MARKER): refusing to write there; name a new or empty folder"
+    exit 1
+fi
+mkdir -p "$(dirname "$OUTDIR")" 2>/dev/null && [ -w "$(dirname "$OUTDIR")" ] ||
+    { say "cannot create or write $(dirname "$OUTDIR")"; exit 1; }
+OUTDIR=$(cd "$(dirname "$OUTDIR")" && pwd)/$(basename "$OUTDIR")
+STAGE=$(mktemp -d "$OUTDIR.new.XXXXXX") || { say "cannot create a folder beside $OUTDIR"; exit 1; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/warplat-report.XXXXXX") || { say "mktemp failed"; rm -rf "$STAGE"; exit 1; }
+cleanup() { rm -rf "$WORK" "$STAGE"; }
+trap cleanup EXIT
+trap 'say "interrupted: the previous report in $OUTDIR is left as it was"; exit 130' INT
+trap 'say "terminated: the previous report in $OUTDIR is left as it was"; exit 143' TERM HUP
+printf 'warplat report folder: scripts/report.sh builds it whole and replaces it whole\n' >"$STAGE/$MARKER"
+LOGDIR=$STAGE/logs
+mkdir -p "$STAGE/data" "$LOGDIR" || { say "cannot create folders in $STAGE"; exit 1; }
+printf 'step\tstatus\tstart_us\tend_us\n' >"$LOGDIR/steps.tsv"
 
 FAMILIES=""
 for f in src/families/*.cu; do [ -f "$f" ] && FAMILIES+="${FAMILIES:+,}$(basename "$f" .cu)"; done
@@ -123,25 +173,31 @@ build() {
     make -s -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" $target 2>&1 | tee "$LOGDIR/make.log" >&2
 }
 step "build the tools (make)" build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
-command -v gnuplot >/dev/null 2>&1 ||
-    say "gnuplot not found: the charts will be missing (scripts/ensure_deps.sh installs it)"
 
 # ---------------------------------------------------------------- 2. results
 SOURCES=()   # LABEL=DIR: where each GPU's results came from
 measure() {
-    local name label dir q=() nq=()
+    local name label dir q=()
     name=$("$NVIDIA_SMI" --query-gpu=name --format=csv,noheader -i "$DEVICE" 2>/dev/null | head -n 1)
     label=$(printf '%s' "${name:-gpu$DEVICE}" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '_')
     label=${label%_}
-    dir=$OUTDIR/data/$label
-    [ $QUICK = 1 ] && q=(--quick) nq=(--n 1e7)
-    SOURCES=("$label=$dir")
+    dir=$STAGE/data/$label
+    [ $QUICK = 1 ] && q=(--quick)
+    SOURCES=("$label=$OUTDIR/data/$label")
     # reference.sh prints its own progress, a line per step start and end;
     # a failed section is named there and the report shows the others
-    bash "$REFERENCE_SCRIPT" "$dir" --device "$DEVICE" "${q[@]}" || say "some measurements failed (above); reporting the others"
+    local t0 rc
+    t0=$(now_us)
+    bash "$REFERENCE_SCRIPT" "$dir" --device "$DEVICE" "${q[@]}"
+    rc=$?
+    part "measure: the reference set (scripts/reference.sh)" $rc "$t0"
+    [ $rc -eq 0 ] || say "some measurements failed (above); reporting the others"
     if command -v ncu >/dev/null 2>&1 && [ -f "$NCU_SCRIPT" ]; then
-        CUDA_VISIBLE_DEVICES=$DEVICE bash "$NCU_SCRIPT" --out "$dir" "${nq[@]}" ||
-            say "the sector table failed (above)"
+        t0=$(now_us)
+        CUDA_VISIBLE_DEVICES=$DEVICE bash "$NCU_SCRIPT" all --out "$dir" "${q[@]}"
+        rc=$?
+        part "measure: the sector tables (scripts/ncu_profile.sh all)" $rc "$t0"
+        [ $rc -eq 0 ] || say "a sector table failed (above)"
     else
         say "ncu not found: no sector table (the report says which command makes it)"
     fi
@@ -150,7 +206,7 @@ measure() {
 # copy SRC LABEL: the tables and the small logs (not logs_1e7, logs_1e8: they
 # are large and the report does not read them)
 copy_one() {
-    local src=$1 label=$2 dst=$OUTDIR/data/$2
+    local src=$1 label=$2 dst=$STAGE/data/$2
     [ "$(cd "$src" && pwd -P)" = "$(mkdir -p "$dst" && cd "$dst" && pwd -P)" ] && return 0
     rm -rf "$dst" && mkdir -p "$dst" &&
         tar -C "$src" --exclude=./logs_1e7 --exclude=./logs_1e8 -cf - . | tar -C "$dst" -xf -
@@ -169,11 +225,11 @@ collect() {
 if [ $MODE = gpu ]; then
     step "measure GPU $DEVICE (scripts/reference.sh)" measure
 else
-    step "copy the results into $OUTDIR/data" collect || { say "no results to report"; exit 1; }
+    step "copy the results into the report's data/" collect || { say "no results to report"; exit 1; }
 fi
 
 # ---------------------------------------------------------------- 3. plan
-plan() { bin/report plan "$OUTDIR" --families "$FAMILIES" >"$WORK/plan.tsv"; }
+plan() { bin/report plan "$STAGE" --families "$FAMILIES" >"$WORK/plan.tsv"; }
 step "plan the charts (bin/report plan)" plan || { say "bin/report plan failed: nothing to report"; exit 1; }
 
 # ---------------------------------------------------------------- 4. charts
@@ -185,19 +241,23 @@ FAILURES=$LOGDIR/failures.tsv
 printf 'output\terror\n' >"$FAILURES"
 NFAILED=0
 run_job() {   # run_job INDEX LINE: run one job, then report "INDEX STATUS" on fd 3
-    local i=$1 f rc
+    local i=$1 f rc tmp
     IFS=$'\t' read -r -a f <<<"$2"
     mkdir -p "$(dirname "${f[0]}")"
     if [ "${f[1]}" = - ]; then
         "${f[@]:3}" >/dev/null 2>"$LOGDIR/job$i.err"
+        rc=$?
     else
+        # the job's stdout is a table: a temporary of its own, renamed when whole
         mkdir -p "$(dirname "${f[1]}")"
-        "${f[@]:3}" >"${f[1]}.tmp" 2>"$LOGDIR/job$i.err" && mv "${f[1]}.tmp" "${f[1]}"
+        tmp=$(mktemp "${f[1]}.XXXXXX") || { echo "$i 1" >&3; return; }
+        "${f[@]:3}" >"$tmp" 2>"$LOGDIR/job$i.err" && mv -f "$tmp" "${f[1]}"
+        rc=$?
+        [ $rc -eq 0 ] || rm -f "$tmp"
     fi
-    rc=$?
-    [ $rc -eq 0 ] || rm -f "${f[1]}.tmp"
     echo "$i $rc" >&3
 }
+is_chart() { case $1 in *.svg|*.png|*.pdf) return 0 ;; esac; return 1; }
 charts() {
     local lines=() n next=0 running=0 finished=0 i rc f err k
     mapfile -t lines <"$WORK/plan.tsv"
@@ -208,11 +268,17 @@ charts() {
     while [ $finished -lt $n ]; do
         while [ $running -lt "$NJOBS" ] && [ $next -lt $n ]; do
             IFS=$'\t' read -r -a f <<<"${lines[next]}"
+            if [ $CHARTS = 0 ] && is_chart "${f[0]}"; then
+                printf '%s\t%s\n' "${f[0]}" "not drawn: the report was made with --no-charts" >>"$FAILURES"
+                next=$((next + 1)) finished=$((finished + 1))
+                continue
+            fi
             what[next]=${f[2]}
             started[next]=$(now_us)
             run_job "$next" "${lines[next]}" &
             running=$((running + 1)) next=$((next + 1))
         done
+        [ $running -gt 0 ] || continue
         while ! read -r -t 5 -u 3 i rc; do
             # nothing ended for 5 s: say what is still running
             for ((k = 0; k < next; k++)); do
@@ -220,6 +286,7 @@ charts() {
             done
         done
         running=$((running - 1)) finished=$((finished + 1))
+        part "chart: ${what[i]}" "$rc" "${started[i]}"
         if [ "$rc" -eq 0 ]; then
             say "  [$finished/$n] ${what[i]} ($(secs "${started[i]}"))"
         else
@@ -238,13 +305,29 @@ charts() {
 step "draw the charts" charts
 
 # ---------------------------------------------------------------- 5. render
-render() { bin/report render "$OUTDIR" "${SOURCES[@]}" --mode "$MODE" --note "$NOTE" --families "$FAMILIES"; }
+render() { bin/report render "$STAGE" "${SOURCES[@]}" --mode "$MODE" --note "$NOTE" --families "$FAMILIES"; }
 step "write index.html and index.md (bin/report render)" render
 
-if [ ! -s "$OUTDIR/index.html" ] || [ ! -s "$OUTDIR/index.md" ]; then
-    say "could not write the report"
+if [ ! -s "$STAGE/index.html" ] || [ ! -s "$STAGE/index.md" ]; then
+    say "could not write the report; the previous one in $OUTDIR is left as it was"
     exit 1
 fi
+# ---------------------------------------------------------------- swap
+# the old report moves aside, the new one takes its name, the old one goes
+OLD=""
+if [ -d "$OUTDIR" ]; then
+    OLD=$(mktemp -u "$OUTDIR.old.XXXXXX")
+    mv "$OUTDIR" "$OLD" || { say "cannot move the previous report $OUTDIR aside"; exit 1; }
+fi
+if ! mv "$STAGE" "$OUTDIR"; then
+    [ -n "$OLD" ] && mv "$OLD" "$OUTDIR"
+    say "cannot move the new report into $OUTDIR; the previous one is left as it was"
+    exit 1
+fi
+[ -n "$OLD" ] && rm -rf "$OLD"
+chmod 755 "$OUTDIR" 2>/dev/null
 say "wrote $OUTDIR/index.html and $OUTDIR/index.md"
-[ $NFAILED -eq 0 ] || say "$NFAILED chart(s) failed: they are named in the report ($FAILURES)"
+[ $NFAILED -eq 0 ] || say "$NFAILED chart(s) failed: they are named in the report ($OUTDIR/logs/failures.tsv)"
+if [ ${#FAILED_PARTS[@]} -eq 0 ]; then say "failed parts: none (run log: $OUTDIR/logs/steps.tsv)"
+else say "failed parts: ${#FAILED_PARTS[@]}: $(printf '%s; ' "${FAILED_PARTS[@]}")(run log: $OUTDIR/logs/steps.tsv)"; fi
 exit 0

@@ -583,7 +583,7 @@ static void usage(FILE *f, const cli_opt *t)
     fprintf(f,
         "usage: sector_model [options]                      readonly tables\n"
         "       sector_model --family F [--variant V,...] [--config LIST] [options]\n"
-        "       sector_model --list [FAMILY] | --metrics FAMILY [--ncu-query FILE] | --lab\n"
+        "       sector_model --list [FAMILY] | --list-families | --metrics FAMILY [--ncu-query FILE] | --lab\n"
         "  Predicted L1 requests, sectors, wavefronts and hits, L2 requests and sectors,\n"
         "  DRAM sectors, from the addresses alone (docs/sectors.md).\n\n");
     cli_print_options(f, t);
@@ -602,7 +602,7 @@ int main(int argc, char **argv)
     sf_params_default(&fp);
     int markdown = 0, lab = 0, lead_pad = 0, pad_ld = 0, proven = 0;
     int given_n = 0, given_elem = 0, given_stride = 0, given_offset = 0, given_lanes = 0;
-    int given_list = 0, given_config = 0;
+    int given_list = 0, given_config = 0, given_families = 0;
     uint64_t n = cfg.n_floats, granule = cfg.granule_bytes, l2 = cfg.l2_bytes, seed = cfg.seed;
     uint64_t elem = 4, stride = 1, offset = 0, lanes = SM_WARP_LANES, wpb = 4, n0 = 32, n1 = 1;
     uint64_t radius = 1, grid = 0, sms = 132, bps = 16;
@@ -652,6 +652,8 @@ int main(int argc, char **argv)
          "grid-stride copies: resident blocks per SM (16)", 0, 0},
         {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &given_list, 0,
          "list the modelled variants (of the FAMILY given as argument, or all)", 0, 0},
+        {"--list-families", 0, CLI_FLAG, 0, 0, 0, 0, &given_families, 0,
+         "the families with a sector model, one a line (what ncu_profile.sh all profiles)", 0, 0},
         {"--metrics", 0, CLI_STRING, 0, 0, 0, 0, &metrics, "FAMILY",
          "print the Nsight Compute metrics of FAMILY (readonly, copy, patterns, stencil)", 0, 0},
         {"--ncu-query", 0, CLI_STRING, 0, 0, 0, 0, &query, "FILE",
@@ -681,6 +683,12 @@ int main(int argc, char **argv)
     if ((variants || given_config) && !family)
         return cli_usage_error(PROG, "--variant and --config go with --family");
 
+    if (given_families) {
+        /* readonly's model is the default tables; the others are sf_ families */
+        printf("readonly\n");
+        for (int f = 0; f < SF_NFAMILIES; f++) printf("%s\n", sf_family_name((sf_family)f));
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
     if (given_list)
         rc = list_variants(list);
     else if (metrics)

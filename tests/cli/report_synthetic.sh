@@ -121,12 +121,34 @@ grep -q '^> 2 of 3 rows agree with the model. Rows that do not: strided_float4 s
 printf '#!/usr/bin/env bash\ncase "$*" in *-L*) echo "GPU 0: Stand-in GPU (UUID: GPU-0)" ;; *name*) echo "Stand-in GPU" ;; esac\n' >"$TMP/smi"
 printf '#!/usr/bin/env bash\necho "reference.sh $*" >>"%s"\nmkdir -p "$1" && cp -r "%s"/. "$1"/\n' "$TMP/calls" "$S" >"$TMP/ref.sh"
 chmod +x "$TMP/smi" "$TMP/ref.sh"
-NVIDIA_SMI=$TMP/smi READONLY=/bin/true REFERENCE_SCRIPT=$TMP/ref.sh NCU_SCRIPT=/nonexistent \
+# the sector tables: a stand-in of ncu_profile.sh records its arguments and
+# hands them to the real script, with no ncu on PATH: the real script must
+# get past its argument checks (exit 1 "ncu ... is not on PATH", not the
+# usage error 2 that make report on a real GPU once hit)
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\nexit 0\n' >"$TMP/fakebin/ncu"
+printf '#!/usr/bin/env bash\necho "ncu_profile.sh $*" >>"%s"\nPATH=/usr/bin:/bin bash "%s/scripts/ncu_profile.sh" "$@"\necho "exit $?" >>"%s"\nexit 1\n' \
+    "$TMP/ncucalls" "$ROOT" "$TMP/ncucalls" >"$TMP/ncu.sh"
+chmod +x "$TMP/smi" "$TMP/ref.sh" "$TMP/fakebin/ncu" "$TMP/ncu.sh"
+PATH=$TMP/fakebin:$PATH NVIDIA_SMI=$TMP/smi READONLY=/bin/true REFERENCE_SCRIPT=$TMP/ref.sh NCU_SCRIPT=$TMP/ncu.sh \
     expect_exit 0 bash scripts/report.sh --quick --device 0 --out "$TMP/gpu"
 expect_says "[2/5] measure GPU 0 (scripts/reference.sh): done"
-expect_says "no sector table"
-[ "$(cat "$TMP/calls")" = "reference.sh $TMP/gpu/data/stand_in_gpu --device 0 --quick" ] ||
-    fail "reference.sh got: $(cat "$TMP/calls")"
+expect_says "a sector table failed"
+expect_says "failed parts: 1: measure: the sector tables (scripts/ncu_profile.sh all)"
+# the results were measured into the report being built, which then took
+# the final name: no staging folder is left
+case $(cat "$TMP/calls") in
+    "reference.sh $TMP/gpu.new."??????"/data/stand_in_gpu --device 0 --quick") ;;
+    *) fail "reference.sh got: $(cat "$TMP/calls")" ;;
+esac
+ls -d "$TMP"/gpu.new.* "$TMP"/gpu.old.* 2>/dev/null && fail "a staging folder was left"
+case $(head -n 1 "$TMP/ncucalls") in
+    "ncu_profile.sh all --out $TMP/gpu.new."??????"/data/stand_in_gpu --quick") ;;
+    *) fail "ncu_profile.sh got: $(head -n 1 "$TMP/ncucalls")" ;;
+esac
+grep -qx "exit 1" "$TMP/ncucalls" || fail "the real ncu_profile.sh refused its arguments: $(cat "$TMP/ncucalls")"
+[ "$(bin/tsv get "$TMP/gpu/logs/steps.tsv" status --where "step=measure: the sector tables (scripts/ncu_profile.sh all)")" = failed ] ||
+    fail "the run log does not record the failed sector tables"
 grep -q "^\*\*This report shows the study run on this machine's NVIDIA H100 80GB HBM3" "$TMP/gpu/index.md" ||
     fail "the top of a GPU report does not say it ran here: $(sed -n 3p "$TMP/gpu/index.md")"
 grep -qF "(made by \`scripts/reference.sh $TMP/gpu/data/stand_in_gpu --only sampling\`)" "$TMP/gpu/index.md" ||
