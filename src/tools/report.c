@@ -53,6 +53,7 @@
 #include "report_doc.h"
 #include "report_facts.h"
 #include "report_families.h"
+#include "report_run.h"
 #include "results.h"
 #include "stats.h"
 #include "sweep.h"
@@ -2109,7 +2110,7 @@ static int write_atomic(const char *path, const report_doc *d, int (*w)(const re
     return 0;
 }
 
-static int cmd_render(ctx *c, const char *mode, const char *note)
+static int cmd_render(ctx *c, const char *mode, const char *note, const char *ref_root)
 {
     char path[4200], err[512];
     snprintf(path, sizeof path, "%s/logs/failures.tsv", c->outdir);
@@ -2164,6 +2165,23 @@ static int cmd_render(ctx *c, const char *mode, const char *note)
     sec_ladder(d, c);
     sec_sweeps(d, c);
     sec_sectors(d, c);
+    {
+        /* the run log, and where this GPU was measured, its drift */
+        const char *dirs[MAX_GPUS], *labels[MAX_GPUS], *names[MAX_GPUS];
+        const int measured = !strcmp(mode, "gpu") ? c->ng : 0;
+        for (int i = 0; i < measured; i++) {
+            dirs[i] = c->g[i].r.dir;
+            labels[i] = c->g[i].label;
+            names[i] = c->g[i].name;
+        }
+        char steps[4200], tables[4200];
+        snprintf(steps, sizeof steps, "%s/logs/steps.tsv", c->outdir);
+        snprintf(tables, sizeof tables, "%s/tables", c->outdir);
+        if (rr_section(d, steps, ref_root, measured, dirs, labels, names, tables) < 0) {
+            rd_free(d);
+            return 1;
+        }
+    }
     sec_files(d, c);
     for (int i = 0; i < c->ng; i++) free(stats[i]);
     char html[4200], md[4200];
@@ -3413,13 +3431,15 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    const char *mode = "reference", *note = NULL, *families = NULL;
+    const char *mode = "reference", *note = NULL, *families = NULL, *ref_root = "data/reference";
     double ceiling = NAN;
     static const char *const modes[] = {"gpu", "reference", "data", NULL};
     int mode_i = 1;
     const cli_opt opts[] = {
         {"--mode", 0, CLI_CHOICE, 0, 0, 0, 0, &mode_i, "MODE", "gpu, reference or data", modes, 0},
         {"--note", 0, CLI_STRING, 0, 0, 0, 0, &note, "TEXT", "the top of the report", 0, 0},
+        {"--reference", 0, CLI_STRING, 0, 0, 0, 0, &ref_root, "DIR",
+         "render, gpu mode: the bundled results to measure drift against (data/reference)", 0, 0},
         {"--families", 0, CLI_STRING, 0, 0, 0, 0, &families, "LIST", "families the results should have", 0, 0},
         {"--ceiling", 0, CLI_DOUBLE, 0, 0, 1e-3, 1e7, &ceiling, "GBPS", "the achievable bandwidth (charts)", 0, 0},
         CLI_END};
@@ -3466,7 +3486,7 @@ int main(int argc, char **argv)
     load_gpus(&c, r.npos - 2, r.pos + 2);
     if (c.ng == 0) die("no results in %s/data/ (one folder per GPU, docs/naming.md)", c.outdir);
     find_families(&c, families);
-    const int rc = !strcmp(cmd, "plan") ? cmd_plan(&c) : cmd_render(&c, mode, note);
+    const int rc = !strcmp(cmd, "plan") ? cmd_plan(&c) : cmd_render(&c, mode, note, ref_root);
     for (int i = 0; i < c.ng; i++) res_free(&c.g[i].r);
     if (c.have_failures) tsv_free(&c.failures);
     return rc;
