@@ -234,15 +234,26 @@ sec_sass() {
     # not the checkers: what is timed and where the probes read the clock.  A
     # family without probes (./FAMILY --list-probed lists none: the ceiling,
     # some 200 configurations, no timed region inside a kernel) has no listing.
-    local fam funs
+    # Each program is disassembled once, all of them at the same time; the
+    # listings are taken from that one disassembly (bin/sass_check select).
+    local fam pids=() what=()
     for fam in "${FAMILIES[@]}"; do
         [ -n "$("./$fam" --list-probed)" ] || continue
-        funs=$(cuobjdump -sass "./$fam" | bin/sass_check functions - | grep "^${fam}_" \
-               | grep -v '_check$' | paste -sd, -) || true
-        step "sass $fam" bash -c 'cuobjdump -sass -fun "$3" "./$1" >"$2.tmp" && mv "$2.tmp" "$2"' \
-            _ "$fam" "$OUTDIR/$(name sass "$fam")" "$funs"
+        ( cuobjdump -sass "./$fam" >"$SCRATCH/$fam.sass" &&
+          bin/sass_check select "$SCRATCH/$fam.sass" "${fam}_" --except _check >"$SCRATCH/$fam.sel" &&
+          mv "$SCRATCH/$fam.sel" "$OUTDIR/$(name sass "$fam")" ) 2>"$SCRATCH/sass_$fam.err" &
+        pids+=($!) what+=("$fam")
     done
-    step "sass latency" bash -c 'cuobjdump -sass ./latency >"$1.tmp" && mv "$1.tmp" "$1"' _ "$OUTDIR/sass_latency.txt"
+    ( cuobjdump -sass ./latency >"$SCRATCH/latency.sel" && mv "$SCRATCH/latency.sel" "$OUTDIR/sass_latency.txt" ) \
+        2>"$SCRATCH/sass_latency.err" &
+    pids+=($!) what+=(latency)
+    local i rc=0
+    for i in "${!pids[@]}"; do
+        if wait "${pids[$i]}"; then say "sass ${what[$i]} done"
+        else say "sass ${what[$i]} FAILED:"; sed 's/^/    /' "$SCRATCH/sass_${what[$i]}.err" >&2; FAILED+=("sass ${what[$i]}"); rc=1; fi
+    done
+    rm -f "$SCRATCH"/*.sass
+    return $rc
 }
 
 for s in $SECTIONS; do

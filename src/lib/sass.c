@@ -239,3 +239,38 @@ size_t sass_backward_branches(const sass_func *f)
     }
     return n;
 }
+
+/* Is the function-name line's name one sass_select keeps? */
+static int selected(const char *line, const char *prefix, const char *except)
+{
+    const char *p = strstr(line, "Function : ");
+    if (!p) return 0;
+    p += 11;
+    const size_t len = strcspn(p, " \t\r\n");
+    const size_t pl = strlen(prefix);
+    if (len < pl || strncmp(p, prefix, pl) != 0) return 0;
+    if (except && *except) {
+        const size_t el = strlen(except);
+        if (len >= el && strncmp(p + len - el, except, el) == 0) return 0;
+    }
+    return 1;
+}
+
+long sass_select(FILE *in, FILE *out, const char *prefix, const char *except)
+{
+    char line[1024];
+    long n = 0;
+    int copying = 0, whole = 1; /* whole: line starts at a line's beginning */
+    while (fgets(line, sizeof line, in)) {
+        const int starts = whole;
+        whole = strchr(line, '\n') != NULL;
+        if (starts && strstr(line, "Function : ")) {
+            copying = selected(line, prefix, except);
+            n += copying;
+        } else if (starts && strncmp(line, "Fatbin ", 7) == 0) {
+            copying = 0;
+        }
+        if (copying && fputs(line, out) == EOF) return -1;
+    }
+    return fflush(out) == 0 && !ferror(out) ? n : -1;
+}

@@ -70,6 +70,16 @@ size_t sass_count(const sass_func *f, const char *prefix);
 /* Backward branches (BRA to a lower address than its own): loops. */
 size_t sass_backward_branches(const sass_func *f);
 
+/*
+ * Copy from in to out the text of every function whose name begins with
+ * prefix and does not end with except (NULL: none excluded), as cuobjdump
+ * -sass -fun would list them: each block from its "Function : NAME" line
+ * up to the next function or fat binary.  So one disassembly of a program
+ * serves every listing taken from it.  Returns the number of functions
+ * copied, or -1 when out could not be written.
+ */
+long sass_select(FILE *in, FILE *out, const char *prefix, const char *except);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,9 @@
  *   sass_check pattern SASS FUNCTION                LDG/STG in program order: LSLS, LLSS
  *   sass_check count SASS FUNCTION OPCODE           instructions whose opcode starts with it
  *   sass_check loops SASS FUNCTION                  backward branches
+ *   sass_check select SASS PREFIX [--except SUFFIX]
+ *       the listing of every function named PREFIX... (not ...SUFFIX), as
+ *       cuobjdump -sass -fun prints it: one disassembly, many listings
  *
  * SASS is the output of `cuobjdump -sass BINARY` (or "-" for stdin).
  * Exit: 0 ok, 1 the claim fails or the input cannot be read, 2 usage.
@@ -29,6 +32,7 @@ static int usage(FILE *f, int rc)
                "       sass_check pattern SASS FUNCTION\n"
                "       sass_check count SASS FUNCTION OPCODE\n"
                "       sass_check loops SASS FUNCTION\n"
+               "       sass_check select SASS PREFIX [--except SUFFIX]\n"
                "SASS: the output of cuobjdump -sass (- for stdin).\n"
                "Exit status: 0 ok, 1 the claim does not hold or the input is unreadable, 2 usage.\n");
     return rc;
@@ -46,9 +50,11 @@ static int finish(void)
 int main(int argc, char **argv)
 {
     uint64_t open = 1, close = 2;
+    const char *except = NULL;
     const cli_opt opts[] = {
         {"--open", 0, CLI_U64, 1, 1000, 0, 0, &open, "N", "the clock read that opens the region", 0, 0},
         {"--close", 0, CLI_U64, 2, 1000, 0, 0, &close, "N", "the clock read that closes it", 0, 0},
+        {"--except", 0, CLI_STRING, 0, 0, 0, 0, &except, "SUFFIX", "select: leave out functions ending so", 0, 0},
         CLI_END,
     };
     const cli_opt *tables[1] = {opts};
@@ -59,11 +65,30 @@ int main(int argc, char **argv)
     if (r.npos < 2) return usage(stderr, 2);
     const char *cmd = r.pos[0];
     const int want = !strcmp(cmd, "functions") ? 2 : !strcmp(cmd, "count") ? 4
+                   : !strcmp(cmd, "select") ? 3
                    : !strcmp(cmd, "region") || !strcmp(cmd, "pattern") || !strcmp(cmd, "loops") ? 3 : -1;
     if (want < 0) return cli_usage_error(PROG, "unknown command '%s'", cmd);
     if (r.npos != want) return cli_usage_error(PROG, "%s takes %d argument%s", cmd, want - 1, want == 2 ? "" : "s");
     if (close <= open) return cli_usage_error(PROG, "--close must come after --open");
 
+    if (!strcmp(cmd, "select")) {
+        FILE *in = strcmp(r.pos[1], "-") ? fopen(r.pos[1], "r") : stdin;
+        if (!in) {
+            fprintf(stderr, PROG ": cannot read %s\n", r.pos[1]);
+            return 1;
+        }
+        const long n = sass_select(in, stdout, r.pos[2], except);
+        if (in != stdin) fclose(in);
+        if (n < 0) {
+            fprintf(stderr, PROG ": error writing stdout\n");
+            return 1;
+        }
+        if (n == 0) {
+            fprintf(stderr, PROG ": %s has no function named %s...\n", r.pos[1], r.pos[2]);
+            return 1;
+        }
+        return finish();
+    }
     sass_file s;
     char err[512];
     if (sass_read(r.pos[1], &s, err, sizeof err) != 0) {

@@ -74,5 +74,28 @@ int main(void)
     CHECK_STR_HAS(err, "no function found");
     fclose(f);
     CHECK(sass_read("/nonexistent.sass", &s, err, sizeof err) == -1);
+    /* one disassembly, many listings: the _probe functions less the checkers */
+    {
+        static const char *DUMP =
+            "Fatbin elf code:\n\tcode for sm_90\n"
+            "\t\tFunction : fam_a_probe\n        /*0000*/ LDG.E R1, desc[UR4][R2.64] ;\n"
+            "\t\tFunction : fam_a_check\n        /*0000*/ NOP ;\n"
+            "\t\tFunction : other\n        /*0000*/ NOP ;\n"
+            "Fatbin ptx code:\n"
+            "\t\tFunction : fam_b\n        /*0000*/ EXIT ;\n";
+        char out[1024] = "";
+        FILE *in = fmemopen((void *)DUMP, strlen(DUMP), "r");
+        FILE *o = fmemopen(out, sizeof out - 1, "w");
+        CHECK(sass_select(in, o, "fam_", "_check") == 2);
+        fclose(o);
+        fclose(in);
+        CHECK(!strcmp(out, "\t\tFunction : fam_a_probe\n        /*0000*/ LDG.E R1, desc[UR4][R2.64] ;\n"
+                           "\t\tFunction : fam_b\n        /*0000*/ EXIT ;\n"));
+        in = fmemopen((void *)DUMP, strlen(DUMP), "r");
+        o = fmemopen(out, sizeof out - 1, "w");
+        CHECK(sass_select(in, o, "none_", NULL) == 0);
+        fclose(o);
+        fclose(in);
+    }
     return check_report("test_sass");
 }
