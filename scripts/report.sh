@@ -153,15 +153,18 @@ FAMILIES=""
 for f in src/families/*.cu; do [ -f "$f" ] && FAMILIES+="${FAMILIES:+,}$(basename "$f" .cu)"; done
 
 have_gpu() { command -v "$NVIDIA_SMI" >/dev/null 2>&1 && "$NVIDIA_SMI" -L 2>/dev/null | grep -q '^GPU'; }
+# the Makefile's own search for nvcc
+have_nvcc() { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }
 MODE="" NOTE=""
 if [ -n "$DATA" ]; then MODE=data NOTE=$DATA
-elif [ $NOGPU = 0 ] && have_gpu && [ -x "$READONLY" ]; then
+elif [ $NOGPU = 0 ] && have_gpu && { [ -x "$READONLY" ] || have_nvcc; }; then
+    # a fresh clone has no ./readonly yet: the build step below makes it
     MODE=gpu NOTE="device $DEVICE"
     [ $QUICK = 1 ] && NOTE+=", --quick (shorter runs)"
 else
     MODE=reference
     if [ $NOGPU = 1 ]; then NOTE="No GPU used (--no-gpu)"
-    elif have_gpu; then NOTE="A GPU is present but $READONLY is not built (make), so nothing was measured"
+    elif have_gpu; then NOTE="A GPU is present but nvcc (the CUDA Toolkit) is not, so nothing was measured"
     else NOTE="No GPU found"; fi
 fi
 
@@ -173,6 +176,10 @@ build() {
     make -s -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" $target 2>&1 | tee "$LOGDIR/make.log" >&2
 }
 step "build the tools (make)" build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
+if [ $MODE = gpu ] && [ ! -x "$READONLY" ]; then
+    say "make did not build $READONLY (see $LOGDIR/make.log): nothing can be measured"
+    exit 1
+fi
 
 # ---------------------------------------------------------------- 2. results
 SOURCES=()   # LABEL=DIR: where each GPU's results came from

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "tsv.h"
 
 double drift_tolerance(int i, int *relative)
 {
@@ -24,6 +25,35 @@ double drift_tolerance(int i, int *relative)
     case FLEET_OVERHEAD_MAX_PCT: *relative = 0; return 2.0;
     default: return 5.0;     /* the ladder's plateaus */
     }
+}
+
+/* The bytes one launch of ceiling.tsv's best read moved (bw x time), or
+ * NAN when the folder has no such row. */
+static double read_bytes(const char *dir)
+{
+    char path[1400], err[256];
+    snprintf(path, sizeof path, "%s/ceiling.tsv", dir);
+    tsv_table t;
+    if (tsv_read(path, &t, err, sizeof err) != 0) return NAN;
+    const long r = tsv_find(&t, "operation", "read", 0);
+    const double v = r >= 0 ? tsv_num(&t, (size_t)r, "bw_GBps") * tsv_num(&t, (size_t)r, "kernel_ms") * 1e6 : NAN;
+    tsv_free(&t);
+    return v;
+}
+
+/* Like with like: the best read bandwidth of two ceiling searches is
+ * compared only when their launches moved the same bytes (within 2 %: the
+ * table's rounding); a --quick search (N = 64M) runs short launches that
+ * reach less of the peak than the full one (N = 512M).  Where neither has
+ * a ceiling.tsv both figures come from the readonly summary. */
+static int same_search(const char *today, const char *bundled, char *note, size_t len)
+{
+    const double a = read_bytes(today), b = read_bytes(bundled);
+    if (!isfinite(a) && !isfinite(b)) return 1;
+    if (isfinite(a) && isfinite(b) && fabs(a - b) <= 0.02 * b) return 1;
+    snprintf(note, len, "not compared: the two read bandwidths come from launches of %.0f MB and %.0f MB "
+             "(a --quick ceiling search is smaller)", a / 1e6, b / 1e6);
+    return 0;
 }
 
 int drift_compare(const char *today_dir, const char *bundled_dir, drift_row *rows, char *err,
@@ -53,6 +83,10 @@ int drift_compare(const char *today_dir, const char *bundled_dir, drift_row *row
             r->verdict = -1;
             snprintf(r->note, sizeof r->note, "not compared: %s",
                      !isfinite(r->today) ? g[0].fig[i].source : g[1].fig[i].source);
+            continue;
+        }
+        if (i == FLEET_READ_BW_GBPS && !same_search(today_dir, bundled_dir, r->note, sizeof r->note)) {
+            r->verdict = -1;
             continue;
         }
         r->diff = r->today - r->bundled;

@@ -134,7 +134,9 @@ static int drift_table(report_doc *d, rd_section *s, const char *today, const ch
         rd_failed(d, s, "drift table", err);
         return -1;
     }
-    if (drift_write_tsv(f, rows, today, bundled) != 0 || outfile_commit(&o, err, sizeof err) != 0) {
+    char shown[300];   /* the folder as the finished report has it (today is where it was built) */
+    snprintf(shown, sizeof shown, "data/%s", label);
+    if (drift_write_tsv(f, rows, shown, bundled) != 0 || outfile_commit(&o, err, sizeof err) != 0) {
         outfile_abort(&o);
         rd_failed(d, s, "drift table", "cannot write it");
         return -1;

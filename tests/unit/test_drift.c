@@ -86,6 +86,20 @@ int main(void)
     CHECK_EQ_I(r[FLEET_OVERHEAD_MAX_PCT].verdict, 0);
     CHECK_NEAR(r[FLEET_SM_CLOCK_MHZ].diff, -280, 1e-9);
 
+    /* like with like: ceiling searches whose launches moved other bytes
+     * (a --quick search) give no comparable read bandwidth */
+    put(a, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t3200\t0.6720\n");
+    put(b, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t2980\t0.0902\n");
+    CHECK_EQ_I(drift_compare(b, a, r, err, sizeof err), 0);
+    CHECK_EQ_I(r[FLEET_READ_BW_GBPS].verdict, -1);
+    CHECK_STR_HAS(r[FLEET_READ_BW_GBPS].note, "a --quick ceiling search is smaller");
+    put(b, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t3100\t0.6937\n");   /* the same bytes */
+    CHECK_EQ_I(drift_compare(b, a, r, err, sizeof err), 0);
+    CHECK_EQ_I(r[FLEET_READ_BW_GBPS].verdict, 1);
+    CHECK_NEAR(r[FLEET_READ_BW_GBPS].diff_pct, -3.125, 1e-9);
+    unlink(strcat(strcpy((char[400]){0}, a), "/ceiling.tsv"));
+    unlink(strcat(strcpy((char[400]){0}, b), "/ceiling.tsv"));
+
     /* a folder that is none */
     char none[300];
     snprintf(none, sizeof none, "%s/none", TMP);
