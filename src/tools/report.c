@@ -2243,19 +2243,21 @@ static int cmd_chart_bandwidth(const char *out, int n, char **files, double ceil
              *dev ? ", " : "", dev);
     gp_put_str(gp, title);
     fprintf(gp, "\nset xlabel 'warps per block'\nset ylabel 'GB/s'\nset logscale x 2\n"
-                "set xtics (1, 2, 4, 8, 16, 32)\nset grid\nset key outside right top\nset yrange [0:*]\n");
-    if (isfinite(peak)) fprintf(gp, "set arrow from graph 0, first %.1f to graph 1, first %.1f nohead dt 2 lc rgb '#555555'\n"
-                                    "set label 'DRAM peak %.0f GB/s' at graph 0.02, first %.1f offset 0, 0.6\n"
-                                    "set yrange [0:%.1f]\n", peak, peak, peak, peak, peak * 1.08);
-    if (isfinite(ceiling))
-        fprintf(gp, "set arrow from graph 0, first %.1f to graph 1, first %.1f nohead dt 4 lw 2 lc rgb '#ff7f0e'\n"
-                    "set label 'achievable ceiling %.1f GB/s (ceiling.tsv)' at graph 0.02, first %.1f offset 0, -0.9 "
-                    "tc rgb '#ff7f0e'\n", ceiling, ceiling, ceiling, ceiling);
+                "set xtics (1, 2, 4, 8, 16, 32)\nset grid\nset key below maxcols 3\nset yrange [0:*]\n");
+    /* the peak and the ceiling are lines of the key, not labels inside the
+     * plot, where a variant that reaches them would cross the text */
+    if (isfinite(peak)) fprintf(gp, "set yrange [0:%.1f]\n", peak * 1.08);
     fprintf(gp, "plot ");
     for (size_t k = 0; k < nk; k++) {
-        fprintf(gp, "%sdat index %zu using 1:2 with linespoints pt 7 lw 2 title ", k ? ", \\\n     " : "", k);
+        fprintf(gp, "%sdat index %zu using 1:2 with linespoints pt %d lw 2 title ", k ? ", \\\n     " : "", k,
+                (int)(5 + 2 * (k % 5)));
         gp_put_str(gp, keys[k]);
     }
+    if (isfinite(peak))
+        fprintf(gp, ", \\\n     %.1f with lines dt 2 lw 2 lc rgb '#555555' title 'DRAM peak %.0f GB/s'", peak, peak);
+    if (isfinite(ceiling))
+        fprintf(gp, ", \\\n     %.1f with lines dt 4 lw 2 lc rgb '#ff7f0e' title 'achievable ceiling %.1f GB/s "
+                    "(ceiling.tsv)'", ceiling, ceiling);
     fprintf(gp, "\n");
     for (int i = 0; i < n; i++) tsv_free(&t[i]);
     if (gp_job_finish(job, err, sizeof err) != 0) die("%s", err);
@@ -2289,7 +2291,7 @@ static int cmd_chart_ladders(const char *out, int n, char **specs)
     fprintf(gp, "set title 'Pointer-chase latency, L1 cached (chase_ca)'\n"
                 "set xlabel 'working set (bytes)'\nset ylabel 'latency per dependent load (cycles)'\n"
                 "set logscale x 2\nset format x '2^%%L'\nset grid xtics ytics lc rgb '#dddddd'\n"
-                "set key top left\nplot ");
+                "set key top left\nset offsets 0, 0, graph 0.08, 0\nplot ");
     for (int i = 0; i < n; i++) {
         fprintf(gp, "%sdat index %d using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 title ", i ? ", \\\n     " : "", i);
         gp_put_str(gp, titles[i]);
@@ -2300,6 +2302,9 @@ static int cmd_chart_ladders(const char *out, int n, char **specs)
 }
 
 /* ------------------------------------------------------------ the families' charts */
+
+/* The style of a plain line of a chart (pc_series varies its markers and widths). */
+static const char *const LINESTYLE = "with linespoints pt 7 ps 0.8 lw 2";
 
 /* A chart of several lines: data blocks in one .dat, one plot clause each. */
 #define PC_MAX 32
@@ -2343,7 +2348,16 @@ static void pc_series(pchart *pc, const rfm_series *sr, const char *title, const
     fprintf(pc->dat, "# %s\n", title);
     for (size_t i = 0; i < sr->n; i++) fprintf(pc->dat, "%.10g\t%.10g\n", sr->x[i], sr->y[i]);
     fprintf(pc->dat, "\n\n");
-    char q[256];
+    char q[256], nested[96];
+    if (style == LINESTYLE) {
+        /* series of one chart that measure the same coincide: the first is
+         * drawn wide with large markers, the next ones narrower and with
+         * other markers on it, so that none hides another */
+        static const char *const st[] = {"pt 5 ps 1.4 lw 5", "pt 7 ps 0.9 lw 2.5", "pt 9 ps 1.0 lw 1.5",
+                                         "pt 11 ps 1.0 lw 1.5", "pt 13 ps 1.0 lw 1.5"};
+        snprintf(nested, sizeof nested, "with linespoints %s", st[pc->index % 5]);
+        style = nested;
+    }
     snprintf(pc->clause[pc->n++], sizeof pc->clause[0], "dat index %d using 1:2%s %s title %s", pc->index++,
              axis2 ? " axes x1y2" : "", style, gq(title, q, sizeof q));
 }
@@ -2421,7 +2435,6 @@ static double ceiling_in(const res_gpu *r, const char *op)
     return n > 0 ? rfm_ceiling_of(c, (size_t)n, op) : NAN;
 }
 
-static const char *const LINESTYLE = "with linespoints pt 7 ps 0.8 lw 2";
 
 /* The series of kernel=K over the config key, column col (summary). */
 static void ksr(const tsv_table *t, const char *kernel, const char *key, const char *col, rfm_series *out)
@@ -2456,15 +2469,20 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r)
         static const char *const v[][3] = {{"stride", "ld", "stride: loads"}, {"stride_store", "st", "stride_store: stores"},
                                            {"stride16", "ld", "stride16 (int4): loads"}};
         static const char *const col[] = {"#1f77b4", "#d62728", "#2ca02c"};
+        /* loads and stores of a stride move the same sectors, so their lines
+         * coincide: the first is drawn wide and the next narrow and dashed on
+         * it, and each has its own marker, so that neither hides the other */
+        static const char *const line[] = {"lw 6", "lw 2 dt 2", "lw 2"};
+        static const char *const mark[] = {"pt 6 ps 2.2", "pt 2 ps 1.2", "pt 8 ps 1.5"};
         for (int k = 0; k < 3; k++) {
             char tt[128], st[160];
             ssr(&t, v[k][0], v[k][1], "stride", "sectors_per_request_pred", &sr);
             snprintf(tt, sizeof tt, "%s, model", v[k][2]);
-            snprintf(st, sizeof st, "with lines lw 2 lc rgb '%s'", col[k]);
+            snprintf(st, sizeof st, "with lines %s lc rgb '%s'", line[k], col[k]);
             pc_series(&pc, &sr, tt, st, 0);
             ssr(&t, v[k][0], v[k][1], "stride", "sectors_per_request_meas", &sr);
             snprintf(tt, sizeof tt, "%s, measured", v[k][2]);
-            snprintf(st, sizeof st, "with points pt 6 ps 1.5 lc rgb '%s'", col[k]);
+            snprintf(st, sizeof st, "with points %s lw 1.5 lc rgb '%s'", mark[k], col[k]);
             pc_series(&pc, &sr, tt, st, 0);
         }
         snprintf(title, sizeof title, "copy: sectors per request against stride (model and Nsight Compute)%s%s",
@@ -2545,18 +2563,22 @@ static int chart_patterns(const char *out, const res_gpu *r)
     pc_open(&pc, out, 1000, 580);
     static const char *const path[] = {"ca", "cg", "nc"};
     static const char *const col[] = {"#1f77b4", "#d62728", "#2ca02c"};
+    /* the three paths often measure the same: nested line widths and
+     * markers (wide under narrow, large under small) keep each visible */
+    static const char *const line[] = {"pt 5 ps 1.1 lw 6", "pt 7 ps 0.7 lw 3 dt 2", "pt 2 ps 0.6 lw 1"};
+    static const char *const mark[] = {"pt 4 ps 2.2", "pt 6 ps 1.4", "pt 2 ps 0.8"};
     rfm_series sr;
     for (int i = 0; i < 3; i++) {
         char k[64], tt[128], st[160];
         snprintf(k, sizeof k, "offset_%s", path[i]);
         ksr(&t, k, "offset", "bw_GBps", &sr);
         snprintf(tt, sizeof tt, "%s: GB/s", k);
-        snprintf(st, sizeof st, "with linespoints pt 7 ps 0.7 lw 2 lc rgb '%s'", col[i]);
+        snprintf(st, sizeof st, "with linespoints %s lc rgb '%s'", line[i], col[i]);
         pc_series(&pc, &sr, tt, st, 0);
         if (!have_sec) continue;
         ssr(&sec, k, "ld", "offset", "l1_util_pct_meas", &sr);
         snprintf(tt, sizeof tt, "%s: L1 utilization %% (measured)", k);
-        snprintf(st, sizeof st, "with points pt %d ps 1.2 lc rgb '%s'", 4 + 2 * i, col[i]);
+        snprintf(st, sizeof st, "with points %s lw 1.5 lc rgb '%s'", mark[i], col[i]);
         pc_series(&pc, &sr, tt, st, 1);
     }
     pc_peak_ceiling(&pc, peak, ceiling_in(r, "read"), "read");
@@ -2648,7 +2670,10 @@ static int chart_stencil(const char *out, const res_gpu *r)
             }
             char tt[128], st[160];
             snprintf(tt, sizeof tt, "%s %s: GB/s", var[v], rfm_layout_name(l & 1, l & 2));
-            snprintf(st, sizeof st, "with linespoints pt 7 ps 0.8 lw 2 dt %d lc rgb '%s'", l ? 2 : 1, col[v]);
+            /* the six often coincide: nested widths and markers by variant,
+             * dashes by layout, so that each stays visible */
+            static const char *const w[] = {"lw 6 pt 5 ps 1.3", "lw 3 pt 7 ps 0.9", "lw 1 pt 2 ps 0.7"};
+            snprintf(st, sizeof st, "with linespoints %s dt %d lc rgb '%s'", w[v], l ? 2 : 1, col[v]);
             pc_series(&pc, &sr, tt, st, 0);
         }
     for (int l = 0; l < 4; l++) { /* over-fetch: the layout's, deriv_copy's rows */
