@@ -1062,6 +1062,70 @@ static int compute_rows(const tsv_table *t)
     return !k ? 0 : k == t->nrow ? 2 : 1;
 }
 
+/* What a summary's ms and latency columns measure, from its own columns: a
+ * table with instr_ms times the clean twin in kernel_ms and says in `sample`
+ * which block in K recorded; one without was written before the clean twin
+ * and before sampling: kernel_ms is the instrumented kernel and every block
+ * recorded (warplog version 1). */
+typedef struct measured {
+    int clean;             /* kernel_ms is the clean twin's */
+    double kmin, kmax;     /* 1 block in K, over the rows (1 = every block) */
+} measured;
+
+static measured measured_of(const tsv_table *t)
+{
+    measured m = {tsv_col(t, "instr_ms") >= 0, NAN, NAN};
+    if (tsv_col(t, "sample") < 0) {
+        if (!m.clean) m.kmin = m.kmax = 1;
+        return m;
+    }
+    for (size_t r = 0; r < t->nrow; r++) {
+        const double k = tsv_num(t, r, "sample");
+        if (!isfinite(k) || k < 1) continue;
+        if (!(k >= m.kmin)) m.kmin = k;
+        if (!(k <= m.kmax)) m.kmax = k;
+    }
+    return m;
+}
+
+static void sampling_words(const measured *m, char *buf, size_t len)
+{
+    if (!isfinite(m->kmin)) snprintf(buf, len, "does not say which blocks record");
+    else if (m->kmax == 1) snprintf(buf, len, "records every block");
+    else if (m->kmin == m->kmax) snprintf(buf, len, "records one block in %.0f", m->kmin);
+    else snprintf(buf, len, "records one block in %.0f to %.0f (column \"1 block in\")", m->kmin, m->kmax);
+}
+
+/* Where the GPUs' tables of one WPB measure different things, a sentence
+ * that says so (0), else -1. */
+static int unlike_note(const ctx *c, const measured *m, const int *ok, char *buf, size_t len)
+{
+    int first = -1, timing = 0, sampling = 0;
+    for (int i = 0; i < c->ng; i++) {
+        if (!ok[i]) continue;
+        if (first < 0) { first = i; continue; }
+        timing |= m[i].clean != m[first].clean;
+        sampling |= !(m[i].kmin == m[first].kmin && m[i].kmax == m[first].kmax);
+    }
+    if (first < 0 || (!timing && !sampling)) return -1;
+    size_t u = (size_t)snprintf(buf, len, "Not like for like: ");
+    int k = 0;
+    for (int i = 0; i < c->ng && u < len; i++) {
+        if (!ok[i]) continue;
+        char w[96];
+        sampling_words(&m[i], w, sizeof w);
+        u += (size_t)snprintf(buf + u, len - u, "%s%s times %s (ms, GB/s) and %s", k++ ? "; " : "",
+                              c->g[i].label, m[i].clean ? "the clean twin" : "the instrumented kernel", w);
+    }
+    if (u < len)
+        snprintf(buf + u, len - u, ".%s%s",
+                 sampling ? " The latencies depend on how many blocks record (sampling.tsv shows by how much), "
+                            "so they are not measured alike." : "",
+                 timing ? " The instrumented kernel's time includes its probes; the column \"ms times\" says which "
+                          "kernel each row timed." : "");
+    return 0;
+}
+
 static void sec_family(report_doc *d, const ctx *c, const char *exp)
 {
     const family_info *fi = family_of(exp);
@@ -1114,6 +1178,8 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
         for (size_t wi = 0; wi < nw; wi++) {
             const unsigned w = wpbs[wi];
             summary sm[MAX_GPUS];
+            measured ms[MAX_GPUS];
+            int okv[MAX_GPUS] = {0};
             memset(sm, 0, sizeof sm);
             int useful[NSHOW] = {0}, differ = 0, compute_any = 0, compute_all = 1, any_ok = 0;
             for (int i = 0; i < c->ng; i++) {
@@ -1126,7 +1192,8 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
                     rd_failed(d, s, what, err);
                     continue;
                 }
-                sm[i].ok = any_ok = 1;
+                sm[i].ok = okv[i] = any_ok = 1;
+                ms[i] = measured_of(&sm[i].t);
                 for (size_t k = 0; k < NSHOW; k++) useful[k] |= col_useful(&sm[i].t, SHOW[k].col);
                 if (tsv_col(&sm[i].t, "instr_ms") < 0) old_format = 1;
                 differ |= rows_differ_wpb(&sm[i].t);
@@ -1147,17 +1214,25 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
                            nn > 1 ? "N = " : "", nn > 1 ? n : "", nn > 1 ? ", " : "", w);
             else if (nn > 1) rd_heading(d, s, "N = %s, %u warps per block", n, w);
             else rd_heading(d, s, "%u warps per block", w);
+            char unlike[1024];
+            const int mixed = unlike_note(c, ms, okv, unlike, sizeof unlike) == 0;
+            int mixed_timing = 0;
+            for (int i = 0; i < c->ng; i++)
+                for (int j = 0; j < c->ng; j++) mixed_timing |= okv[i] && okv[j] && ms[i].clean != ms[j].clean;
             rd_table *parts[MAX_GPUS] = {0};
             const char *labels[MAX_GPUS];
             for (int i = 0; i < c->ng; i++) {
                 labels[i] = c->g[i].label;
-                size_t ncol = 1;
+                size_t ncol = 1 + (size_t)mixed_timing;
                 for (size_t k = 0; k < NSHOW; k++) ncol += useful[k];
                 parts[i] = rd_table_new(ncol);
                 rd_table_set(parts[i], 0, 0, "kernel");
                 size_t col = 1;
-                for (size_t k = 0; k < NSHOW; k++)
+                for (size_t k = 0; k < NSHOW; k++) {
                     if (useful[k]) rd_table_set(parts[i], 0, col++, "%s", SHOW[k].head);
+                    /* where the GPUs time different kernels, which one, beside its ms */
+                    if (mixed_timing && !strcmp(SHOW[k].col, "kernel_ms")) rd_table_set(parts[i], 0, col++, "ms times");
+                }
                 if (!sm[i].ok) continue;
                 const tsv_table *t = &sm[i].t;
                 for (size_t r = 0; r < t->nrow; r++) {
@@ -1166,12 +1241,17 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
                     rd_table_set(parts[i], r + 1, 0, "%s", key);
                     col = 1;
                     for (size_t k = 0; k < NSHOW; k++) {
-                        if (!useful[k]) continue;
-                        const char *v = tsv_get(t, r, SHOW[k].col);
-                        if (!v) rd_table_set(parts[i], r + 1, col, "n/a");
-                        else if (!SHOW[k].fmt) rd_table_set(parts[i], r + 1, col, "%s", v);
-                        else rd_table_set(parts[i], r + 1, col, "%s", num(b, sizeof b, SHOW[k].fmt, tsv_parse_num(v)));
-                        col++;
+                        if (useful[k]) {
+                            const char *v = tsv_get(t, r, SHOW[k].col);
+                            if (!v && !strcmp(SHOW[k].col, "sample") && ms[i].kmax == 1)
+                                rd_table_set(parts[i], r + 1, col, "1 (all)");
+                            else if (!v) rd_table_set(parts[i], r + 1, col, "n/a");
+                            else if (!SHOW[k].fmt) rd_table_set(parts[i], r + 1, col, "%s", v);
+                            else rd_table_set(parts[i], r + 1, col, "%s", num(b, sizeof b, SHOW[k].fmt, tsv_parse_num(v)));
+                            col++;
+                        }
+                        if (mixed_timing && !strcmp(SHOW[k].col, "kernel_ms"))
+                            rd_table_set(parts[i], r + 1, col++, "%s", ms[i].clean ? "clean twin" : "instrumented");
                     }
                 }
             }
@@ -1181,6 +1261,7 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
             rd_table *joined = join((const rd_table *const *)parts, labels, c->ng);
             for (int i = 0; i < c->ng; i++) rd_table_free(parts[i]);
             rd_table_add(d, s, joined);
+            if (mixed) rd_finding(d, s, "%s", unlike);
             /* findings of this table */
             for (int i = 0; i < c->ng; i++) {
                 if (!sm[i].ok) {
