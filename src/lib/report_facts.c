@@ -142,9 +142,13 @@ int rf_littles_note(const rf_kernel *k, const rf_device *d, char *buf, size_t le
     return sb_done(&s);
 }
 
-static int has_config(const rf_kernel *k)
+/* Row i's configuration tells it apart: the variant runs in several rows. */
+static int has_config(const rf_kernel *k, size_t n, size_t i)
 {
-    return k->config && *k->config && strcmp(k->config, "-") != 0;
+    if (!k[i].config || !*k[i].config || !strcmp(k[i].config, "-")) return 0;
+    size_t same = 0;
+    for (size_t j = 0; j < n; j++) same += !strcmp(k[j].kernel, k[i].kernel);
+    return same > 1;
 }
 
 int rf_overhead_note(const rf_kernel *k, size_t n, char *buf, size_t len)
@@ -156,11 +160,11 @@ int rf_overhead_note(const rf_kernel *k, size_t n, char *buf, size_t len)
         if (hi == n || k[i].overhead_pct > k[hi].overhead_pct) hi = i;
     }
     if (lo == n) return sb_nothing(buf, len);
-    /* each end named with its configuration: a family runs one variant in
-     * several (stride16 at stride=1 and at stride=64) */
+    /* each end named with its configuration where its variant runs in
+     * several (stride16 at stride=32 and at stride=128) */
     char a[160], z[160];
-    snprintf(a, sizeof a, "%s%s%s", k[lo].kernel, has_config(&k[lo]) ? " at " : "", has_config(&k[lo]) ? k[lo].config : "");
-    snprintf(z, sizeof z, "%s%s%s", k[hi].kernel, has_config(&k[hi]) ? " at " : "", has_config(&k[hi]) ? k[hi].config : "");
+    snprintf(a, sizeof a, "%s%s%s", k[lo].kernel, has_config(k, n, lo) ? " at " : "", has_config(k, n, lo) ? k[lo].config : "");
+    snprintf(z, sizeof z, "%s%s%s", k[hi].kernel, has_config(k, n, hi) ? " at " : "", has_config(k, n, hi) ? k[hi].config : "");
     sb s;
     sb_init(&s, buf, len);
     if (same_wpb(k, n))
