@@ -1369,6 +1369,36 @@ static rd_table *plain_table(const tsv_table *t)
     return r;
 }
 
+/* A sector table (bin/sector_compare --generic, 40-odd columns) as the page
+ * shows it: the sectors at each level, predicted against measured, and the
+ * verdict; the raw table stays in its file, linked below it.  NULL when t is
+ * not such a table. */
+static rd_table *sector_digest(const tsv_table *t)
+{
+    static const char *const need[] = {"variant", "op", "l1_sectors_pred", "l1_sectors_meas",
+                                       "dram_sectors_pred", "dram_sectors_meas", "agree", NULL};
+    for (int k = 0; need[k]; k++)
+        if (tsv_col(t, need[k]) < 0) return NULL;
+    static const char *const head[] = {"variant", "config", "op", "L1 sectors pred / meas",
+                                       "L2 sectors pred / meas", "DRAM sectors pred / meas", "DRAM err %",
+                                       "agree"};
+    rd_table *r = rd_table_new(8);
+    for (size_t k = 0; r && k < 8; k++) rd_table_set(r, 0, k, "%s", head[k]);
+    for (size_t q = 0; r && q < t->nrow; q++) {
+#define G_(col) (tsv_get(t, q, col) ? tsv_get(t, q, col) : "n/a")
+        rd_table_set(r, q + 1, 0, "%s", G_("variant"));
+        rd_table_set(r, q + 1, 1, "%s", G_("config"));
+        rd_table_set(r, q + 1, 2, "%s", G_("op"));
+        rd_table_set(r, q + 1, 3, "%s / %s", G_("l1_sectors_pred"), G_("l1_sectors_meas"));
+        rd_table_set(r, q + 1, 4, "%s / %s", G_("l2_sectors_pred"), G_("l2_sectors_meas"));
+        rd_table_set(r, q + 1, 5, "%s / %s", G_("dram_sectors_pred"), G_("dram_sectors_meas"));
+        rd_table_set(r, q + 1, 6, "%s", G_("dram_err_pct"));
+        rd_table_set(r, q + 1, 7, "%s", G_("agree"));
+#undef G_
+    }
+    return r;
+}
+
 static const res_file *fixed(const gpu *G, const char *base)
 {
     for (const res_file *f = res_find(&G->r, NAMES_FIXED, NULL, NULL, NULL, 0, ""); f;
@@ -1914,7 +1944,15 @@ static void sec_sectors(report_doc *d, const ctx *c)
                 }
                 rd_table_add(d, s, r);
             } else {
-                rd_table_add(d, s, plain_table(t));
+                rd_table *dg = sector_digest(t);
+                if (dg) {
+                    rd_para(d, s, "%sThe sectors at each level, predicted / measured; requests, wavefronts, "
+                                  "hits, utilizations and the labs' figures (%zu columns in all) are in %s, "
+                                  "linked below.", p, t->ncol, f->base);
+                    rd_table_add(d, s, dg);
+                } else {
+                    rd_table_add(d, s, plain_table(t));
+                }
             }
             rf_sectors cnt;
             char note[2048];
