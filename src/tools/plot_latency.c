@@ -170,7 +170,7 @@ int main(int argc, char **argv)
           "set yrange [0:1]\n"
           "set ytics 0.1\n"
           "set grid\n"
-          "set key below left Left reverse\n"
+          "set key below center Left reverse font ',10' height 1\n"
           "plot ", s);
     for (int i = 0; i < nlogs; i++) {
         char title[300];
