@@ -2509,7 +2509,7 @@ static int pc_finish(pchart *pc, const char *title, const char *settings)
     if (!gp) { gp_job_abort(pc->job); die("%s", err); }
     fprintf(gp, "set title ");
     gp_put_str(gp, title);
-    fprintf(gp, "\nset grid\nset key below maxcols 2 height 1\n%s\nplot ", settings);
+    fprintf(gp, "\nset grid\nset key below maxcols 2 height 1 font ',10'\n%s\nplot ", settings);
     for (int i = 0; i < pc->n; i++) fprintf(gp, "%s%s", i ? ", \\\n     " : "", pc->clause[i]);
     fprintf(gp, "\n");
     if (gp_job_finish(pc->job, err, sizeof err) != 0) die("%s", err);
@@ -2774,7 +2774,7 @@ static int chart_stencil(const char *out, const res_gpu *r)
         tsv_free(&t);
     }
     pchart pc;
-    pc_open(&pc, out, 1000, 600);
+    pc_open(&pc, out, 1000, 700);
     static const char *const var[] = {"deriv_copy", "deriv0", "deriv1"};
     static const char *const col[] = {"#1f77b4", "#d62728", "#2ca02c"};
     for (int v = 0; v < 3; v++)
