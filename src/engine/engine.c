@@ -228,7 +228,16 @@ static void split_options(void)
     memset(NOT_APPLY, 0, sizeof NOT_APPLY);
     memset(NOT_APPLY_GIVEN, 0, sizeof NOT_APPLY_GIVEN);
     for (size_t i = 0; COMMON[i].name; i++) {
-        if (!not_applicable(COMMON[i].name)) { APPLY[na++] = COMMON[i]; continue; }
+        if (!not_applicable(COMMON[i].name)) {
+            APPLY[na] = COMMON[i];
+            /* a program without logs writes under --out only the tables of a
+             * run on several GPUs: say that, not "where logs go" */
+            if (!strcmp(COMMON[i].name, "--out") && not_applicable("--level"))
+                APPLY[na].help = "with --device LIST or all: where each GPU's folder and table go\n"
+                                 "(default data); this program writes no logs";
+            na++;
+            continue;
+        }
         cli_opt o = COMMON[i];
         if (o.kind == CLI_FLAG) {
             o.dest = &NOT_APPLY_FLAG;
