@@ -31,6 +31,11 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$OUTDIR" ] || { echo "tiling.sh: OUTDIR is missing (see --help)" >&2; exit 2; }
 [ -x ./tiling ] && [ -x ./tiling_profile ] || { echo "tiling.sh: ./tiling is missing: run make" >&2; exit 1; }
+# --ncu-only without ncu would do nothing and succeed: say so instead
+if [ $NCU_ONLY = 1 ] && ! command -v ncu >/dev/null 2>&1; then
+    echo "tiling.sh: --ncu-only needs Nsight Compute, and ncu is not on PATH (add /usr/local/cuda/bin): nothing written" >&2
+    exit 1
+fi
 mkdir -p "$OUTDIR/ncu"
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/warplat-tiling.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT

@@ -19,14 +19,25 @@ double devinfo_peak_GBps(unsigned mem_clock_khz, unsigned bus_width_bits)
     return 2.0 * (double)mem_clock_khz * 1e3 * (double)bus_width_bits / 8.0 / 1e9;
 }
 
+void devinfo_no_gpu(cudaError_t e, char *err, size_t errlen)
+{
+    /* Without a GPU the runtime says "CUDA driver version is insufficient for
+     * CUDA runtime version" (no libcuda at all) or "no CUDA-capable device is
+     * detected": both read like a driver problem to someone who simply has no
+     * GPU, so say that first and keep CUDA's words for the one who has. */
+    const int none = e == cudaSuccess || e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver;
+    set_err(err, errlen, "%s NVIDIA GPU found (CUDA: %s); `make report` (the bundled results) "
+            "and the bin/ tools work without one",
+            none ? "no" : "no usable",
+            e == cudaSuccess ? "the driver reports 0 devices" : cudaGetErrorString(e));
+}
+
 int devinfo_select(int ordinal, char *err, size_t errlen)
 {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
-        set_err(err, errlen, "no CUDA device: %s",
-                e == cudaSuccess ? "the driver reports 0 devices"
-                                 : cudaGetErrorString(e));
+        devinfo_no_gpu(e, err, errlen);
         return -1;
     }
     if (ordinal < 0 || ordinal >= n) {

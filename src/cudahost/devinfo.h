@@ -4,14 +4,21 @@
 #ifndef DEVINFO_H
 #define DEVINFO_H
 #include <stddef.h>
+#include <cuda_runtime_api.h>
 #include "warplog.h"
 
 /*
  * Select device `ordinal` after checking one exists.  Returns 0, or -1 with a
- * sentence in err ("no CUDA device: ..." when the machine has none or no
- * driver, "device 3 does not exist: this machine has 1 CUDA device").
+ * sentence in err (devinfo_no_gpu's when the machine has none or no driver,
+ * "device 3 does not exist: this machine has 1 CUDA device").
  */
 int devinfo_select(int ordinal, char *err, size_t errlen);
+
+/* The sentence for "cudaGetDeviceCount found no device" (e its error, or
+ * cudaSuccess when it counted 0): "no NVIDIA GPU found (CUDA: <CUDA's
+ * words>); `make report` (the bundled results) and the bin/ tools work
+ * without one" ("no usable" for an error other than no device/no driver). */
+void devinfo_no_gpu(cudaError_t e, char *err, size_t errlen);
 
 /*
  * Fill the device and provenance fields of h: name, compute capability, SM

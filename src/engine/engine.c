@@ -177,6 +177,90 @@ static int variant_probed(const eng_family *fam, int v)
     return !PROFILE_ONLY && fam->kernel(v, 0, ENG_PROBE) != NULL;
 }
 
+/* ------------------------------------------------------------ options that apply */
+
+/* A program lists, and accepts, only the common options that mean something
+ * to it: --help is built from APPLY, and an option of NOT_APPLY is parsed
+ * without reading its value (so that its refusal is the first thing said)
+ * and refused with the reason not_applicable() gives. */
+static cli_opt APPLY[sizeof COMMON / sizeof COMMON[0]];
+static cli_opt NOT_APPLY[sizeof COMMON / sizeof COMMON[0]];
+static int NOT_APPLY_GIVEN[sizeof COMMON / sizeof COMMON[0]];
+static const char *NOT_APPLY_VALUE;
+static int NOT_APPLY_FLAG;
+
+static int has_positional(const char *name)
+{
+    for (int i = 0; F->posnames[i]; i++)
+        if (!strcmp(F->posnames[i], name)) return 1;
+    return 0;
+}
+
+/* Why common option `name` does not apply to this program (a phrase for
+ * "PROG: NAME does not apply to PROG: <phrase>"), or NULL when it does. */
+static const char *not_applicable(const char *name)
+{
+    static const char *const logs_only[] = {"--sample", "--min-records", "--max-overhead",
+                                             "--no-probes", "--level", "--ceiling", NULL};
+    int probed = 0;
+    for (int v = 0; v < F->nvariants; v++) probed += variant_probed(F, v);
+    for (int i = 0; logs_only[i]; i++)
+        if (!strcmp(name, logs_only[i]) && !probed)
+            return PROFILE_ONLY ? "it times the clean kernels only, without probes or logs"
+                                : "this family has no probes and writes no per-warp logs";
+    if (!strcmp(name, "--n") && !has_positional("N"))
+        return "it has no N (its sizes are its positional arguments, see --help)";
+    if (!strcmp(name, "--wpb") && !has_positional("WPB"))
+        return "each variant fixes its own block, so there is no WPB";
+    if (!strcmp(name, "--smem") && !has_positional("SMEM"))
+        return "it has no SMEM argument";
+    if ((!strcmp(name, "--list-occupancy") || !strcmp(name, "--sweep") || !strcmp(name, "--points") ||
+         !strcmp(name, "--ladder")) && !(has_positional("WPB") && has_positional("SMEM")))
+        return "occupancy is set by SMEM and WPB, which it does not have";
+    return NULL;
+}
+
+/* Split COMMON into APPLY and NOT_APPLY for family F. */
+static void split_options(void)
+{
+    size_t na = 0, nn = 0;
+    memset(APPLY, 0, sizeof APPLY);
+    memset(NOT_APPLY, 0, sizeof NOT_APPLY);
+    memset(NOT_APPLY_GIVEN, 0, sizeof NOT_APPLY_GIVEN);
+    for (size_t i = 0; COMMON[i].name; i++) {
+        if (!not_applicable(COMMON[i].name)) {
+            APPLY[na] = COMMON[i];
+            /* a program without logs writes under --out only the tables of a
+             * run on several GPUs: say that, not "where logs go" */
+            if (!strcmp(COMMON[i].name, "--out") && not_applicable("--level"))
+                APPLY[na].help = "with --device LIST or all: where each GPU's folder and table go\n"
+                                 "(default data); this program writes no logs";
+            na++;
+            continue;
+        }
+        cli_opt o = COMMON[i];
+        if (o.kind == CLI_FLAG) {
+            o.dest = &NOT_APPLY_FLAG;
+            o.lo = 0;
+        } else {
+            o.kind = CLI_STRING;
+            o.dest = &NOT_APPLY_VALUE;
+        }
+        o.given = &NOT_APPLY_GIVEN[nn];
+        NOT_APPLY[nn++] = o;
+    }
+}
+
+/* An option of NOT_APPLY was given: say which and why (exit status 2). */
+static int refuse_not_applicable(void)
+{
+    for (size_t i = 0; NOT_APPLY[i].name; i++)
+        if (NOT_APPLY_GIVEN[i])
+            return cli_usage_error(PROG, "%s does not apply to %s: %s", NOT_APPLY[i].name, PROG,
+                                   not_applicable(NOT_APPLY[i].name));
+    return 0;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: %s", PROG);
@@ -209,7 +293,7 @@ static void usage(FILE *f)
                    "medians), and one per-warp log is written: DIR/%s_<variant>_<WPB>.bin.\n",
                 F->name);
     fprintf(f, "\noptions:\n");
-    cli_print_options(f, COMMON);
+    cli_print_options(f, APPLY);
     fprintf(f, "  -h, --help           this text\n");
     if (F->options) {
         fprintf(f, "\n%s options:\n", F->name);
@@ -1207,11 +1291,13 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     O.sample = "auto";
     O.min_records = 65536;
 
-    const cli_opt *tables[2] = {COMMON, f->options};
+    split_options();
+    const cli_opt *tables[3] = {APPLY, NOT_APPLY, f->options};
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, tables, f->options ? 2 : 1, ENG_MAX_POS, &r);
+    int rc = cli_parse(PROG, argc, argv, tables, f->options ? 3 : 2, ENG_MAX_POS, &r);
     if (rc) return rc;
     if (r.help) { usage(stdout); return fflush(stdout) == 0 ? 0 : 1; }
+    if ((rc = refuse_not_applicable()) != 0) return rc;
     if (O.list_positional) {
         for (int i = 0; f->posnames[i]; i++) printf("%s\n", f->posnames[i]);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
@@ -1260,8 +1346,11 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     int ords[64], nord = 0;
     if (!strcmp(O.devices, "all")) {
         int n = 0;
-        if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-            fprintf(stderr, "%s: no CUDA device: --device all found none\n", PROG);
+        const cudaError_t e = cudaGetDeviceCount(&n);
+        if (e != cudaSuccess || n == 0) {
+            char err[512];
+            devinfo_no_gpu(e, err, sizeof err);
+            fprintf(stderr, "%s: --device all: %s\n", PROG, err);
             return 1;
         }
         for (int i = 0; i < n && i < 64; i++) ords[nord++] = i;

@@ -142,6 +142,15 @@ int rf_littles_note(const rf_kernel *k, const rf_device *d, char *buf, size_t le
     return sb_done(&s);
 }
 
+/* Row i's configuration tells it apart: the variant runs in several rows. */
+static int has_config(const rf_kernel *k, size_t n, size_t i)
+{
+    if (!k[i].config || !*k[i].config || !strcmp(k[i].config, "-")) return 0;
+    size_t same = 0;
+    for (size_t j = 0; j < n; j++) same += !strcmp(k[j].kernel, k[i].kernel);
+    return same > 1;
+}
+
 int rf_overhead_note(const rf_kernel *k, size_t n, char *buf, size_t len)
 {
     size_t lo = n, hi = n;
@@ -151,16 +160,20 @@ int rf_overhead_note(const rf_kernel *k, size_t n, char *buf, size_t len)
         if (hi == n || k[i].overhead_pct > k[hi].overhead_pct) hi = i;
     }
     if (lo == n) return sb_nothing(buf, len);
+    /* each end named with its configuration where its variant runs in
+     * several (stride16 at stride=32 and at stride=128) */
+    char a[160], z[160];
+    snprintf(a, sizeof a, "%s%s%s", k[lo].kernel, has_config(k, n, lo) ? " at " : "", has_config(k, n, lo) ? k[lo].config : "");
+    snprintf(z, sizeof z, "%s%s%s", k[hi].kernel, has_config(k, n, hi) ? " at " : "", has_config(k, n, hi) ? k[hi].config : "");
     sb s;
     sb_init(&s, buf, len);
     if (same_wpb(k, n))
         sb_add(&s, "Instrumentation overhead at %.0f warps per block: from %+.2f%% (%s) to %+.2f%% (%s) of "
-                   "the clean twin's time.", k[lo].wpb, k[lo].overhead_pct, k[lo].kernel,
-               k[hi].overhead_pct, k[hi].kernel);
+                   "the clean twin's time.", k[lo].wpb, k[lo].overhead_pct, a, k[hi].overhead_pct, z);
     else
         sb_add(&s, "Instrumentation overhead: from %+.2f%% (%s, %.0f warps per block) to %+.2f%% (%s, %.0f "
-                   "warps per block) of the clean twin's time.", k[lo].overhead_pct, k[lo].kernel, k[lo].wpb,
-               k[hi].overhead_pct, k[hi].kernel, k[hi].wpb);
+                   "warps per block) of the clean twin's time.", k[lo].overhead_pct, a, k[lo].wpb,
+               k[hi].overhead_pct, z, k[hi].wpb);
     return sb_done(&s);
 }
 
@@ -284,6 +297,9 @@ void rf_sweep_bounds(rf_sweep_point *p, size_t n, double bytes_per_warp, const r
         p[i].bound_GBps = littles_bound_GBps(d->peak_GBps, d->sm_count, p[i].warps_per_sm,
                                              bytes_per_warp, clk, p[i].lat_mean_cycles);
         p[i].of_bound_pct = isfinite(p[i].bound_GBps) ? 100 * p[i].bw_GBps / p[i].bound_GBps : NAN;
+        const double unb = littles_unbounded_GBps(d->sm_count, p[i].warps_per_sm, bytes_per_warp, clk,
+                                                  p[i].lat_mean_cycles);
+        p[i].capped = isfinite(unb) && pos(d->peak_GBps) && unb >= d->peak_GBps;
     }
 }
 
@@ -330,12 +346,17 @@ int rf_sweep_need_note(double latency, int latency_given, double bpw, const rf_d
 
 int rf_sweep_bound_note(const rf_sweep_point *p, size_t n, char *buf, size_t len)
 {
-    size_t nb = 0, nt = 0;
-    double wmax = NAN;
+    size_t nb = 0, nt = 0, nc = 0;
+    double wmax = NAN, cmin = NAN;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(p[i].of_bound_pct)) continue;
         nb++;
-        if (p[i].of_bound_pct >= 80) {
+        if (p[i].of_bound_pct < 80) continue;
+        if (p[i].capped) {
+            /* near a bound that is the peak: bandwidth-bound, not latency-bound */
+            nc++;
+            if (!(cmin <= p[i].warps_per_sm)) cmin = p[i].warps_per_sm;
+        } else {
             nt++;
             if (!(wmax >= p[i].warps_per_sm)) wmax = p[i].warps_per_sm;
         }
@@ -343,8 +364,15 @@ int rf_sweep_bound_note(const rf_sweep_point *p, size_t n, char *buf, size_t len
     if (!nb) return sb_nothing(buf, len);
     sb s;
     sb_init(&s, buf, len);
-    sb_add(&s, "%zu of %zu points are within 80%% of the bound at their own latency (latency-bound)", nt, nb);
-    if (nt) sb_add(&s, "; the largest of them has %.0f warps per SM", wmax);
+    if (!nc) {
+        sb_add(&s, "%zu of %zu points are within 80%% of the bound at their own latency (latency-bound)", nt, nb);
+        if (nt) sb_add(&s, "; the largest of them has %.0f warps per SM", wmax);
+    } else {
+        sb_add(&s, "%zu of %zu points are within 80%% of the bound at their own latency: %zu latency-bound",
+               nt + nc, nb, nt);
+        if (nt) sb_add(&s, " (the largest has %.0f warps per SM)", wmax);
+        sb_add(&s, " and %zu bandwidth-bound, from %.0f warps per SM, where the DRAM peak caps the bound", nc, cmin);
+    }
     sb_add(&s, ".");
     return sb_done(&s);
 }

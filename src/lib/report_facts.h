@@ -109,6 +109,7 @@ typedef struct rf_sweep_point {
     double warps_per_sm, occupancy_pct, bw_GBps, lat_mean_cycles, sm_clock_MHz;
     double bound_GBps;         /* out: Little's law at this point's mean latency */
     double of_bound_pct;       /* out: bw / bound x 100 */
+    int capped;                /* out: the DRAM peak, not latency, sets the bound here */
 } rf_sweep_point;
 
 /* Fill bound_GBps and of_bound_pct of every point (bytes_per_warp: the
@@ -126,7 +127,11 @@ int rf_sweep_best_note(const char *kernel, const rf_sweep_point *p, size_t n, co
 int rf_sweep_need_note(double latency_cycles, int latency_given, double bytes_per_warp,
                        const rf_device *d, char *buf, size_t len);
 /* "3 of 16 points are within 80% of the bound at their own latency
- * (latency-bound); the largest of them has 12 warps per SM." */
+ * (latency-bound); the largest of them has 12 warps per SM."  Points whose
+ * bound the peak caps are bandwidth-bound, not latency-bound, and said
+ * apart: "9 of 16 points are within 80% of the bound at their own latency:
+ * 2 latency-bound (the largest has 16 warps per SM) and 7 bandwidth-bound,
+ * from 24 warps per SM, where the DRAM peak caps the bound." */
 int rf_sweep_bound_note(const rf_sweep_point *p, size_t n, char *buf, size_t len);
 
 /* A sector table (bin/sector_compare's, or any with an `agree` column). */

@@ -113,7 +113,7 @@ static int draw_chart(const char *out, const fleet_gpu *g, size_t n, const fleet
     fprintf(s, "set title 'Each GPU against its model: distance from the median in MADs (flagged beyond "
                "+-%g)'\n", r->k_mads);
     fprintf(s, "set ylabel 'distance from the model median (MADs, clipped at +-%g)'\n", lim);
-    fprintf(s, "set xrange [0.4:%d.6]\nset yrange [%g:%g]\nset grid ytics\nset key bottom right box opaque\n",
+    fprintf(s, "set xrange [0.4:%d.6]\nset yrange [%g:%g]\nset grid ytics\nset key below\n",
             FLEET_NFIG, -lim * 1.05, lim * 1.05);
     fprintf(s, "set xtics rotate by -25 (");
     for (int k = 0; k < FLEET_NFIG; k++) {

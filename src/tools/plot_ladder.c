@@ -223,7 +223,14 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
         return -1;
     }
     fprintf(f, "# %s - latency ladder of %s, written by bin/plot_ladder.\n", basename_of(path), src);
-    fprintf(f, "# Draw again: cd to this folder, then gnuplot -d -c %s\n", basename_of(path));
+    fprintf(f, "# Draw again: cd to this folder, then gnuplot -d -c %s [OUTPUT [DATA]]\n", basename_of(path));
+    /* as every other chart script (src/lib/gp.c): the output and the data
+     * are arguments, with the names written beside them as defaults */
+    fprintf(f, "out = ARGC >= 1 ? ARG1 : ");
+    gp_quote(f, out_name);
+    fprintf(f, "\ndat = ARGC >= 2 ? ARG2 : ");
+    gp_quote(f, dat_name);
+    fprintf(f, "\n");
     if (!strcmp(ext, "svg"))
         fprintf(f, "set terminal svg size 960,600 dynamic background rgb 'white' font 'Helvetica,13'\n");
     else if (!strcmp(ext, "png"))
@@ -231,9 +238,7 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
     else
         fprintf(f, "set terminal pdfcairo size 8in,5in font 'Helvetica,11'\n");
     fprintf(f, "set termoption noenhanced\n");
-    fprintf(f, "set output ");
-    gp_quote(f, out_name);
-    fprintf(f, "\n");
+    fprintf(f, "set output out\n");
 
     char title[256];
     char thr[64] = "";
@@ -295,9 +300,7 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
             fprintf(f, ", %.0f ns", lv[i].ns);
         fprintf(f, "' at %.6g,%.6g center offset 0,1.2 front tc rgb '%s'\n", mid, lv[i].cycles, col);
     }
-    fprintf(f, "plot ");
-    gp_quote(f, dat_name);
-    fprintf(f, " using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'\n");
+    fprintf(f, "plot dat using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'\n");
     if (outfile_commit(&o, err, sizeof err) != 0) {
         fprintf(stderr, PROG ": %s\n", err);
         return -1;

@@ -141,7 +141,7 @@ int main(int argc, char **argv)
         if (bad) goto oom;
     }
 
-    job = gp_job_new(out, 900, 600, err, sizeof err);
+    job = gp_job_new(out, 900, 680, err, sizeof err);
     if (!job) {
         fprintf(stderr, PROG ": %s\n", err);
         goto done;
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
           "set yrange [0:1]\n"
           "set ytics 0.1\n"
           "set grid\n"
-          "set key bottom right\n"
+          "set key below center Left reverse font ',10' height 1\n"
           "plot ", s);
     for (int i = 0; i < nlogs; i++) {
         char title[300];

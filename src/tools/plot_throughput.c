@@ -223,7 +223,7 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    job = gp_job_new(out, 900, 600, err, sizeof err);
+    job = gp_job_new(out, 900, 680, err, sizeof err);
     if (!job) {
         fprintf(stderr, PROG ": %s\n", err);
         goto done;
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
           "set yrange [0:peak_GBps * 1.1]\n", s);
     fprintf(s, "set xrange [0:%.6g]\n", wtop + 1);
     fputs("set grid\n"
-          "set key bottom right\n"
+          "set key below center Left reverse font ',10' height 1\n"
           "plot dat index 1 using 1:2 with lines lw 2 lc rgb '#1f77b4' title ", s);
     gp_put_str(s, tb);
     fputs(", \\\n     dat index 2 using 1:3 with points pt 6 ps 1.5 lc rgb '#2ca02c' title ", s);

@@ -1063,6 +1063,70 @@ static int compute_rows(const tsv_table *t)
     return !k ? 0 : k == t->nrow ? 2 : 1;
 }
 
+/* What a summary's ms and latency columns measure, from its own columns: a
+ * table with instr_ms times the clean twin in kernel_ms and says in `sample`
+ * which block in K recorded; one without was written before the clean twin
+ * and before sampling: kernel_ms is the instrumented kernel and every block
+ * recorded (warplog version 1). */
+typedef struct measured {
+    int clean;             /* kernel_ms is the clean twin's */
+    double kmin, kmax;     /* 1 block in K, over the rows (1 = every block) */
+} measured;
+
+static measured measured_of(const tsv_table *t)
+{
+    measured m = {tsv_col(t, "instr_ms") >= 0, NAN, NAN};
+    if (tsv_col(t, "sample") < 0) {
+        if (!m.clean) m.kmin = m.kmax = 1;
+        return m;
+    }
+    for (size_t r = 0; r < t->nrow; r++) {
+        const double k = tsv_num(t, r, "sample");
+        if (!isfinite(k) || k < 1) continue;
+        if (!(k >= m.kmin)) m.kmin = k;
+        if (!(k <= m.kmax)) m.kmax = k;
+    }
+    return m;
+}
+
+static void sampling_words(const measured *m, char *buf, size_t len)
+{
+    if (!isfinite(m->kmin)) snprintf(buf, len, "does not say which blocks record");
+    else if (m->kmax == 1) snprintf(buf, len, "records every block");
+    else if (m->kmin == m->kmax) snprintf(buf, len, "records one block in %.0f", m->kmin);
+    else snprintf(buf, len, "records one block in %.0f to %.0f (column \"1 block in\")", m->kmin, m->kmax);
+}
+
+/* Where the GPUs' tables of one WPB measure different things, a sentence
+ * that says so (0), else -1. */
+static int unlike_note(const ctx *c, const measured *m, const int *ok, char *buf, size_t len)
+{
+    int first = -1, timing = 0, sampling = 0;
+    for (int i = 0; i < c->ng; i++) {
+        if (!ok[i]) continue;
+        if (first < 0) { first = i; continue; }
+        timing |= m[i].clean != m[first].clean;
+        sampling |= !(m[i].kmin == m[first].kmin && m[i].kmax == m[first].kmax);
+    }
+    if (first < 0 || (!timing && !sampling)) return -1;
+    size_t u = (size_t)snprintf(buf, len, "Not like for like: ");
+    int k = 0;
+    for (int i = 0; i < c->ng && u < len; i++) {
+        if (!ok[i]) continue;
+        char w[96];
+        sampling_words(&m[i], w, sizeof w);
+        u += (size_t)snprintf(buf + u, len - u, "%s%s times %s (ms, GB/s) and %s", k++ ? "; " : "",
+                              c->g[i].label, m[i].clean ? "the clean twin" : "the instrumented kernel", w);
+    }
+    if (u < len)
+        snprintf(buf + u, len - u, ".%s%s",
+                 sampling ? " The latencies depend on how many blocks record (sampling.tsv shows by how much), "
+                            "so they are not measured alike." : "",
+                 timing ? " The instrumented kernel's time includes its probes; the column \"ms times\" says which "
+                          "kernel each row timed." : "");
+    return 0;
+}
+
 static void sec_family(report_doc *d, const ctx *c, const char *exp)
 {
     const family_info *fi = family_of(exp);
@@ -1115,6 +1179,8 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
         for (size_t wi = 0; wi < nw; wi++) {
             const unsigned w = wpbs[wi];
             summary sm[MAX_GPUS];
+            measured ms[MAX_GPUS];
+            int okv[MAX_GPUS] = {0};
             memset(sm, 0, sizeof sm);
             int useful[NSHOW] = {0}, differ = 0, compute_any = 0, compute_all = 1, any_ok = 0;
             for (int i = 0; i < c->ng; i++) {
@@ -1127,7 +1193,8 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
                     rd_failed(d, s, what, err);
                     continue;
                 }
-                sm[i].ok = any_ok = 1;
+                sm[i].ok = okv[i] = any_ok = 1;
+                ms[i] = measured_of(&sm[i].t);
                 for (size_t k = 0; k < NSHOW; k++) useful[k] |= col_useful(&sm[i].t, SHOW[k].col);
                 if (tsv_col(&sm[i].t, "instr_ms") < 0) old_format = 1;
                 differ |= rows_differ_wpb(&sm[i].t);
@@ -1148,17 +1215,25 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
                            nn > 1 ? "N = " : "", nn > 1 ? n : "", nn > 1 ? ", " : "", w);
             else if (nn > 1) rd_heading(d, s, "N = %s, %u warps per block", n, w);
             else rd_heading(d, s, "%u warps per block", w);
+            char unlike[1024];
+            const int mixed = unlike_note(c, ms, okv, unlike, sizeof unlike) == 0;
+            int mixed_timing = 0;
+            for (int i = 0; i < c->ng; i++)
+                for (int j = 0; j < c->ng; j++) mixed_timing |= okv[i] && okv[j] && ms[i].clean != ms[j].clean;
             rd_table *parts[MAX_GPUS] = {0};
             const char *labels[MAX_GPUS];
             for (int i = 0; i < c->ng; i++) {
                 labels[i] = c->g[i].label;
-                size_t ncol = 1;
+                size_t ncol = 1 + (size_t)mixed_timing;
                 for (size_t k = 0; k < NSHOW; k++) ncol += useful[k];
                 parts[i] = rd_table_new(ncol);
                 rd_table_set(parts[i], 0, 0, "kernel");
                 size_t col = 1;
-                for (size_t k = 0; k < NSHOW; k++)
+                for (size_t k = 0; k < NSHOW; k++) {
                     if (useful[k]) rd_table_set(parts[i], 0, col++, "%s", SHOW[k].head);
+                    /* where the GPUs time different kernels, which one, beside its ms */
+                    if (mixed_timing && !strcmp(SHOW[k].col, "kernel_ms")) rd_table_set(parts[i], 0, col++, "ms times");
+                }
                 if (!sm[i].ok) continue;
                 const tsv_table *t = &sm[i].t;
                 for (size_t r = 0; r < t->nrow; r++) {
@@ -1167,12 +1242,17 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
                     rd_table_set(parts[i], r + 1, 0, "%s", key);
                     col = 1;
                     for (size_t k = 0; k < NSHOW; k++) {
-                        if (!useful[k]) continue;
-                        const char *v = tsv_get(t, r, SHOW[k].col);
-                        if (!v) rd_table_set(parts[i], r + 1, col, "n/a");
-                        else if (!SHOW[k].fmt) rd_table_set(parts[i], r + 1, col, "%s", v);
-                        else rd_table_set(parts[i], r + 1, col, "%s", num(b, sizeof b, SHOW[k].fmt, tsv_parse_num(v)));
-                        col++;
+                        if (useful[k]) {
+                            const char *v = tsv_get(t, r, SHOW[k].col);
+                            if (!v && !strcmp(SHOW[k].col, "sample") && ms[i].kmax == 1)
+                                rd_table_set(parts[i], r + 1, col, "1 (all)");
+                            else if (!v) rd_table_set(parts[i], r + 1, col, "n/a");
+                            else if (!SHOW[k].fmt) rd_table_set(parts[i], r + 1, col, "%s", v);
+                            else rd_table_set(parts[i], r + 1, col, "%s", num(b, sizeof b, SHOW[k].fmt, tsv_parse_num(v)));
+                            col++;
+                        }
+                        if (mixed_timing && !strcmp(SHOW[k].col, "kernel_ms"))
+                            rd_table_set(parts[i], r + 1, col++, "%s", ms[i].clean ? "clean twin" : "instrumented");
                     }
                 }
             }
@@ -1182,6 +1262,7 @@ static void sec_family(report_doc *d, const ctx *c, const char *exp)
             rd_table *joined = join((const rd_table *const *)parts, labels, c->ng);
             for (int i = 0; i < c->ng; i++) rd_table_free(parts[i]);
             rd_table_add(d, s, joined);
+            if (mixed) rd_finding(d, s, "%s", unlike);
             /* findings of this table */
             for (int i = 0; i < c->ng; i++) {
                 if (!sm[i].ok) {
@@ -1286,6 +1367,36 @@ static rd_table *plain_table(const tsv_table *t)
     for (size_t k = 0; r && k < t->ncol; k++) rd_table_set(r, 0, k, "%s", t->col[k]);
     for (size_t row = 0; r && row < t->nrow; row++)
         for (size_t k = 0; k < t->ncol; k++) rd_table_set(r, row + 1, k, "%s", t->cell[row * t->ncol + k]);
+    return r;
+}
+
+/* A sector table (bin/sector_compare --generic, 40-odd columns) as the page
+ * shows it: the sectors at each level, predicted against measured, and the
+ * verdict; the raw table stays in its file, linked below it.  NULL when t is
+ * not such a table. */
+static rd_table *sector_digest(const tsv_table *t)
+{
+    static const char *const need[] = {"variant", "op", "l1_sectors_pred", "l1_sectors_meas",
+                                       "dram_sectors_pred", "dram_sectors_meas", "agree", NULL};
+    for (int k = 0; need[k]; k++)
+        if (tsv_col(t, need[k]) < 0) return NULL;
+    static const char *const head[] = {"variant", "config", "op", "L1 sectors pred / meas",
+                                       "L2 sectors pred / meas", "DRAM sectors pred / meas", "DRAM err %",
+                                       "agree"};
+    rd_table *r = rd_table_new(8);
+    for (size_t k = 0; r && k < 8; k++) rd_table_set(r, 0, k, "%s", head[k]);
+    for (size_t q = 0; r && q < t->nrow; q++) {
+#define G_(col) (tsv_get(t, q, col) ? tsv_get(t, q, col) : "n/a")
+        rd_table_set(r, q + 1, 0, "%s", G_("variant"));
+        rd_table_set(r, q + 1, 1, "%s", G_("config"));
+        rd_table_set(r, q + 1, 2, "%s", G_("op"));
+        rd_table_set(r, q + 1, 3, "%s / %s", G_("l1_sectors_pred"), G_("l1_sectors_meas"));
+        rd_table_set(r, q + 1, 4, "%s / %s", G_("l2_sectors_pred"), G_("l2_sectors_meas"));
+        rd_table_set(r, q + 1, 5, "%s / %s", G_("dram_sectors_pred"), G_("dram_sectors_meas"));
+        rd_table_set(r, q + 1, 6, "%s", G_("dram_err_pct"));
+        rd_table_set(r, q + 1, 7, "%s", G_("agree"));
+#undef G_
+    }
     return r;
 }
 
@@ -1834,7 +1945,15 @@ static void sec_sectors(report_doc *d, const ctx *c)
                 }
                 rd_table_add(d, s, r);
             } else {
-                rd_table_add(d, s, plain_table(t));
+                rd_table *dg = sector_digest(t);
+                if (dg) {
+                    rd_para(d, s, "%sThe sectors at each level, predicted / measured; requests, wavefronts, "
+                                  "hits, utilizations and the labs' figures (%zu columns in all) are in %s, "
+                                  "linked below.", p, t->ncol, f->base);
+                    rd_table_add(d, s, dg);
+                } else {
+                    rd_table_add(d, s, plain_table(t));
+                }
             }
             rf_sectors cnt;
             char note[2048];
@@ -2261,19 +2380,21 @@ static int cmd_chart_bandwidth(const char *out, int n, char **files, double ceil
              *dev ? ", " : "", dev);
     gp_put_str(gp, title);
     fprintf(gp, "\nset xlabel 'warps per block'\nset ylabel 'GB/s'\nset logscale x 2\n"
-                "set xtics (1, 2, 4, 8, 16, 32)\nset grid\nset key outside right top\nset yrange [0:*]\n");
-    if (isfinite(peak)) fprintf(gp, "set arrow from graph 0, first %.1f to graph 1, first %.1f nohead dt 2 lc rgb '#555555'\n"
-                                    "set label 'DRAM peak %.0f GB/s' at graph 0.02, first %.1f offset 0, 0.6\n"
-                                    "set yrange [0:%.1f]\n", peak, peak, peak, peak, peak * 1.08);
-    if (isfinite(ceiling))
-        fprintf(gp, "set arrow from graph 0, first %.1f to graph 1, first %.1f nohead dt 4 lw 2 lc rgb '#ff7f0e'\n"
-                    "set label 'achievable ceiling %.1f GB/s (ceiling.tsv)' at graph 0.02, first %.1f offset 0, -0.9 "
-                    "tc rgb '#ff7f0e'\n", ceiling, ceiling, ceiling, ceiling);
+                "set xtics (1, 2, 4, 8, 16, 32)\nset grid\nset key below maxcols 3\nset yrange [0:*]\n");
+    /* the peak and the ceiling are lines of the key, not labels inside the
+     * plot, where a variant that reaches them would cross the text */
+    if (isfinite(peak)) fprintf(gp, "set yrange [0:%.1f]\n", peak * 1.08);
     fprintf(gp, "plot ");
     for (size_t k = 0; k < nk; k++) {
-        fprintf(gp, "%sdat index %zu using 1:2 with linespoints pt 7 lw 2 title ", k ? ", \\\n     " : "", k);
+        fprintf(gp, "%sdat index %zu using 1:2 with linespoints pt %d lw 2 title ", k ? ", \\\n     " : "", k,
+                (int)(5 + 2 * (k % 5)));
         gp_put_str(gp, keys[k]);
     }
+    if (isfinite(peak))
+        fprintf(gp, ", \\\n     %.1f with lines dt 2 lw 2 lc rgb '#555555' title 'DRAM peak %.0f GB/s'", peak, peak);
+    if (isfinite(ceiling))
+        fprintf(gp, ", \\\n     %.1f with lines dt 4 lw 2 lc rgb '#ff7f0e' title 'achievable ceiling %.1f GB/s "
+                    "(ceiling.tsv)'", ceiling, ceiling);
     fprintf(gp, "\n");
     for (int i = 0; i < n; i++) tsv_free(&t[i]);
     if (gp_job_finish(job, err, sizeof err) != 0) die("%s", err);
@@ -2307,7 +2428,7 @@ static int cmd_chart_ladders(const char *out, int n, char **specs)
     fprintf(gp, "set title 'Pointer-chase latency, L1 cached (chase_ca)'\n"
                 "set xlabel 'working set (bytes)'\nset ylabel 'latency per dependent load (cycles)'\n"
                 "set logscale x 2\nset format x '2^%%L'\nset grid xtics ytics lc rgb '#dddddd'\n"
-                "set key top left\nplot ");
+                "set key top left\nset offsets 0, 0, graph 0.08, 0\nplot ");
     for (int i = 0; i < n; i++) {
         fprintf(gp, "%sdat index %d using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 title ", i ? ", \\\n     " : "", i);
         gp_put_str(gp, titles[i]);
@@ -2318,6 +2439,9 @@ static int cmd_chart_ladders(const char *out, int n, char **specs)
 }
 
 /* ------------------------------------------------------------ the families' charts */
+
+/* The style of a plain line of a chart (pc_series varies its markers and widths). */
+static const char *const LINESTYLE = "with linespoints pt 7 ps 0.8 lw 2";
 
 /* A chart of several lines: data blocks in one .dat, one plot clause each. */
 #define PC_MAX 32
@@ -2361,7 +2485,16 @@ static void pc_series(pchart *pc, const rfm_series *sr, const char *title, const
     fprintf(pc->dat, "# %s\n", title);
     for (size_t i = 0; i < sr->n; i++) fprintf(pc->dat, "%.10g\t%.10g\n", sr->x[i], sr->y[i]);
     fprintf(pc->dat, "\n\n");
-    char q[256];
+    char q[256], nested[96];
+    if (style == LINESTYLE) {
+        /* series of one chart that measure the same coincide: the first is
+         * drawn wide with large markers, the next ones narrower and with
+         * other markers on it, so that none hides another */
+        static const char *const st[] = {"pt 5 ps 1.4 lw 5", "pt 7 ps 0.9 lw 2.5", "pt 9 ps 1.0 lw 1.5",
+                                         "pt 11 ps 1.0 lw 1.5", "pt 13 ps 1.0 lw 1.5"};
+        snprintf(nested, sizeof nested, "with linespoints %s", st[pc->index % 5]);
+        style = nested;
+    }
     snprintf(pc->clause[pc->n++], sizeof pc->clause[0], "dat index %d using 1:2%s %s title %s", pc->index++,
              axis2 ? " axes x1y2" : "", style, gq(title, q, sizeof q));
 }
@@ -2394,7 +2527,7 @@ static int pc_finish(pchart *pc, const char *title, const char *settings)
     if (!gp) { gp_job_abort(pc->job); die("%s", err); }
     fprintf(gp, "set title ");
     gp_put_str(gp, title);
-    fprintf(gp, "\nset grid\nset key below maxcols 2 height 1\n%s\nplot ", settings);
+    fprintf(gp, "\nset grid\nset key below maxcols 2 height 1 font ',10'\n%s\nplot ", settings);
     for (int i = 0; i < pc->n; i++) fprintf(gp, "%s%s", i ? ", \\\n     " : "", pc->clause[i]);
     fprintf(gp, "\n");
     if (gp_job_finish(pc->job, err, sizeof err) != 0) die("%s", err);
@@ -2439,7 +2572,6 @@ static double ceiling_in(const res_gpu *r, const char *op)
     return n > 0 ? rfm_ceiling_of(c, (size_t)n, op) : NAN;
 }
 
-static const char *const LINESTYLE = "with linespoints pt 7 ps 0.8 lw 2";
 
 /* The series of kernel=K over the config key, column col (summary). */
 static void ksr(const tsv_table *t, const char *kernel, const char *key, const char *col, rfm_series *out)
@@ -2474,15 +2606,20 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r)
         static const char *const v[][3] = {{"stride", "ld", "stride: loads"}, {"stride_store", "st", "stride_store: stores"},
                                            {"stride16", "ld", "stride16 (int4): loads"}};
         static const char *const col[] = {"#1f77b4", "#d62728", "#2ca02c"};
+        /* loads and stores of a stride move the same sectors, so their lines
+         * coincide: the first is drawn wide and the next narrow and dashed on
+         * it, and each has its own marker, so that neither hides the other */
+        static const char *const line[] = {"lw 6", "lw 2 dt 2", "lw 2"};
+        static const char *const mark[] = {"pt 6 ps 2.2", "pt 2 ps 1.2", "pt 8 ps 1.5"};
         for (int k = 0; k < 3; k++) {
             char tt[128], st[160];
             ssr(&t, v[k][0], v[k][1], "stride", "sectors_per_request_pred", &sr);
             snprintf(tt, sizeof tt, "%s, model", v[k][2]);
-            snprintf(st, sizeof st, "with lines lw 2 lc rgb '%s'", col[k]);
+            snprintf(st, sizeof st, "with lines %s lc rgb '%s'", line[k], col[k]);
             pc_series(&pc, &sr, tt, st, 0);
             ssr(&t, v[k][0], v[k][1], "stride", "sectors_per_request_meas", &sr);
             snprintf(tt, sizeof tt, "%s, measured", v[k][2]);
-            snprintf(st, sizeof st, "with points pt 6 ps 1.5 lc rgb '%s'", col[k]);
+            snprintf(st, sizeof st, "with points %s lw 1.5 lc rgb '%s'", mark[k], col[k]);
             pc_series(&pc, &sr, tt, st, 0);
         }
         snprintf(title, sizeof title, "copy: sectors per request against stride (model and Nsight Compute)%s%s",
@@ -2563,18 +2700,22 @@ static int chart_patterns(const char *out, const res_gpu *r)
     pc_open(&pc, out, 1000, 580);
     static const char *const path[] = {"ca", "cg", "nc"};
     static const char *const col[] = {"#1f77b4", "#d62728", "#2ca02c"};
+    /* the three paths often measure the same: nested line widths and
+     * markers (wide under narrow, large under small) keep each visible */
+    static const char *const line[] = {"pt 5 ps 1.1 lw 6", "pt 7 ps 0.7 lw 3 dt 2", "pt 2 ps 0.6 lw 1"};
+    static const char *const mark[] = {"pt 4 ps 2.2", "pt 6 ps 1.4", "pt 2 ps 0.8"};
     rfm_series sr;
     for (int i = 0; i < 3; i++) {
         char k[64], tt[128], st[160];
         snprintf(k, sizeof k, "offset_%s", path[i]);
         ksr(&t, k, "offset", "bw_GBps", &sr);
         snprintf(tt, sizeof tt, "%s: GB/s", k);
-        snprintf(st, sizeof st, "with linespoints pt 7 ps 0.7 lw 2 lc rgb '%s'", col[i]);
+        snprintf(st, sizeof st, "with linespoints %s lc rgb '%s'", line[i], col[i]);
         pc_series(&pc, &sr, tt, st, 0);
         if (!have_sec) continue;
         ssr(&sec, k, "ld", "offset", "l1_util_pct_meas", &sr);
         snprintf(tt, sizeof tt, "%s: L1 utilization %% (measured)", k);
-        snprintf(st, sizeof st, "with points pt %d ps 1.2 lc rgb '%s'", 4 + 2 * i, col[i]);
+        snprintf(st, sizeof st, "with points %s lw 1.5 lc rgb '%s'", mark[i], col[i]);
         pc_series(&pc, &sr, tt, st, 1);
     }
     pc_peak_ceiling(&pc, peak, ceiling_in(r, "read"), "read");
@@ -2651,7 +2792,7 @@ static int chart_stencil(const char *out, const res_gpu *r)
         tsv_free(&t);
     }
     pchart pc;
-    pc_open(&pc, out, 1000, 600);
+    pc_open(&pc, out, 1000, 700);
     static const char *const var[] = {"deriv_copy", "deriv0", "deriv1"};
     static const char *const col[] = {"#1f77b4", "#d62728", "#2ca02c"};
     for (int v = 0; v < 3; v++)
@@ -2666,7 +2807,10 @@ static int chart_stencil(const char *out, const res_gpu *r)
             }
             char tt[128], st[160];
             snprintf(tt, sizeof tt, "%s %s: GB/s", var[v], rfm_layout_name(l & 1, l & 2));
-            snprintf(st, sizeof st, "with linespoints pt 7 ps 0.8 lw 2 dt %d lc rgb '%s'", l ? 2 : 1, col[v]);
+            /* the six often coincide: nested widths and markers by variant,
+             * dashes by layout, so that each stays visible */
+            static const char *const w[] = {"lw 6 pt 5 ps 1.3", "lw 3 pt 7 ps 0.9", "lw 1 pt 2 ps 0.7"};
+            snprintf(st, sizeof st, "with linespoints %s dt %d lc rgb '%s'", w[v], l ? 2 : 1, col[v]);
             pc_series(&pc, &sr, tt, st, 0);
         }
     for (int l = 0; l < 4; l++) { /* over-fetch: the layout's, deriv_copy's rows */

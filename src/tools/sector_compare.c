@@ -375,6 +375,10 @@ static int write_chart(const char *out, const row *rows, int nrows, const meta *
         "set format x '%%g'\n"
         "set grid\n"
         "set key outside right top\n"
+        /* the same margins for both panels, so that their stride axes line
+         * up whatever the width of each panel's key */
+        "set lmargin at screen 0.11\n"
+        "set rmargin at screen 0.70\n"
         "set multiplot layout 2,1 title ");
     gp_put_str(s, title);
     fprintf(s, "\n"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/latency.sh - ./latency's command line: usage errors exit 2 with a
 # message on stderr and before any CUDA call; on a machine without a GPU the
-# run exits 1 with "no CUDA device" and writes no file.
+# run exits 1 with "no NVIDIA GPU found" and writes no file.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 require_bin latency
 L=$ROOT/latency
@@ -45,19 +45,19 @@ expect_exit 2 "$L" stray
 expect_says "unexpected argument 'stray'"
 [ -e data ] && fail "a usage error created data/"
 
-# --- no GPU: exit 1, "no CUDA device", no file (not even a .tmp)
+# --- no GPU: exit 1, "no NVIDIA GPU found", no file (not even a .tmp)
 if have_gpu; then
     echo "a GPU is present: the no-device checks do not apply here (tests/gpu/latency.sh runs it)"
 else
     expect_exit 1 "$L" --quick
-    expect_says "no CUDA device"
+    expect_says "no NVIDIA GPU found (CUDA: "
     [ -e data ] && fail "a failed run created data/"
     # well-formed values (1e8, suffixes, --opt=value) pass the parser and reach the device check
     expect_exit 1 "$L" --min 1.5K --max=1e8 --points-per-octave 3 --spacing 256 --loads 2K \
         --seed 42 --bypass-l1 --warp --out "$TMP/x.tsv"
-    expect_says "no CUDA device"
+    expect_says "no NVIDIA GPU found (CUDA: "
     ls "$TMP"/x.tsv* >/dev/null 2>&1 && fail "a failed run wrote $(ls "$TMP"/x.tsv*)"
     expect_exit 1 "$L" --device 3
-    expect_says "no CUDA device"
+    expect_says "no NVIDIA GPU found (CUDA: "
 fi
 done_testing

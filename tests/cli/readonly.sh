@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The readonly experiments' command line, on any machine.  Usage errors exit 2
 # before a GPU is touched; on a machine without a GPU the run exits 1 with
-# "no CUDA device" and leaves no files.
+# "no NVIDIA GPU found" and leaves no files.
 source "$(dirname "$0")/../lib.sh"
 require_bin readonly readonly_profile
 
@@ -35,8 +35,8 @@ fi
 # Without a GPU: exit 1, a clear sentence, no files (SMEM limits need a device,
 # and are covered by unit/test_cli and gpu/readonly.sh).
 if ! have_gpu; then
-    expect_exit 1 ./readonly 1e6 0 4 --out "$TMP/logs"; expect_says "no CUDA device"
+    expect_exit 1 ./readonly 1e6 0 4 --out "$TMP/logs"; expect_says "no NVIDIA GPU found (CUDA: "
     [ ! -e "$TMP/logs" ] || fail "a run without a GPU created $TMP/logs"
-    expect_exit 1 ./readonly_profile 1e6 0 4;          expect_says "no CUDA device"
+    expect_exit 1 ./readonly_profile 1e6 0 4;          expect_says "no NVIDIA GPU found (CUDA: "
 fi
 done_testing

@@ -84,6 +84,28 @@ GPUS=()
 for g in data/reference/*/; do g=${g%/}; GPUS+=("$(basename "$g")"); done
 [ ${#GPUS[@]} -ge 2 ] || fail "expected two bundled GPUs, found ${#GPUS[@]}"
 
+# ---- the page stays readable: no raw 40-column table; the raw sector
+# tables are linked, not copied in
+wide=$(awk -F'|' '/^\|/ && NF - 2 > 30 { n++ } END { print n + 0 }' "$D/index.md")
+[ "$wide" -eq 0 ] || fail "index.md has $wide table rows of more than 30 columns"
+for f in data/reference/*/sectors_*.tsv; do
+    g=$(basename "$(dirname "$f")")
+    grep -qF "(data/$g/$(basename "$f"))" "$D/index.md" || fail "index.md does not link $f"
+done
+# ---- like for like: where one GPU's summary times the clean twin (it has
+# instr_ms) and another's the instrumented kernel, the table says so
+s1=data/reference/${GPUS[0]}/readonly_1e8_wpb4.tsv s2=data/reference/${GPUS[1]}/readonly_1e8_wpb4.tsv
+if [ -f "$s1" ] && [ -f "$s2" ]; then
+    c1=0 c2=0
+    bin/tsv get "$s1" instr_ms >/dev/null 2>&1 && c1=1
+    bin/tsv get "$s2" instr_ms >/dev/null 2>&1 && c2=1
+    if [ "$c1" != "$c2" ]; then
+        grep -q '| [a-z0-9]*: ms times |' "$D/index.md" || fail "the readonly summaries time different kernels but have no 'ms times' column"
+        grep -q '^> Not like for like: .* times the clean twin (ms, GB/s).* times the instrumented kernel (ms, GB/s)' "$D/index.md" ||
+            fail "the readonly summaries time different kernels and no finding says so"
+    fi
+fi
+
 for g in "${GPUS[@]}"; do
     ref=data/reference/$g
     # ---- bug 1: every bundled sweep is drawn, tabled, and its best point found

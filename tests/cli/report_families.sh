@@ -50,6 +50,12 @@ for p in stencil tiling tiling_profile ceiling; do ln -s "$T/prog" "$T/$p"; done
 printf '#!/usr/bin/env bash\nlog=""\nwhile [ $# -gt 0 ]; do case $1 in --log-file) log=$2; shift 2 ;; --metrics|--kernel-name|--print-units|--clock-control|--cache-control) shift 2 ;; --csv) shift ;; *) break ;; esac; done\n"$@" && cp "%s" "$log"\n' \
     "$ROOT/$H/ncu/tiling_8192.csv" >"$T/stub/ncu"
 chmod +x "$T/stub/ncu"
+# --ncu-only without ncu: a sentence and exit 1, not 0 with nothing written
+if ! PATH=/usr/bin:/bin command -v ncu >/dev/null 2>&1; then
+    expect_exit 1 env PATH=/usr/bin:/bin bash "$T/scripts/tiling.sh" "$TMP/ncu_only" --ncu-only
+    expect_says "--ncu-only needs Nsight Compute"
+    [ ! -e "$TMP/ncu_only" ] || fail "tiling.sh --ncu-only without ncu created $TMP/ncu_only"
+fi
 for mode in full quick; do
     out=$TMP/out_$mode
     q=()

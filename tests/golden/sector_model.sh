@@ -13,7 +13,12 @@ F=tests/fixtures/ncu
 
 # The model's tables: N = 1e8 (the H100 runs), N = 1e7 (the original study's
 # tables), a single misaligned warp, the Markdown form, the reuse bounds.
+# progress (the two N = 1e8 walks take about 12 s each): one line per step
+t0=$SECONDS
+step() { echo "sector_model.sh: [$((SECONDS - t0)) s] $*"; }
+step "the model's table at N = 1e8 (the longest walk)"
 golden default.tsv bin/sector_model
+step "N = 1e7 tables, single warps, reuse bounds"
 golden n1e7_g32.tsv bin/sector_model --n 1e7 --dram-granularity 32
 golden n1e7.md bin/sector_model --n 1e7 --markdown
 golden single_e4_s1_o4.tsv bin/sector_model --n 1e6 --elem 4 --stride 1 --offset 4
@@ -24,7 +29,9 @@ golden n1e7_none.tsv bin/sector_model --n 1e7 --reuse none
 # the 1e8 one is the "H100 results" table of docs/sectors.md (2 rows disagree).
 golden compare_h100_1e7.tsv bin/sector_compare $F/measured_h100_1e7.tsv
 golden compare_h100_1e7.md bin/sector_compare $F/measured_h100_1e7.tsv --markdown
+step "the H100 captures at N = 1e8 against the model"
 golden compare_h100_1e8.md bin/sector_compare $F/h100_sectors_1e8.tsv --markdown
+step "exit statuses and messages"
 grep -q "^| random_access | 4 B | 1 | 112499888 | 112499888 |" "$TMP/compare_h100_1e8.md" ||
     fail "random_access at N = 1e8 should predict exactly the measured 112,499,888 L1 sectors"
 grep -q "^| DRAM bytes, measured | 800027904 | 6531987712 | 8.16x |" "$TMP/compare_h100_1e8.md" ||

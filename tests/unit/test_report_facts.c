@@ -112,6 +112,14 @@ int main(void)
     CHECK(rf_overhead_note(tk, 3, b, sizeof b) == 0);
     CHECK(!strcmp(b, "Instrumentation overhead: from +0.16% (tiled8, 2 warps per block) to +9.82% (naive, 32 warps "
                      "per block) of the clean twin's time."));
+    /* one variant at both ends: each end says its configuration */
+    {
+        rf_kernel sk[2] = {kernel("stride16", 1, 0.1, 700), kernel("stride16", 1, 0.1, 700)};
+        sk[0].config = "stride=1"; sk[1].config = "stride=64";
+        sk[0].overhead_pct = -0.81; sk[1].overhead_pct = 6.6;
+        CHECK(rf_overhead_note(sk, 2, b, sizeof b) == 0);
+        CHECK_STR_HAS(b, "from -0.81% (stride16 at stride=1) to +6.60% (stride16 at stride=64)");
+    }
     for (int i = 0; i < 3; i++) tk[i].flops = 1099511627776.0;
     tk[0].gflops = 6045.6; tk[1].gflops = 5149.5; tk[2].gflops = 5000; /* the slowest GB/s is the fastest here */
     tk[0].kernel_ms = 181.8686;
@@ -165,8 +173,8 @@ int main(void)
     CHECK(rf_ladder_occupancy_note(lv, 1, &d, b, sizeof b) == 1);
 
     /* a sweep: bound at 4 warps, 128 B, 731 cycles: 132 x 4 x 128 x 1980e6 / 731 / 1e9 = 183.1 */
-    rf_sweep_point sp[3] = {{4, 6.25, 104.6, 731, NAN, 0, 0}, {32, 50, 778.5, 748, NAN, 0, 0},
-                            {64, 100, 838.5, 761, NAN, 0, 0}};
+    rf_sweep_point sp[3] = {{4, 6.25, 104.6, 731, NAN, 0, 0, 0}, {32, 50, 778.5, 748, NAN, 0, 0, 0},
+                            {64, 100, 838.5, 761, NAN, 0, 0, 0}};
     rf_sweep_bounds(sp, 3, 128, &d);
     CHECK_NEAR(sp[0].bound_GBps, 183.06, 0.05);
     CHECK_NEAR(sp[0].of_bound_pct, 57.14, 0.05);
@@ -184,6 +192,20 @@ int main(void)
     rf_sweep_bound_note(sp, 3, b, sizeof b);
     CHECK_STR_HAS(b, "1 of 3 points are within 80%");
     CHECK_STR_HAS(b, "the largest of them has 32 warps per SM");
+    /* a point near a bound that the peak caps is bandwidth-bound, not
+     * latency-bound: 512 B per warp at 64 warps and 1000 cycles would allow
+     * 132 x 64 x 512 x 1.98e9 / 1000 = 8564 GB/s, above the 3352 GB/s peak */
+    {
+        rf_sweep_point cp[2] = {{4, 6.25, 700, 760, 1980, 0, 0, 0}, {64, 100, 3000, 1000, 1980, 0, 0, 0}};
+        rf_sweep_bounds(cp, 2, 512, &d);
+        CHECK(!cp[0].capped);
+        CHECK(cp[1].capped);
+        CHECK_NEAR(cp[1].bound_GBps, 3352.32, 0.01);
+        CHECK(rf_sweep_bound_note(cp, 2, b, sizeof b) == 0);
+        CHECK(!strcmp(b, "2 of 2 points are within 80% of the bound at their own latency: 1 latency-bound (the "
+                         "largest has 4 warps per SM) and 1 bandwidth-bound, from 64 warps per SM, where the DRAM "
+                         "peak caps the bound."));
+    }
 
     /* sector tables: sector_compare's verdict, and a generic `agree` column */
     tsv_table t = parse("# n\t100\npattern\tstride\tl1_ok\tdram_err_pct\tverdict\n"

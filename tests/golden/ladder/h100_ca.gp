@@ -1,8 +1,10 @@
 # h100_ca.gp - latency ladder of h100_ca.tsv, written by bin/plot_ladder.
-# Draw again: cd to this folder, then gnuplot -d -c h100_ca.gp
+# Draw again: cd to this folder, then gnuplot -d -c h100_ca.gp [OUTPUT [DATA]]
+out = ARGC >= 1 ? ARG1 : 'h100_ca.svg'
+dat = ARGC >= 2 ? ARG2 : 'h100_ca.dat'
 set terminal svg size 960,600 dynamic background rgb 'white' font 'Helvetica,13'
 set termoption noenhanced
-set output 'h100_ca.svg'
+set output out
 set title 'Pointer-chase latency: NVIDIA H100 80GB HBM3, chase_ca, 128 B spacing'
 set xlabel 'working set'
 set ylabel 'latency per dependent load (cycles)'
@@ -25,4 +27,4 @@ set arrow 3 from 2.37265e+07,398.23 to 4.74531e+07,398.23 nohead lw 5 lc rgb '#0
 set label 3 'L2-far: 398 cycles, 201 ns' at 3.35543e+07,398.23 center offset 0,1.2 front tc rgb '#009988'
 set arrow 4 from 7.98063e+07,819.185 to 4.29497e+09,819.185 nohead lw 5 lc rgb '#33bbee' back
 set label 4 'DRAM: 819 cycles, 414 ns' at 5.85462e+08,819.185 center offset 0,1.2 front tc rgb '#33bbee'
-plot 'h100_ca.dat' using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'
+plot dat using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'

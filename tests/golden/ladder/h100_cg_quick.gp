@@ -1,8 +1,10 @@
 # h100_cg_quick.gp - latency ladder of h100_cg_quick.tsv, written by bin/plot_ladder.
-# Draw again: cd to this folder, then gnuplot -d -c h100_cg_quick.gp
+# Draw again: cd to this folder, then gnuplot -d -c h100_cg_quick.gp [OUTPUT [DATA]]
+out = ARGC >= 1 ? ARG1 : 'h100_cg_quick.svg'
+dat = ARGC >= 2 ? ARG2 : 'h100_cg_quick.dat'
 set terminal svg size 960,600 dynamic background rgb 'white' font 'Helvetica,13'
 set termoption noenhanced
-set output 'h100_cg_quick.svg'
+set output out
 set title 'Pointer-chase latency: NVIDIA H100 80GB HBM3, chase_cg, 128 B spacing'
 set xlabel 'working set'
 set ylabel 'latency per dependent load (cycles)'
@@ -23,4 +25,4 @@ set arrow 2 from 2.37265e+07,396.16 to 4.74531e+07,396.16 nohead lw 5 lc rgb '#e
 set label 2 'L2-far: 396 cycles, 200 ns' at 3.35543e+07,396.16 center offset 0,1.2 front tc rgb '#ee7733'
 set arrow 3 from 9.49062e+07,822.825 to 1.07374e+09,822.825 nohead lw 5 lc rgb '#009988' back
 set label 3 'DRAM: 823 cycles, 416 ns' at 3.19225e+08,822.825 center offset 0,1.2 front tc rgb '#009988'
-plot 'h100_cg_quick.dat' using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'
+plot dat using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'

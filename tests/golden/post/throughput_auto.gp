@@ -3,9 +3,9 @@
 out = ARGC >= 1 ? ARG1 : 'tp_auto.png'
 dat = ARGC >= 2 ? ARG2 : 'tp_auto.dat'
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
-    set terminal pngcairo size 900,600 background rgb 'white' font 'Helvetica,12'
+    set terminal pngcairo size 900,680 background rgb 'white' font 'Helvetica,12'
 } else {
-    set terminal png size 900,600 background rgb 'white'
+    set terminal png size 900,680 background rgb 'white'
 }
 set termoption noenhanced
 set output out
@@ -16,7 +16,7 @@ set ylabel 'bandwidth (GB/s)'
 set yrange [0:peak_GBps * 1.1]
 set xrange [0:65]
 set grid
-set key bottom right
+set key below center Left reverse font ',10' height 1
 plot dat index 1 using 1:2 with lines lw 2 lc rgb '#1f77b4' title 'Little''s law bound at 620 cycles (lowest measured p50)', \
      dat index 2 using 1:3 with points pt 6 ps 1.5 lc rgb '#2ca02c' title 'bound at each point''s measured mean latency', \
      dat index 0 using 1:3:4:5 with yerrorbars pt 7 lc rgb '#d62728' title 'measured (median, min..max)', \
