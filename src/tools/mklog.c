@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 {
     const char *kernel = "baseline", *experiment = "readonly";
     const char *device = "NVIDIA H100 80GB HBM3", *date = "2026-01-01T00:00:00Z";
-    const char *regions = "";
+    const char *regions = "", *region_bytes = "";
     double overhead_pct = 0;
     uint64_t wpb = 4, n_elems = 0, blocks = 0, elem_bytes = 4, bytes_per_warp = 0;
     uint64_t sm_count = 132, blocks_per_sm = 0, nominal_khz = 1980000;
@@ -87,6 +87,8 @@ int main(int argc, char **argv)
         {"--date", 0, CLI_STRING, 0, 0, 0, 0, &date, "D", "[2026-01-01T00:00:00Z]", 0, 0},
         {"--regions", 0, CLI_STRING, 0, 0, 0, 0, &regions, "A,B,..",
          "named regions (version 3 log; records_per_warp = their number) [none]", 0, 0},
+        {"--region-bytes", 0, CLI_STRING, 0, 0, 0, 0, &region_bytes, "B,B,..",
+         "bytes a warp loads in one pass of each region [0: unknown]", 0, 0},
         {"--overhead-pct", 0, CLI_DOUBLE, 0, -100, 0, WARPLOG_MAX_MS, &overhead_pct, "P",
          "measured probe overhead, % [0]", 0, 0},
         {"--chunk-records", 0, CLI_U64, 1, WARPLOG_MAX_CHUNK_RECORDS, 0, 0, &chunk, "C",
@@ -213,6 +215,17 @@ int main(int argc, char **argv)
             r += len + 1;
         }
         h.records_per_warp = h.region_count;
+        const char *b = region_bytes;
+        for (uint32_t i = 0; *b && i < h.region_count; i++) {
+            char *end;
+            const unsigned long v = strtoul(b, &end, 10);
+            if (end == b || (*end && *end != ',') || v > UINT32_MAX) {
+                free(recs);
+                return cli_usage_error(PROG, "--region-bytes: a comma-separated list of byte counts");
+            }
+            h.region_bytes_per_warp[i] = (uint32_t)v;
+            b = *end ? end + 1 : end;
+        }
     }
 
     char err[512];
