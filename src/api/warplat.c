@@ -401,7 +401,7 @@ static int write_log(warplat *w)
     h.blocks_per_sm = w->blocks_per_sm;
     h.reps = w->reps;
     h.loads_per_warp = 1;
-    h.sm_clock_measured_MHz = probeset_clock_MHz(w->probes, n, base, 100000);
+    h.sm_clock_measured_MHz = probeset_clock_MHz(w->probes, n, base, 20000);
     h.kernel_ms = w->probed_ms[0];
     h.kernel_ms_min = w->probed_ms[1];
     h.kernel_ms_max = w->probed_ms[2];
