@@ -4,6 +4,8 @@
  * Little's law needs at this GPU's achievable ceiling and DRAM latency.
  *
  *   bin/verdict LOG [--ref DIR] [--max-overhead PCT] [--out FILE]
+ *   bin/verdict LOG --list-regions     the region names, one a line (for scripts
+ *                                      that draw a chart per region)
  *
  * --ref DIR is a results folder (data/reference/h100, or one of your runs):
  * its ceiling.tsv gives the achievable read bandwidth (column bw_GBps of the
@@ -31,6 +33,7 @@
 
 static const char usage_text[] =
     "usage: verdict LOG [--ref DIR] [--max-overhead PCT] [--out FILE]\n"
+    "       verdict LOG --list-regions\n"
     "  One TSV row per region of a warp log (a log without regions is one region):\n"
     "  records, p50/p95/mean latency in cycles, the DRAM latency in cycles at the log's\n"
     "  clock, warps and bytes in flight per SM (one block in K recorded: K x the\n"
@@ -121,12 +124,14 @@ int main(int argc, char **argv)
 {
     const char *ref = NULL, *out = NULL;
     double max_ovh = NAN;
-    int max_given = 0;
+    int max_given = 0, list = 0;
     const cli_opt opts[] = {
         {"--ref", 0, CLI_STRING, 0, 0, 0, 0, &ref, "DIR",
          "results folder with ceiling.tsv and latency_ca.tsv (e.g. data/reference/h100)", 0, 0},
         {"--max-overhead", 0, CLI_DOUBLE, 0, 0, 0, 1000, &max_ovh, "PCT",
          "exit 1 when the log's measured probe overhead is above PCT", 0, &max_given},
+        {"--list-regions", 0, CLI_FLAG, 1, 0, 0, 0, &list, 0,
+         "print the region names, one a line, and nothing else", 0, 0},
         {"--out", 'o', CLI_STRING, 0, 0, 0, 0, &out, "FILE", "write FILE (atomically), not stdout", 0, 0},
         CLI_END};
     const cli_opt *tables[] = {opts};
@@ -146,6 +151,14 @@ int main(int argc, char **argv)
     if (!a) {
         fprintf(stderr, PROG ": %s\n", err);
         return 1;
+    }
+    if (list) {
+        for (uint32_t r = 0; r < region_acc_count(a); r++) {
+            outfile_put_field(stdout, region_name(&h, r));
+            putchar('\n');
+        }
+        region_acc_free(a);
+        return outfile_check_stdout(PROG);
     }
     double ceiling = h.ceiling_GBps > 0 ? h.ceiling_GBps : NAN, dram_ns = NAN;
     if (ref) read_ref(ref, &ceiling, &dram_ns);

@@ -25,6 +25,10 @@ row() { awk -F'\t' -v r="$1" '!/^#/ && $NF == r { print $8 }' latency_stats.tsv;
 [ "$(row gather)" = 902.500 ] || fail "latency_stats: gather p50 $(row gather), expected 902.500"
 [ "$(row reduce)" = 109.000 ] || fail "latency_stats: reduce p50 $(row reduce), expected 109.000"
 
+expect_exit 0 "$ROOT/bin/verdict" regions.bin --list-regions
+[ "$OUTTXT" = "gather
+reduce" ] || fail "verdict --list-regions said: $OUTTXT"
+
 # overhead gate: 1.25 % passes 2, fails 1 with a sentence
 expect_exit 0 "$ROOT/bin/verdict" regions.bin --max-overhead 2
 expect_exit 1 "$ROOT/bin/verdict" regions.bin --max-overhead 1
