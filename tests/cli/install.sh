@@ -38,6 +38,18 @@ cp tests/fixtures/api_errors.c "$E/"
     fail "building api_errors.c: $(tail -n 5 "$TMP/api.log")"
 [ -x "$E/api_errors" ] && { "$E/api_errors" >"$TMP/api.out" 2>&1 || fail "api_errors: $(cat "$TMP/api.out")"; }
 
+# CMake users: find_package(warplat) and the imported target warplat::warplat
+if command -v cmake >/dev/null 2>&1; then
+    C=$TMP/cmake_user
+    mkdir -p "$C" && cp tests/fixtures/cmake_user/CMakeLists.txt tests/fixtures/api_errors.c "$C/"
+    (cd "$C" && cmake -S . -B build -DCMAKE_PREFIX_PATH="$P" \
+        -DCUDAToolkit_ROOT="$(dirname "$(dirname "$NVCC")")" && cmake --build build) >"$TMP/cmake.log" 2>&1 ||
+        fail "a CMake project with find_package(warplat): $(tail -n 8 "$TMP/cmake.log")"
+    [ -x "$C/build/api_errors" ] && { "$C/build/api_errors" >/dev/null 2>&1 || fail "api_errors built by CMake failed"; }
+else
+    echo "cmake not found: find_package(warplat) not checked"
+fi
+
 CUOBJDUMP=$(command -v cuobjdump || find build/cuobj -name cuobjdump -type f 2>/dev/null | head -n 1)
 if [ -n "$CUOBJDUMP" ] && [ -x bin/sass_check ]; then
     n=0
