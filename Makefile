@@ -242,8 +242,15 @@ API_HEADERS := include/warplat/warplat.h include/warplat/warplat.cuh
 INSTALLED := include/warplat/warplat.h include/warplat/warplat.cuh lib/libwarplat.a \
              lib/pkgconfig/warplat.pc lib/cmake/warplat/warplatConfig.cmake
 
-.PHONY: install uninstall api
+.PHONY: install uninstall api api-cuda-check
 api: $(API_LIB)
+
+# one sentence rather than a compiler error when the CUDA headers are missing
+api-cuda-check:
+	@test -f "$(CUDA_HOME)/include/cuda_runtime_api.h" || { \
+	    echo "make: the CUDA Toolkit's headers are not in $(CUDA_HOME)/include: the probe API needs them (set CUDA_HOME=... or NVCC=...)" >&2; exit 1; }
+
+$(API_OBJ): | api-cuda-check
 
 $(B)/src/api/%.o: src/api/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
