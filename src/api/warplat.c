@@ -151,6 +151,9 @@ static int check_options(warplat *w, const warplat_options *o)
         return fail(w, WARPLAT_EINVAL, "options.max_overhead_pct must be 0 .. 1000");
     if (o->zlib_level < 1 || o->zlib_level > 9)
         return fail(w, WARPLAT_EINVAL, "options.zlib_level is %d; it must be 1 .. 9", o->zlib_level);
+    for (const char *c = o->config ? o->config : ""; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return fail(w, WARPLAT_EINVAL, "options.config holds a control character");
     const char *names[3] = {o->experiment, o->kernel, o->config};
     for (int i = 0; i < 3; i++)
         if (!names[i] || strlen(names[i]) > 31 || (i < 2 && !good_name(names[i], 31)))
