@@ -239,3 +239,57 @@ fuzz:
 .SECONDARY:
 
 -include $(shell find $(B) $(FB) -name '*.d' 2>/dev/null)
+
+# ---- install: the probe API for your own kernel (docs/your-kernel.md) ------
+#   make install PREFIX=DIR     DIR/include/warplat/warplat.{h,cuh},
+#                               DIR/lib/libwarplat.a (the API, the log writer,
+#                               the analysis library), DIR/lib/pkgconfig/warplat.pc,
+#                               DIR/lib/cmake/warplat/warplatConfig.cmake
+#   make uninstall PREFIX=DIR   removes exactly those files (and the folders
+#                               they leave empty)
+# The host API (src/api/) is plain C against the CUDA runtime: gcc builds it,
+# with the CUDA headers; it needs nvcc's CUDA_HOME but never nvcc itself.
+PREFIX ?= /usr/local
+API_LIB := $(B)/api/libwarplat.a
+API_OBJ := $(B)/src/api/warplat.o $(B)/src/cudahost/devinfo.o
+API_HEADERS := include/warplat/warplat.h include/warplat/warplat.cuh
+INSTALLED := include/warplat/warplat.h include/warplat/warplat.cuh lib/libwarplat.a \
+             lib/pkgconfig/warplat.pc lib/cmake/warplat/warplatConfig.cmake
+
+.PHONY: install uninstall api api-cuda-check
+api: $(API_LIB)
+
+# one sentence rather than a compiler error when the CUDA headers are missing
+api-cuda-check:
+	@test -f "$(CUDA_HOME)/include/cuda_runtime_api.h" || { \
+	    echo "make: the CUDA Toolkit's headers are not in $(CUDA_HOME)/include: the probe API needs them (set CUDA_HOME=... or NVCC=...)" >&2; exit 1; }
+
+$(API_OBJ): | api-cuda-check
+
+$(B)/src/api/%.o: src/api/%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (CUDA host)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -Iinclude -c $< -o $@
+
+$(API_LIB): $(API_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+install: $(API_LIB)
+	$(Q)test -n "$(PREFIX)" || { echo "make install: PREFIX is empty" >&2; exit 2; }
+	$(Q)mkdir -p "$(PREFIX)/include/warplat" "$(PREFIX)/lib/pkgconfig" "$(PREFIX)/lib/cmake/warplat"
+	$(Q)cp $(API_HEADERS) "$(PREFIX)/include/warplat/"
+	$(Q)cp $(API_LIB) "$(PREFIX)/lib/libwarplat.a"
+	$(Q)sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' \
+	        -e 's|@VERSION@|'"$$(sed -n 's/^#define WARPLAT_VERSION_STRING "\(.*\)"/\1/p' include/warplat/warplat.h)"'|' \
+	        src/api/warplat.pc.in > "$(PREFIX)/lib/pkgconfig/warplat.pc"
+	$(Q)cp src/api/warplatConfig.cmake "$(PREFIX)/lib/cmake/warplat/"
+	@echo "installed warplat into $(PREFIX); build with: nvcc ... \$$(pkg-config --cflags --libs warplat)"
+	@echo "(PKG_CONFIG_PATH=$(abspath $(PREFIX))/lib/pkgconfig if $(PREFIX) is not a system prefix)"
+
+uninstall:
+	$(Q)test -n "$(PREFIX)" || { echo "make uninstall: PREFIX is empty" >&2; exit 2; }
+	$(Q)for f in $(INSTALLED); do rm -f "$(PREFIX)/$$f"; done
+	$(Q)for d in include/warplat lib/pkgconfig lib/cmake/warplat lib/cmake; do \
+	        rmdir "$(PREFIX)/$$d" 2>/dev/null || true; done

@@ -122,6 +122,32 @@ int warplog_header_check(const warplog_header *h, char *err, size_t errlen)
     STR(experiment); STR(kernel); STR(device_name); STR(date); STR(toolkit_version);
     STR(host_arch); STR(record_covers); STR(config);
 #undef STR
+    if (h->version >= WARPLOG_VERSION_REGIONS) {
+        if (h->region_count < 1 || h->region_count > WARPLOG_MAX_REGIONS) {
+            set_err(err, errlen, "region_count is %u; version %u needs between 1 and %u",
+                    h->region_count, h->version, WARPLOG_MAX_REGIONS);
+            return -1;
+        }
+        if (h->records_per_warp != h->region_count) {
+            set_err(err, errlen, "records_per_warp is %u; with regions it must equal "
+                    "region_count (%u)", h->records_per_warp, h->region_count);
+            return -1;
+        }
+        for (uint32_t i = 0; i < WARPLOG_MAX_REGIONS; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "region_names[%u]", i);
+            if (bad_string(name, h->region_names[i], sizeof h->region_names[i], err, errlen))
+                return -1;
+            if (i < h->region_count && h->region_names[i][0] == '\0') {
+                set_err(err, errlen, "region %u has no name", i);
+                return -1;
+            }
+        }
+    } else if (h->region_count != 0) {
+        set_err(err, errlen, "region_count is %u in a version-%u header (regions need "
+                "version %u)", h->region_count, h->version, WARPLOG_VERSION_REGIONS);
+        return -1;
+    }
 #define RANGE(k, lo, hi) do { if ((uint64_t)h->k < (lo) || (uint64_t)h->k > (hi)) { \
         set_err(err, errlen, #k " is %lld; it must be between %llu and %llu", (long long)h->k, \
                 (unsigned long long)(lo), (unsigned long long)(hi)); return -1; } } while (0)
@@ -186,7 +212,8 @@ void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_pe
     if (records_per_warp == 0) records_per_warp = 1;
     if (warps_per_block == 0) warps_per_block = 1;
     out->block = p->block;
-    out->warp = (uint16_t)((index / records_per_warp) % warps_per_block);
+    out->warp = (uint8_t)((index / records_per_warp) % warps_per_block);
+    out->region = 0;
     out->smid = (uint16_t)sm;
 }
 
@@ -227,6 +254,15 @@ void warplog_header_print(FILE *f, const warplog_header *h, const char *prefix)
     U(sample_offset); U(sampled_blocks); U(records_per_warp); S(record_covers); S(config); D(useful_bytes);
     D(bytes_written); D(bw_GBps); D(ceiling_GBps); U(gtimer_base_ns); S(date);
     S(toolkit_version); S(host_arch);
+    if (h->region_count > 0) {
+        U(region_count);
+        for (uint32_t i = 0; i < h->region_count && i < WARPLOG_MAX_REGIONS; i++) {
+            char key[16];
+            snprintf(key, sizeof key, "region_%u", i);
+            print_str(f, p, key, h->region_names[i], sizeof h->region_names[i]);
+            fprintf(f, "%sregion_%u_bytes_per_warp\t%u\n", p, i, h->region_bytes_per_warp[i]);
+        }
+    }
 #undef U
 #undef I
 #undef D
@@ -255,6 +291,13 @@ static void planes_put(uint8_t *out, const uint64_t *vals, size_t n, int width)
 }
 
 enum { COL_START, COL_END, COL_GT, COL_BLOCK, COL_WARP, COL_SMID, NCOLS };
+
+/* The warp column holds warp | region << 8: the 16-bit warp field of
+ * versions 1-2, whose high byte was 0. */
+static inline uint16_t warp_region(const warp_record *r)
+{
+    return (uint16_t)(r->warp | (uint16_t)r->region << 8);
+}
 static const int col_width[NCOLS] = {8, 8, 8, 4, 2, 2}; /* sums to 32 */
 
 static void chunk_encode(uint8_t *out, const warp_record *r, size_t n, uint64_t *tmp)
@@ -269,7 +312,7 @@ static void chunk_encode(uint8_t *out, const warp_record *r, size_t n, uint64_t 
             case COL_END:   v = zz_enc((int64_t)(r[i].end_clk - r[i].start_clk)); break;
             case COL_GT:    v = zz_enc((int64_t)(r[i].gtimer_ns - prev)); prev = r[i].gtimer_ns; break;
             case COL_BLOCK: v = zz32_enc(r[i].block - (uint32_t)prev); prev = r[i].block; break;
-            case COL_WARP:  v = zz16_enc((uint16_t)(r[i].warp - (uint16_t)prev)); prev = r[i].warp; break;
+            case COL_WARP:  v = zz16_enc((uint16_t)(warp_region(&r[i]) - (uint16_t)prev)); prev = warp_region(&r[i]); break;
             default:        v = r[i].smid; break;
             }
             tmp[i] = v;
@@ -289,7 +332,11 @@ static void column_decode(warp_record *r, int c, const uint64_t *tmp, size_t n)
         case COL_END:   r[i].end_clk = r[i].start_clk + (uint64_t)zz_dec(tmp[i]); break;
         case COL_GT:    uprev += (uint64_t)zz_dec(tmp[i]); r[i].gtimer_ns = uprev; break;
         case COL_BLOCK: uprev = (uint32_t)(uprev + zz32_dec((uint32_t)tmp[i])); r[i].block = (uint32_t)uprev; break;
-        case COL_WARP:  uprev = (uint16_t)(uprev + zz16_dec((uint16_t)tmp[i])); r[i].warp = (uint16_t)uprev; break;
+        case COL_WARP:
+            uprev = (uint16_t)(uprev + zz16_dec((uint16_t)tmp[i]));
+            r[i].warp = (uint8_t)uprev;
+            r[i].region = (uint8_t)(uprev >> 8);
+            break;
         default: r[i].smid = (uint16_t)tmp[i]; break;
         }
     }
@@ -653,10 +700,10 @@ static warplog_reader *reader_start(warplog_reader *r, char *err, size_t errlen)
                 "the magic \"%s\"", r->path, WARPLOG_MAGIC);
         goto fail;
     }
-    if (r->h.version != 1 && r->h.version != WARPLOG_VERSION) {
+    if (r->h.version < 1 || r->h.version > WARPLOG_VERSION_MAX) {
         set_err(err, errlen, "%s uses log format version %u; this build reads versions 1 "
                 "to %u (rebuild the toolkit that wrote it, or re-run the experiment)",
-                r->path, r->h.version, WARPLOG_VERSION);
+                r->path, r->h.version, WARPLOG_VERSION_MAX);
         goto fail;
     }
     if (r->h.version == 1) {
@@ -670,7 +717,7 @@ static warplog_reader *reader_start(warplog_reader *r, char *err, size_t errlen)
     if (r->h.header_bytes != WARPLOG_HEADER_BYTES || r->h.record_bytes != sizeof(warp_record)) {
         set_err(err, errlen, "%s declares a %u-byte header and %u-byte records; version %u "
                 "has %u and %zu", r->path, r->h.header_bytes, r->h.record_bytes,
-                WARPLOG_VERSION, WARPLOG_HEADER_BYTES, sizeof(warp_record));
+                r->h.version, WARPLOG_HEADER_BYTES, sizeof(warp_record));
         goto fail;
     }
     char why[256];

@@ -46,6 +46,10 @@ extern "C" {
 
 #define WARPLOG_MAGIC        "WARPLOG"   /* 7 chars + NUL = 8 bytes */
 #define WARPLOG_VERSION      2u      /* 1: every warp recorded; 2: sampled blocks */
+#define WARPLOG_VERSION_REGIONS 3u   /* 3: named regions (a user's kernel, warplat.h) */
+#define WARPLOG_VERSION_MAX  3u      /* the newest version this build reads */
+#define WARPLOG_MAX_REGIONS  16u     /* named regions in one log (version 3) */
+#define WARPLOG_REGION_NAME_BYTES 16u /* per name, NUL included */
 #define WARPLOG_HEADER_BYTES 1024u
 #define WARPLOG_CHUNK_MAGIC  0x4b4e4843u /* "CHNK" little-endian */
 #define WARPLOG_CHUNK_RECORDS 65536u     /* writer's default records per chunk */
@@ -144,18 +148,25 @@ WARPLOG_HD uint64_t warplog_sampled_blocks(uint64_t blocks, uint32_t K, uint32_t
  * K > 1) only one block of each group of K appears (warplog_block_sampled).
  * Clock values are SM cycles: compare them only between records with the same
  * smid.  gtimer_ns is the device-wide %globaltimer, comparable across SMs.
+ *
+ * warp and region share what versions 1 and 2 wrote as one 16-bit warp field
+ * (little-endian, warp < 32): the region byte of those files is 0, so they
+ * read unchanged.  A version-3 log (header.region_count > 0) gives each
+ * record the region (0 .. region_count-1) whose begin..end it timed.
  */
 typedef struct warp_record {
     uint64_t start_clk;  /* SM clock before the load, cycles */
     uint64_t end_clk;    /* SM clock after the first use of the loaded value */
     uint64_t gtimer_ns;  /* %globaltimer just before start_clk, ns */
     uint32_t block;      /* blockIdx.x */
-    uint16_t warp;       /* warp index inside the block */
+    uint8_t  warp;       /* warp index inside the block (< 32) */
+    uint8_t  region;     /* version 3: index into header.region_names; else 0 */
     uint16_t smid;       /* %smid */
 } warp_record;
 
 WARPLOG_STATIC_ASSERT(sizeof(warp_record) == 32, "warp_record must be 32 bytes");
 WARPLOG_STATIC_ASSERT(offsetof(warp_record, block) == 24, "warp_record layout");
+WARPLOG_STATIC_ASSERT(offsetof(warp_record, region) == 29, "warp_record layout");
 WARPLOG_STATIC_ASSERT(offsetof(warp_record, smid) == 30, "warp_record layout");
 
 /*
@@ -243,7 +254,17 @@ typedef struct warplog_header {
     uint32_t reserved1;
     char     device_uuid[48];       /* "GPU-1ab6f806-59e0-1d99-da3f-a7d19c88934d" */
 
-    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64 - 208];
+    /* --- version 3: named regions (warplat.h) ---------------------- 328 B
+     * Versions 1 and 2 read as region_count = 0 (their tail was zero).  With
+     * region_count > 0, records_per_warp = region_count and a record's region
+     * field indexes region_names. */
+    uint32_t region_count;          /* 0, or 1 .. WARPLOG_MAX_REGIONS */
+    uint32_t reserved2;
+    char     region_names[WARPLOG_MAX_REGIONS][WARPLOG_REGION_NAME_BYTES];
+    uint32_t region_bytes_per_warp[WARPLOG_MAX_REGIONS]; /* bytes a warp loads in one
+                                       pass of the region (user's word), 0 unknown */
+
+    uint8_t  reserved[WARPLOG_HEADER_BYTES - 32 - 136 - 168 - 64 - 64 - 208 - 328];
 } warplog_header;
 
 WARPLOG_STATIC_ASSERT(sizeof(warplog_header) == WARPLOG_HEADER_BYTES,
@@ -256,7 +277,10 @@ WARPLOG_STATIC_ASSERT(offsetof(warplog_header, sample_blocks) == 464, "header la
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, record_covers) == 520, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, sample_offset) == 616, "header layout");
 WARPLOG_STATIC_ASSERT(offsetof(warplog_header, device_uuid) == 624, "header layout");
-WARPLOG_STATIC_ASSERT(offsetof(warplog_header, reserved) == 672, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, region_count) == 672, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, region_names) == 680, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, region_bytes_per_warp) == 936, "header layout");
+WARPLOG_STATIC_ASSERT(offsetof(warplog_header, reserved) == 1000, "header layout");
 
 /*
  * Expand one device probe into a record.  The kernel keeps the low 32 bits of
@@ -279,12 +303,14 @@ void warplog_header_init(warplog_header *h);
 
 /* Are the header's values possible (the limits above; strings terminated
  * and free of control characters; sample_blocks a power of two above
- * sample_offset)?  0, or -1 with the first problem in err as a phrase that
+ * sample_offset; version 3: 1..16 regions, each named, records_per_warp =
+ * region_count; versions 1-2: region_count 0)?  0, or -1 with the first problem in err as a phrase that
  * names the field ("sm_count is 0; it must be between 1 and 256"). */
 int warplog_header_check(const warplog_header *h, char *err, size_t errlen);
 
 /* Print the header as "# key<TAB>value" lines (prefix "# "), or as plain
- * "key<TAB>value" when prefix is "".  Used by `warplog info` and by every
+ * "key<TAB>value" when prefix is "".  A version-3 header adds region_count
+ * and one "region_<i><TAB>name" line per region.  Used by `warplog info` and by every
  * tool that writes a TSV, so their metadata lines agree. */
 void warplog_header_print(FILE *f, const warplog_header *h, const char *prefix);
 

@@ -16,6 +16,11 @@
  * 1 is none, 3 is three times the unloaded latency.  Without --ladder the
  * table is exactly what it was before the option existed (no extra columns),
  * so scripts and golden files that read it do not change.
+ *
+ * A log with named regions (warplat.h, version 3) also gets one row per
+ * region (sm "all"), and the table a last column, region ("all" on the rows
+ * of the whole log and of each SM); tables of logs without regions have no
+ * such column.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -26,6 +31,7 @@
 #include "cli.h"
 #include "outfile.h"
 #include "plateau.h"
+#include "regions.h"
 #include "stats.h"
 #include "warplog.h"
 
@@ -35,6 +41,7 @@ static const char usage_text[] =
     "  '# key<TAB>value' metadata lines per log, a header row, then one row per log\n"
     "  (and with --per-sm one more row per SM): count, mean, p5, p50, p95, p99, min,\n"
     "  max in cycles and in ns.  Percentiles are exact (numpy's default, type 7).\n"
+    "  A log with named regions (warplat.h) adds a row per region and a column region.\n"
     "  --per-sm       also a row for every SM of each log\n"
     "  --ladder TSV   a ./latency table: adds the columns p50_x_dram and mean_x_dram,\n"
     "                 p50 and mean as multiples of its DRAM plateau latency (cycles)\n"
@@ -44,6 +51,7 @@ static const char usage_text[] =
 typedef struct row {
     size_t log;       /* index into the logs */
     int smid;         /* LAT_STATS_ALL for the whole log */
+    int region;       /* -1: every region */
     lat_summary s;
 } row;
 
@@ -78,7 +86,7 @@ static double x_dram(double cycles, const dram_ref *d)
     return d->path && d->cycles > 0 && !isnan(cycles) ? cycles / d->cycles : NAN;
 }
 
-static void put_row(FILE *f, const log_info *L, const row *r, const dram_ref *d)
+static void put_row(FILE *f, const log_info *L, const row *r, const dram_ref *d, int regions)
 {
     const lat_summary *s = &r->s;
     outfile_put_field(f, L->path);
@@ -100,6 +108,10 @@ static void put_row(FILE *f, const log_info *L, const row *r, const dram_ref *d)
     if (d->path) {
         put_num(f, x_dram(c[2], d));   /* p50 */
         put_num(f, x_dram(c[0], d));   /* mean */
+    }
+    if (regions) {
+        fputc('\t', f);
+        outfile_put_field(f, r->region < 0 ? "all" : region_name(&L->h, (uint32_t)r->region));
     }
     fputc('\n', f);
 }
@@ -124,8 +136,45 @@ static void put_table(FILE *f, const log_info *logs, size_t nlogs, const row *ro
     fputs("log\tkernel\twpb\tsm\tcount"
           "\tmean_cycles\tp5_cycles\tp50_cycles\tp95_cycles\tp99_cycles\tmin_cycles\tmax_cycles"
           "\tmean_ns\tp5_ns\tp50_ns\tp95_ns\tp99_ns\tmin_ns\tmax_ns", f);
-    fputs(d->path ? "\tp50_x_dram\tmean_x_dram\n" : "\n", f);
-    for (size_t i = 0; i < nrows; i++) put_row(f, &logs[rows[i].log], &rows[i], d);
+    int regions = 0;
+    for (size_t i = 0; i < nlogs; i++) regions |= logs[i].h.region_count > 0;
+    fputs(d->path ? "\tp50_x_dram\tmean_x_dram" : "", f);
+    fputs(regions ? "\tregion\n" : "\n", f);
+    for (size_t i = 0; i < nrows; i++) put_row(f, &logs[rows[i].log], &rows[i], d, regions);
+}
+
+/* One row per region of the log at path (index li), appended to *rows. */
+static int add_region_rows(const char *path, size_t li, row **rows, size_t *nrows, size_t *cap)
+{
+    char err[1024];
+    warplog_header h;
+    region_acc *a = region_acc_read_log(path, &h, err, sizeof err);
+    if (!a) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return -1;
+    }
+    for (uint32_t r = 0; r < region_acc_count(a); r++) {
+        if (*nrows == *cap) {
+            *cap = *cap ? 2 * *cap : 64;
+            row *q = realloc(*rows, *cap * sizeof *q);
+            if (!q) {
+                fprintf(stderr, PROG ": out of memory\n");
+                region_acc_free(a);
+                return -1;
+            }
+            *rows = q;
+        }
+        region_summary rs;
+        if (region_acc_summary(a, r, &rs) != 0) {
+            fprintf(stderr, PROG ": out of memory\n");
+            region_acc_free(a);
+            return -1;
+        }
+        (*rows)[*nrows] = (row){li, LAT_STATS_ALL, (int)r, rs.lat};
+        (*nrows)++;
+    }
+    region_acc_free(a);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -211,6 +260,7 @@ int main(int argc, char **argv)
             }
             rows[nrows].log = i;
             rows[nrows].smid = sm;
+            rows[nrows].region = -1;
             if (lat_stats_summary(s, sm, &rows[nrows].s) != 0) {
                 lat_stats_free(s);
                 goto oom;
@@ -218,6 +268,8 @@ int main(int argc, char **argv)
             nrows++;
         }
         lat_stats_free(s);
+        if (logs[i].h.region_count > 0 && add_region_rows(paths[i], i, &rows, &nrows, &caprows) != 0)
+            goto done;
     }
 
     if (!out) {

@@ -4,7 +4,9 @@
  *   bin/mklog OUT.bin [options] < records.tsv
  *
  * stdin: one record per line, whitespace-separated
- *   start_clk end_clk gtimer_ns block warp smid
+ *   start_clk end_clk gtimer_ns block warp smid [region]
+ * (region, 0 when left out, indexes --regions NAME,NAME,...: with that
+ * option the log is version 3, one record per region and warp.)
  * blank lines and lines starting with '#' are skipped.  The header fields
  * come from the options; the log is written with warplog_writer_*, so it is
  * exactly what an experiment would write (and atomically: OUT appears only
@@ -22,7 +24,7 @@
 
 static const char usage_text[] =
     "usage: mklog OUT.bin [options] < records.tsv\n"
-    "  stdin rows: start_clk end_clk gtimer_ns block warp smid (unsigned integers)\n"
+    "  stdin rows: start_clk end_clk gtimer_ns block warp smid [region] (unsigned integers)\n"
     "  Exit status: 0 written; 1 a bad record line or a write error; 2 usage (an\n"
     "  option out of range, or options that make a header no reader accepts).\n"
     "options (header fields; defaults in brackets):\n";
@@ -58,6 +60,8 @@ int main(int argc, char **argv)
 {
     const char *kernel = "baseline", *experiment = "readonly";
     const char *device = "NVIDIA H100 80GB HBM3", *date = "2026-01-01T00:00:00Z";
+    const char *regions = "", *region_bytes = "";
+    double overhead_pct = 0;
     uint64_t wpb = 4, n_elems = 0, blocks = 0, elem_bytes = 4, bytes_per_warp = 0;
     uint64_t sm_count = 132, blocks_per_sm = 0, nominal_khz = 1980000;
     uint64_t chunk = WARPLOG_CHUNK_RECORDS, max_threads_per_sm = 0, smem_bytes = 0;
@@ -81,6 +85,12 @@ int main(int argc, char **argv)
         {"--smem-bytes", 0, CLI_U64, 0, UINT32_MAX, 0, 0, &smem_bytes, "B", "dynamic shared memory per block [0]", 0, 0},
         {"--device", 0, CLI_STRING, 0, 0, 0, 0, &device, "NAME", "[NVIDIA H100 80GB HBM3]", 0, 0},
         {"--date", 0, CLI_STRING, 0, 0, 0, 0, &date, "D", "[2026-01-01T00:00:00Z]", 0, 0},
+        {"--regions", 0, CLI_STRING, 0, 0, 0, 0, &regions, "A,B,..",
+         "named regions (version 3 log; records_per_warp = their number) [none]", 0, 0},
+        {"--region-bytes", 0, CLI_STRING, 0, 0, 0, 0, &region_bytes, "B,B,..",
+         "bytes a warp loads in one pass of each region [0: unknown]", 0, 0},
+        {"--overhead-pct", 0, CLI_DOUBLE, 0, -100, 0, WARPLOG_MAX_MS, &overhead_pct, "P",
+         "measured probe overhead, % [0]", 0, 0},
         {"--chunk-records", 0, CLI_U64, 1, WARPLOG_MAX_CHUNK_RECORDS, 0, 0, &chunk, "C",
          "records per chunk [65536] (small values test chunking)", 0, 0},
         CLI_END};
@@ -115,7 +125,7 @@ int main(int argc, char **argv)
         if (*p == '#' || *p == '\n' || *p == 0) continue;
         char *save = NULL;
         char *buf = (char *)p;
-        uint64_t s, e, g, b, w, sm;
+        uint64_t s, e, g, b, w, sm, rg = 0;
         const char *ws = " \t\r\n";
         if (field(strtok_r(buf, ws, &save), "start_clk", UINT64_MAX, &s, lineno) ||
             field(strtok_r(NULL, ws, &save), "end_clk", UINT64_MAX, &e, lineno) ||
@@ -127,9 +137,15 @@ int main(int argc, char **argv)
             free(line);
             return 1;
         }
-        const char *extra = strtok_r(NULL, ws, &save);
+        const char *rtok = strtok_r(NULL, ws, &save);
+        if (rtok && field(rtok, "region", WARPLOG_MAX_REGIONS - 1, &rg, lineno)) {
+            free(recs);
+            free(line);
+            return 1;
+        }
+        const char *extra = rtok ? strtok_r(NULL, ws, &save) : NULL;
         if (extra) {
-            fprintf(stderr, PROG ": stdin line %ld: more than six fields (from '%s')\n", lineno, extra);
+            fprintf(stderr, PROG ": stdin line %ld: more than seven fields (from '%s')\n", lineno, extra);
             free(recs);
             free(line);
             return 1;
@@ -143,7 +159,10 @@ int main(int argc, char **argv)
             recs = q;
             cap *= 2;
         }
-        recs[n++] = (warp_record){s, e, g, (uint32_t)b, (uint16_t)w, (uint16_t)sm};
+        /* a warp above 255 lands in the region byte, as the 16-bit warp
+         * field of versions 1-2 stored it (tests of the reader use that) */
+        recs[n++] = (warp_record){s, e, g, (uint32_t)b, (uint8_t)w,
+                                  (uint8_t)((w >> 8) | rg), (uint16_t)sm};
         if (b > max_block) max_block = (uint32_t)b;
     }
     free(line);
@@ -180,6 +199,34 @@ int main(int argc, char **argv)
     h.smem_bytes = (uint32_t)smem_bytes;
     h.cc_major = 9;
     h.unix_time_s = 1767225600; /* the default --date: fixed, so logs are reproducible */
+    h.overhead_pct = overhead_pct;
+    if (*regions) {
+        h.version = WARPLOG_VERSION_REGIONS;
+        const char *r = regions;
+        while (h.region_count < WARPLOG_MAX_REGIONS) {
+            size_t len = strcspn(r, ",");
+            if (len == 0 || len >= WARPLOG_REGION_NAME_BYTES) {
+                free(recs);
+                return cli_usage_error(PROG, "--regions: every name must have 1 to %u characters",
+                                       WARPLOG_REGION_NAME_BYTES - 1);
+            }
+            memcpy(h.region_names[h.region_count++], r, len);
+            if (r[len] == 0) break;
+            r += len + 1;
+        }
+        h.records_per_warp = h.region_count;
+        const char *b = region_bytes;
+        for (uint32_t i = 0; *b && i < h.region_count; i++) {
+            char *end;
+            const unsigned long v = strtoul(b, &end, 10);
+            if (end == b || (*end && *end != ',') || v > UINT32_MAX) {
+                free(recs);
+                return cli_usage_error(PROG, "--region-bytes: a comma-separated list of byte counts");
+            }
+            h.region_bytes_per_warp[i] = (uint32_t)v;
+            b = *end ? end + 1 : end;
+        }
+    }
 
     char err[512];
     if (warplog_header_check(&h, err, sizeof err) != 0) {

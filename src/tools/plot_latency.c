@@ -2,7 +2,10 @@
  * plot_latency - the distribution (CDF) of per-warp latency of several logs
  * on one chart, e.g. baseline vs float4 vs random_access.
  *
- *   bin/plot_latency LOG... OUT [--keep]
+ *   bin/plot_latency LOG... OUT [--region NAME] [--keep]
+ *
+ * --region NAME: only the records of that named region of each log
+ * (warplat.h); every log must have it.
  *
  * A CDF rather than a histogram: curves of logs with very different warp
  * counts stay comparable (y is a fraction), no bin width has to be chosen,
@@ -27,14 +30,16 @@
 #include "cli.h"
 #include "gp.h"
 #include "outfile.h"
+#include "regions.h"
 #include "stats.h"
 #include "warplog.h"
 
 static const char usage_text[] =
-    "usage: plot_latency LOG... OUT [--keep]\n"
+    "usage: plot_latency LOG... OUT [--region NAME] [--keep]\n"
     "  Cumulative distribution of per-warp latency (end_clk - start_clk, cycles) of\n"
     "  each log, all on one chart.  OUT ends in .svg, .png or .pdf; OUT's stem + .gp\n"
     "  and .dat are written beside it (redraw with: gnuplot -c STEM.gp).\n"
+    "  --region NAME only the records of that region (logs of your kernel, warplat.h)\n"
     "  --keep        if gnuplot fails, keep the .tmp script and data to debug\n"
     "  -h, --help    this text\n";
 
@@ -91,6 +96,7 @@ int main(int argc, char **argv)
 {
     const char **pos = calloc((size_t)argc, sizeof *pos);
     int npos = 0, keep = 0;
+    const char *region = NULL;
     if (!pos) return 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -100,6 +106,12 @@ int main(int argc, char **argv)
             return outfile_check_stdout(PROG);
         } else if (strcmp(a, "--keep") == 0) {
             keep = 1;
+        } else if (strcmp(a, "--region") == 0 || strncmp(a, "--region=", 9) == 0) {
+            region = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!region || !*region) {
+                free(pos);
+                return usage_error("option --region needs a region name", "");
+            }
         } else if (a[0] == '-' && a[1] != 0) {
             free(pos);
             return usage_error("unknown option ", a);
@@ -127,7 +139,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nlogs; i++) {
         lat_stats *st = lat_stats_new();
         if (!st) goto oom;
-        if (lat_stats_read_log(st, pos[i], &cs[i].h, err, sizeof err) != 0) {
+        if (region_lat_read_log(st, pos[i], region, &cs[i].h, err, sizeof err) != 0) {
             fprintf(stderr, PROG ": %s\n", err);
             lat_stats_free(st);
             goto done;
@@ -162,7 +174,10 @@ int main(int argc, char **argv)
     snprintf(dev, sizeof dev, "%.*s", (int)strnlen(cs[0].h.device_name, sizeof cs[0].h.device_name),
              cs[0].h.device_name);
     fputs("set title ", s);
-    gp_put_str(s, "Per-warp load latency, cumulative distribution");
+    char title0[160];
+    snprintf(title0, sizeof title0, "Per-warp load latency, cumulative distribution%s%s",
+             region ? ", region " : "", region ? region : "");
+    gp_put_str(s, title0);
     fputs(".\"\\n\".", s);
     gp_put_str(s, dev);
     fputs("\nset xlabel 'latency (SM cycles, end_clk - start_clk)'\n"

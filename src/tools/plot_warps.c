@@ -2,7 +2,9 @@
  * plot_warps - per-warp timeline of a warp log, like the original study's
  * plot_warps.py: each warp is a horizontal line from its start to its end.
  *
- *   bin/plot_warps LOG OUT [--sms 0,1,2,3] [--max-warps N] [--keep]
+ *   bin/plot_warps LOG OUT [--sms 0,1,2,3] [--max-warps N] [--region NAME] [--keep]
+ *
+ * --region NAME: only the records of that named region (warplat.h).
  *
  * x: cycles since the earliest warp on the same SM started.  Each SM has its
  *    own clock, so a start is only ever compared with starts on its own SM.
@@ -31,6 +33,7 @@
 #include "cli.h"
 #include "gp.h"
 #include "outfile.h"
+#include "regions.h"
 #include "stats.h"
 #include "warplog.h"
 
@@ -39,7 +42,7 @@
 #define MAX_SMS_SHOWN 64
 
 static const char usage_text[] =
-    "usage: plot_warps LOG OUT [--sms 0,1,2,3] [--max-warps N] [--keep]\n"
+    "usage: plot_warps LOG OUT [--sms 0,1,2,3] [--max-warps N] [--region NAME] [--keep]\n"
     "  Per-warp timeline: one horizontal line per warp from its start to its end,\n"
     "  in SM cycles since the first warp on the same SM started; warps ordered by SM,\n"
     "  then start time; colour by SM, the first warp of each block in black.\n"
@@ -47,6 +50,7 @@ static const char usage_text[] =
     "  it (redraw with: gnuplot -c STEM.gp, in that directory).\n"
     "  --sms LIST      SM ids to draw, in colour order [the first 4 SMs in the log]\n"
     "  --max-warps N   draw at most the first N warps (in log order) of those SMs\n"
+    "  --region NAME   only the records of that region (logs of your kernel, warplat.h)\n"
     "                  [1000000]\n"
     "  --keep          if gnuplot fails, keep the .tmp script and data to debug\n"
     "  -h, --help      this text\n";
@@ -109,6 +113,7 @@ int main(int argc, char **argv)
     int npos = 0, keep = 0, nsms = 0;
     int sms[MAX_SMS_SHOWN];
     int sms_given = 0;
+    const char *region = NULL;
     uint64_t max_warps = DEFAULT_MAX_WARPS;
     char perr[256];
     for (int i = 1; i < argc; i++) {
@@ -118,6 +123,9 @@ int main(int argc, char **argv)
             return outfile_check_stdout(PROG);
         } else if (strcmp(a, "--keep") == 0) {
             keep = 1;
+        } else if (strcmp(a, "--region") == 0 || strncmp(a, "--region=", 9) == 0) {
+            region = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!region || !*region) return usage_error("option --region needs a region name", "");
         } else if (strcmp(a, "--sms") == 0 || strncmp(a, "--sms=", 6) == 0) {
             const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v) return usage_error("option --sms needs a value", "");
@@ -149,6 +157,12 @@ int main(int argc, char **argv)
         return 1;
     }
     const warplog_header h = *warplog_reader_header(r);
+    const int want_region = region ? region_index(&h, region) : -1;
+    if (region && want_region < 0) {
+        fprintf(stderr, PROG ": %s has no region called '%s'\n", log, region);
+        warplog_reader_close(r);
+        return 1;
+    }
 
     /* smid -> rank in the shown list + 1 (0 = not shown). */
     static uint16_t rank_of[UINT16_MAX + 1];
@@ -167,6 +181,7 @@ int main(int argc, char **argv)
     while (!truncated && (got = warplog_reader_chunk(r, &recs, err, sizeof err)) > 0) {
         for (long i = 0; i < got; i++) {
             const warp_record *x = &recs[i];
+            if (want_region >= 0 && x->region != want_region) continue;
             unsigned k = rank_of[x->smid];
             if (!k && !sms_given && nsms < DEFAULT_SMS_SHOWN) {
                 sms[nsms++] = x->smid;

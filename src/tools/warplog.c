@@ -37,7 +37,8 @@ static void usage(FILE *f)
         "\n"
         "info   prints the self-describing header (experiment, device, clocks, timing)\n"
         "dump   prints the records as TSV: index block warp smid start_clk end_clk\n"
-        "       lat_cycles gtimer_ns.  Rows are printed as they are decoded: on a\n"
+        "       lat_cycles gtimer_ns (and region, in a log with named regions).\n"
+        "       Rows are printed as they are decoded: on a\n"
         "       damaged log the rows before the damage come out, then an error and\n"
         "       exit status 1, so those rows are partial (run check first, or trust\n"
         "       the rows only when the exit status is 0).  --limit K stops after K rows.\n"
@@ -75,17 +76,25 @@ static int cmd_dump(const char *path, uint64_t limit)
         fprintf(stderr, PROG ": %s\n", err);
         return 1;
     }
-    printf("index\tblock\twarp\tsmid\tstart_clk\tend_clk\tlat_cycles\tgtimer_ns\n");
+    /* a log with named regions gets a region column (its name) */
+    const warplog_header *h = warplog_reader_header(r);
+    const int regions = h->region_count > 0;
+    printf("index\tblock\twarp\tsmid\tstart_clk\tend_clk\tlat_cycles\tgtimer_ns%s\n",
+           regions ? "\tregion" : "");
     const warp_record *rec;
     long n = 0;
     uint64_t idx = 0;
     while (idx < limit && !ferror(stdout) && (n = warplog_reader_chunk(r, &rec, err, sizeof err)) > 0) {
-        for (long i = 0; i < n && idx < limit; i++, idx++)
-            printf("%llu\t%u\t%u\t%u\t%llu\t%llu\t%llu\t%llu\n", (unsigned long long)idx,
+        for (long i = 0; i < n && idx < limit; i++, idx++) {
+            printf("%llu\t%u\t%u\t%u\t%llu\t%llu\t%llu\t%llu", (unsigned long long)idx,
                    rec[i].block, rec[i].warp, rec[i].smid, (unsigned long long)rec[i].start_clk,
                    (unsigned long long)rec[i].end_clk,
                    (unsigned long long)(rec[i].end_clk - rec[i].start_clk),
                    (unsigned long long)rec[i].gtimer_ns);
+            if (!regions) putchar('\n');
+            else if (rec[i].region < h->region_count) printf("\t%s\n", h->region_names[rec[i].region]);
+            else printf("\t#%u\n", rec[i].region);
+        }
     }
     warplog_reader_close(r);
     int rc = outfile_check_stdout(PROG);
@@ -114,7 +123,7 @@ static int cmd_check(const char *path, int quiet)
         warplog_reader_close(r);
         return 1;
     }
-    uint64_t nbad_order = 0, nbad_sm = 0, nbad_ids = 0, nbad_sample = 0, total = 0;
+    uint64_t nbad_order = 0, nbad_sm = 0, nbad_ids = 0, nbad_sample = 0, nbad_region = 0, total = 0;
     const uint32_t K = h->sample_blocks;
     const warp_record *rec;
     long n;
@@ -123,6 +132,7 @@ static int cmd_check(const char *path, int quiet)
         for (long i = 0; i < n; i++, total++) {
             const warp_record *w = &rec[i];
             if (w->end_clk <= w->start_clk) nbad_order++;
+            if (w->region >= (h->region_count ? h->region_count : 1)) nbad_region++;
             if ((int32_t)w->smid >= h->sm_count) { nbad_sm++; continue; }
             if (w->block >= h->blocks || w->warp >= h->warps_per_block) nbad_ids++;
             if (!warplog_block_sampled(w->block, K, h->sample_offset)) nbad_sample++;
@@ -169,6 +179,8 @@ static int cmd_check(const char *path, int quiet)
     FAIL_IF(nbad_order, "%llu records end at or before they start", (unsigned long long)nbad_order);
     FAIL_IF(nbad_sm, "%llu records have smid >= sm_count (%d)", (unsigned long long)nbad_sm, h->sm_count);
     FAIL_IF(nbad_ids, "%llu records have a block or warp id outside the launch", (unsigned long long)nbad_ids);
+    FAIL_IF(nbad_region, "%llu records have a region id outside the header's %u regions",
+            (unsigned long long)nbad_region, h->region_count ? h->region_count : 1);
     FAIL_IF(nbad_sample, "%llu records are of blocks that sampling 1 in %u does not record",
             (unsigned long long)nbad_sample, K);
     FAIL_IF(n == 0 && total != h->record_count, "record count %llu differs from the header's %llu",

@@ -21,7 +21,7 @@
 
 static warp_record rec(uint64_t start, uint64_t lat, uint16_t sm)
 {
-    warp_record r = {start, start + lat, 0, 0, 0, sm};
+    warp_record r = {start, start + lat, 0, 0, 0, 0, sm};
     return r;
 }
 

@@ -31,7 +31,7 @@ static void make_records(warp_record *r, uint64_t n, uint32_t wpb)
     for (uint64_t i = 0; i < n; i++) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         r[i].block = (uint32_t)(i / wpb);
-        r[i].warp = (uint16_t)(i % wpb);
+        r[i].warp = (uint8_t)(i % wpb);
         r[i].smid = (uint16_t)((i / wpb) % 132);
         r[i].start_clk = 1000000000000ull + i * 7 + (x >> 54);
         r[i].end_clk = r[i].start_clk + 400 + (x >> 56);
@@ -129,10 +129,10 @@ static void test_round_trip(void)
     }
     /* extreme values survive the delta/zigzag coding */
     warp_record ex[4] = {
-        {UINT64_MAX, UINT64_MAX, 0, UINT32_MAX, UINT16_MAX, UINT16_MAX},
-        {0, 0, UINT64_MAX, 0, 0, 0},
-        {5, 3, 1, 7, 9, 131},
-        {1ull << 63, (1ull << 63) - 1, 1ull << 62, 1u << 31, 1u << 15, 255},
+        {UINT64_MAX, UINT64_MAX, 0, UINT32_MAX, UINT8_MAX, UINT8_MAX, UINT16_MAX},
+        {0, 0, UINT64_MAX, 0, 0, 0, 0},
+        {5, 3, 1, 7, 9, 0, 131},
+        {1ull << 63, (1ull << 63) - 1, 1ull << 62, 1u << 31, 0, 1u << 7, 255},
     };
     warp_record exb[4];
     path_of(path, sizeof path, "extreme.bin");
@@ -358,6 +358,92 @@ static void test_header_values(void)
     CHECK(strchr(text, '\033') == NULL);
 }
 
+/* Version 3: named regions.  The region byte shares the 16-bit column that
+ * versions 1-2 wrote as the warp, so their files read with region 0; a
+ * version-3 header needs 1..16 named regions and records_per_warp equal to
+ * their count; the printer lists them; records keep their region. */
+static void test_regions(void)
+{
+    warp_record ref = {0};
+    ref.warp = 7;
+    uint16_t as16;
+    memcpy(&as16, &ref.warp, 2);
+    CHECK_EQ_U(as16, 7);          /* a version-2 warp field of 7: warp 7, region 0 */
+
+    warplog_header h;
+    char err[256] = "", path[512];
+    make_header(&h, 8, 4);
+    h.version = WARPLOG_VERSION_REGIONS;
+    h.region_count = 2;
+    h.records_per_warp = 2;
+    snprintf(h.region_names[0], sizeof h.region_names[0], "gather");
+    snprintf(h.region_names[1], sizeof h.region_names[1], "reduce");
+    h.region_bytes_per_warp[0] = 6144;
+    CHECK_EQ_I(warplog_header_check(&h, err, sizeof err), 0);
+
+    warp_record r[8];
+    make_records(r, 8, 4);
+    for (int i = 0; i < 8; i++) r[i].region = (uint8_t)(i % 2);
+    path_of(path, sizeof path, "regions.bin");
+    warplog_writer *w = warplog_writer_open(path, &h, 1, err, sizeof err);
+    CHECK(w != NULL);
+    if (w) {
+        CHECK_EQ_I(warplog_writer_put(w, r, 8, err, sizeof err), 0);
+        CHECK_EQ_I(warplog_writer_close(w, err, sizeof err), 0);
+    }
+    warp_record back[8];
+    CHECK_EQ_I(read_all(path, back, 8, err, sizeof err), 8);
+    CHECK(memcmp(r, back, sizeof r) == 0);
+    CHECK_EQ_U(back[5].region, 1);
+    warplog_reader *rd = warplog_reader_open(path, err, sizeof err);
+    CHECK(rd != NULL);
+    if (rd) {
+        const warplog_header *hb = warplog_reader_header(rd);
+        CHECK_EQ_U(hb->version, 3);
+        CHECK_EQ_U(hb->region_count, 2);
+        CHECK(strcmp(hb->region_names[1], "reduce") == 0);
+        CHECK_EQ_U(hb->region_bytes_per_warp[0], 6144);
+        warplog_reader_close(rd);
+    }
+    FILE *f = tmpfile();
+    warplog_header_print(f, &h, "");
+    rewind(f);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    CHECK_STR_HAS(text, "region_count\t2\nregion_0\tgather\nregion_0_bytes_per_warp\t6144\n"
+                        "region_1\treduce\n");
+
+    /* a version-2 header prints no region lines, and may not carry regions */
+    make_header(&h, 8, 4);
+    f = tmpfile();
+    warplog_header_print(f, &h, "");
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    CHECK(strstr(text, "region_") == NULL);
+#define BAD(code, needle) do { make_header(&h, 0, 4); h.version = 3; h.region_count = 1; \
+        snprintf(h.region_names[0], sizeof h.region_names[0], "a"); code; \
+        expect_bad_header(&h, needle); } while (0)
+    BAD(h.region_count = 0, "region_count is 0; version 3 needs between 1 and 16");
+    BAD(h.region_count = 17, "region_count is 17");
+    BAD((h.region_count = 2, h.records_per_warp = 2), "region 1 has no name");
+    BAD(h.records_per_warp = 2, "records_per_warp is 2; with regions it must equal region_count (1)");
+    BAD(h.region_names[0][0] = '\033', "region_names[0] holds the control character 0x1b");
+    BAD(memset(h.region_names[3], 'x', 16), "region_names[3] is not NUL-terminated");
+    BAD((h.version = 2), "region_count is 1 in a version-2 header (regions need version 3)");
+#undef BAD
+    /* a version this build does not know */
+    make_header(&h, 0, 4);
+    h.version = 4;
+    path_of(path, sizeof path, "v4.bin");
+    write_raw("v4.bin", &h, sizeof h, 1);
+    CHECK(warplog_reader_open(path, err, sizeof err) == NULL);
+    CHECK_STR_HAS(err, "uses log format version 4; this build reads versions 1 to 3");
+}
+
 /* The gzip stream around the log: what follows it, and what is not a file. */
 static void test_stream_edges(void)
 {
@@ -521,6 +607,7 @@ int main(void)
     test_round_trip();
     test_rejections();
     test_header_values();
+    test_regions();
     test_stream_edges();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

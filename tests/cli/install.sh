@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# make install / make uninstall of the probe API, and the four examples built
+# from OUTSIDE the tree against the installed files with nvcc and pkg-config
+# only (no GPU needed).  Where cuobjdump exists, the SASS of every probed
+# kernel of the examples is checked as the families' is: the clock reads
+# bracket the global load and the first use of its value.
+source "$(dirname "$0")/../lib.sh"
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+[ -x "$NVCC" ] || skip "nvcc not found: the examples cannot be built"
+command -v pkg-config >/dev/null 2>&1 || skip "pkg-config not installed"
+
+P=$TMP/prefix
+expect_exit 0 make -s install PREFIX="$P"
+for f in include/warplat/warplat.h include/warplat/warplat.cuh lib/libwarplat.a \
+         lib/pkgconfig/warplat.pc lib/cmake/warplat/warplatConfig.cmake; do
+    [ -s "$P/$f" ] || fail "make install did not install $f"
+done
+# the archive holds the API and the log writer
+nm "$P/lib/libwarplat.a" 2>/dev/null | grep -q ' T warplat_open$' || fail "libwarplat.a lacks warplat_open"
+nm "$P/lib/libwarplat.a" 2>/dev/null | grep -q ' T warplog_writer_open$' || fail "libwarplat.a lacks the log writer"
+export PKG_CONFIG_PATH=$P/lib/pkgconfig
+flags=$(pkg-config --cflags --libs warplat) || fail "pkg-config does not know warplat"
+case $flags in *"-I$P/include"*"-lwarplat"*) ;; *) fail "pkg-config flags: $flags" ;; esac
+
+# outside the tree: a copy of the examples and nothing else of the checkout
+E=$TMP/user
+mkdir -p "$E" && cp examples/*.cu examples/*.h "$E/"
+for ex in spmv histogram transpose reduce; do
+    [ "$(wc -l <"examples/$ex.cu")" -lt 100 ] || fail "examples/$ex.cu has 100 lines or more"
+    (cd "$E" && "$NVCC" -arch=sm_90 -O3 -o "$ex" "$ex.cu" $(pkg-config --cflags --libs warplat)) \
+        >"$TMP/$ex.log" 2>&1 || fail "building $ex outside the tree: $(tail -n 5 "$TMP/$ex.log")"
+    [ -x "$E/$ex" ] || fail "no $ex binary"
+done
+
+# the host API's argument checks, no GPU needed (a C program, linked by nvcc)
+cp tests/fixtures/api_errors.c "$E/"
+(cd "$E" && "$NVCC" -o api_errors api_errors.c $(pkg-config --cflags --libs warplat)) >"$TMP/api.log" 2>&1 ||
+    fail "building api_errors.c: $(tail -n 5 "$TMP/api.log")"
+[ -x "$E/api_errors" ] && { "$E/api_errors" >"$TMP/api.out" 2>&1 || fail "api_errors: $(cat "$TMP/api.out")"; }
+
+# CMake users: find_package(warplat) and the imported target warplat::warplat
+if command -v cmake >/dev/null 2>&1; then
+    C=$TMP/cmake_user
+    mkdir -p "$C" && cp tests/fixtures/cmake_user/CMakeLists.txt tests/fixtures/api_errors.c "$C/"
+    (cd "$C" && cmake -S . -B build -DCMAKE_PREFIX_PATH="$P" \
+        -DCUDAToolkit_ROOT="$(dirname "$(dirname "$NVCC")")" && cmake --build build) >"$TMP/cmake.log" 2>&1 ||
+        fail "a CMake project with find_package(warplat): $(tail -n 8 "$TMP/cmake.log")"
+    [ -x "$C/build/api_errors" ] && { "$C/build/api_errors" >/dev/null 2>&1 || fail "api_errors built by CMake failed"; }
+else
+    echo "cmake not found: find_package(warplat) not checked"
+fi
+
+CUOBJDUMP=$(command -v cuobjdump || find build/cuobj -name cuobjdump -type f 2>/dev/null | head -n 1)
+if [ -n "$CUOBJDUMP" ] && [ -x bin/sass_check ]; then
+    n=0
+    for ex in spmv histogram transpose reduce; do
+        [ -x "$E/$ex" ] || continue
+        "$CUOBJDUMP" -sass "$E/$ex" >"$TMP/$ex.sass" || { fail "cuobjdump -sass $ex"; continue; }
+        for fn in $(bin/sass_check functions "$TMP/$ex.sass" | grep 'I11warplat_dev'); do
+            n=$((n + 1))
+            bin/sass_check region "$TMP/$ex.sass" "$fn" >/dev/null ||
+                fail "$ex: $fn: the first region's clocks do not bracket a load and its use"
+        done
+        # the clean kernels have no probe at all
+        for fn in $(bin/sass_check functions "$TMP/$ex.sass" | grep 'I13warplat_off_t'); do
+            awk -v f="$fn" '/Function : /{on = ($3 == f)} on' "$TMP/$ex.sass" |
+                grep -q 'SR_CLOCKLO' && fail "$ex: clean kernel $fn reads the clock"
+        done
+    done
+    [ $n -eq 5 ] || fail "expected 5 probed kernels in the examples, found $n"
+else
+    echo "cuobjdump not found: SASS of the examples not checked"
+fi
+
+expect_exit 0 make -s uninstall PREFIX="$P"
+left=$(cd "$P" && find . -type f | sort)
+[ -z "$left" ] || fail "make uninstall left: $left"
+done_testing

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The four examples of your own kernel (examples/, docs/your-kernel.md) on the
+# GPU: installed into a temporary PREFIX, built from outside the tree with
+# nvcc + pkg-config, run; each validates its result against the CPU (exit 0),
+# and each log passes warplog check, is read by latency_stats (a row per
+# region) and gets a verdict per region, with the measured overhead at the
+# default sampling at most 2 % (read from the log header by bin/verdict).
+source "$(dirname "$0")/../lib.sh"
+require_gpu
+require_bin bin/warplog bin/latency_stats bin/verdict
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+[ -x "$NVCC" ] || skip "nvcc not found: the examples cannot be built"
+command -v pkg-config >/dev/null 2>&1 || skip "pkg-config not installed"
+ARCH=${CUDA_ARCH:-sm_90}
+
+P=$TMP/prefix
+make -s install PREFIX="$P" >/dev/null || { fail "make install"; done_testing; }
+export PKG_CONFIG_PATH=$P/lib/pkgconfig
+E=$TMP/user
+mkdir -p "$E" && cp examples/*.cu examples/*.h "$E/"
+for ex in spmv histogram transpose reduce; do
+    (cd "$E" && "$NVCC" -arch="$ARCH" -O3 -o "$ex" "$ex.cu" $(pkg-config --cflags --libs warplat)) \
+        >"$TMP/$ex.build" 2>&1 || { fail "building $ex: $(tail -n 5 "$TMP/$ex.build")"; continue; }
+    (cd "$E" && "./$ex") >"$TMP/$ex.out" 2>&1 || { fail "$ex: $(tail -n 5 "$TMP/$ex.out")"; continue; }
+    cat "$TMP/$ex.out"
+done
+
+nlogs=0
+for log in "$E"/spmv.bin "$E"/histogram.bin "$E"/transpose_naive.bin "$E"/transpose_tiled.bin \
+           "$E"/reduce.bin; do
+    [ -f "$log" ] || { fail "no log $log"; continue; }
+    nlogs=$((nlogs + 1))
+    out=$(bin/warplog check "$log" --quiet 2>&1) || fail "warplog check $log: $out"
+    out=$(bin/latency_stats "$log" 2>&1) || fail "latency_stats $log: $out"
+    nreg=$(bin/warplog info "$log" | awk -F'\t' '$1 == "region_count" { print $2 }')
+    rows=$(grep -v '^#' <<<"$out" | awk -F'\t' 'NR > 1 && $NF != "all"' | wc -l)
+    [ "$rows" = "$nreg" ] || fail "latency_stats $log: $rows region rows for $nreg regions"
+    bin/verdict "$log" --ref data/reference/h100 --max-overhead 2 >"$TMP/v.tsv" 2>"$TMP/v.err" ||
+        fail "verdict $log: $(cat "$TMP/v.err")"
+    cat "$TMP/v.tsv"
+done
+[ $nlogs -eq 5 ] || fail "expected 5 logs, found $nlogs"
+done_testing
