@@ -51,8 +51,12 @@ static int same_search(const char *today, const char *bundled, char *note, size_
     const double a = read_bytes(today), b = read_bytes(bundled);
     if (!isfinite(a) && !isfinite(b)) return 1;
     if (isfinite(a) && isfinite(b) && fabs(a - b) <= 0.02 * b) return 1;
-    snprintf(note, len, "not compared: the two read bandwidths come from launches of %.0f MB and %.0f MB "
-             "(a --quick ceiling search is smaller)", a / 1e6, b / 1e6);
+    if (!isfinite(a) || !isfinite(b))
+        snprintf(note, len, "not compared: only %s has a ceiling search (ceiling.tsv); the other's figure "
+                 "is the readonly float4 row", isfinite(a) ? "today's run" : "the bundled set");
+    else
+        snprintf(note, len, "not compared: the two read bandwidths come from launches of %.0f MB and %.0f MB "
+                 "(a --quick ceiling search is smaller)", a / 1e6, b / 1e6);
     return 0;
 }
 

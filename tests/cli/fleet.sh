@@ -126,7 +126,13 @@ expect_exit 0 bin/fleet key $H100 --ordinal 3
 uuid8=$(bin/tsv get $H100/device.tsv value --where key=device_uuid | sed 's/^GPU-//' | cut -c1-8)
 [ "$OUTTXT" = "gpu3-$uuid8-nvidia-h100-80gb-hbm3" ] || fail "key of h100: $OUTTXT"
 expect_exit 0 bin/fleet key $H200 --ordinal 3
-[ "$OUTTXT" = gpu3-nouuid-nvidia-h200 ] || fail "key of h200 (no device.tsv): $OUTTXT"
+uuid8=$(bin/tsv get $H200/device.tsv value --where key=device_uuid | sed 's/^GPU-//' | cut -c1-8)
+[ "$OUTTXT" = "gpu3-$uuid8-nvidia-h200" ] || fail "key of h200: $OUTTXT"
+# a folder without device.tsv: the name from the ladder, no UUID
+mkdir -p "$TMP/nodev"
+grep -v "^# device_uuid" $H200/latency_ca.tsv >"$TMP/nodev/latency_ca.tsv"
+expect_exit 0 bin/fleet key "$TMP/nodev" --ordinal 3
+[ "$OUTTXT" = gpu3-nouuid-nvidia-h200 ] || fail "key of a folder without device.tsv: $OUTTXT"
 mkdir -p "$TMP/dev"
 cp $H200/latency_ca.tsv "$TMP/dev/"
 printf 'key\tvalue\ndevice_name\tNVIDIA H200\ndevice_uuid\tGPU-1ab6f806-59e0-1d99-da3f-a7d19c88934d\n' >"$TMP/dev/device.tsv"
@@ -137,8 +143,8 @@ expect_exit 0 bin/fleet key "$TMP/dev"
 RES=$TMP/results
 expect_exit 0 env WARPLAT_ROOT="$ROOT" WARPLAT_FLEET_RESULTS="$RES" WARPLAT_FLEET_REPLAY="$ROOT/$H100:$ROOT/$H200" \
     SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=77 SLURMD_NODENAME=nodex bash scripts/slurm/fleet_task.sh
-[ -f "$RES/nodex-gpu1-nouuid-nvidia-h200/latency_ca.tsv" ] || fail "the replay task did not publish: $(ls -a "$RES")"
-cmp -s "$RES/nodex-gpu1-nouuid-nvidia-h200/latency_ca.tsv" $H200/latency_ca.tsv || fail "the replay changed a file"
+[ -f "$RES/nodex-gpu1-$uuid8-nvidia-h200/latency_ca.tsv" ] || fail "the replay task did not publish: $(ls -a "$RES")"
+cmp -s "$RES/nodex-gpu1-$uuid8-nvidia-h200/latency_ca.tsv" $H200/latency_ca.tsv || fail "the replay changed a file"
 expect_exit 1 env WARPLAT_ROOT="$ROOT" WARPLAT_FLEET_RESULTS="$RES" WARPLAT_FLEET_REPLAY="$ROOT/$H100" \
     SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_JOB_ID=77 bash scripts/slurm/fleet_task.sh
 expect_says "task 4 has no folder to replay"

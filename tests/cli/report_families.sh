@@ -81,11 +81,17 @@ grep -qx 'tiling_ncu_2048.tsv' "$TMP/wrote_quick" || fail "tiling.sh --quick did
 # the H100 set is complete; a set with nothing of a family lists its files
 bin/report expected "$H" >"$TMP/exp_h100.tsv"
 [ "$(wc -l <"$TMP/exp_h100.tsv")" = 1 ] || fail "the H100 set lacks: $(tail -n +2 "$TMP/exp_h100.tsv" | cut -f1 | paste -sd' ')"
-bin/report expected data/reference/h200 --families ceiling,stencil,tiling >"$TMP/exp_h200.tsv"
-[ "$(grep -c '^stencil_' "$TMP/exp_h200.tsv")" = 9 ] || fail "the H200 does not lack 9 stencil tables"
-grep -qF "ceiling.tsv	scripts/ceiling.sh data/reference/h200 --ladder data/reference/h200/latency_ca.tsv" "$TMP/exp_h200.tsv" ||
+# (a copy of the H200 set less everything of the copy, ceiling, stencil and
+# tiling families)
+PART=$TMP/partial
+mkdir -p "$PART"
+tar -C data/reference/h200 --exclude='./copy_*' --exclude='./ceiling*' --exclude='./stencil_*' \
+    --exclude='./tiling*' --exclude=./logs_1e6 --exclude=./ncu --exclude=./runlogs -cf - . | tar -C "$PART" -xf -
+bin/report expected "$PART" --families ceiling,stencil,tiling >"$TMP/exp_h200.tsv"
+[ "$(grep -c '^stencil_' "$TMP/exp_h200.tsv")" = 9 ] || fail "the partial set does not lack 9 stencil tables"
+grep -qF "ceiling.tsv	scripts/ceiling.sh $PART --ladder $PART/latency_ca.tsv" "$TMP/exp_h200.tsv" ||
     fail "ceiling.tsv is not listed with scripts/ceiling.sh"
-grep -qF "tiling_ncu_8192.tsv	scripts/tiling.sh data/reference/h200 --ncu-only" "$TMP/exp_h200.tsv" || fail "the tiling's ncu table is not listed"
+grep -qF "tiling_ncu_8192.tsv	scripts/tiling.sh $PART --ncu-only" "$TMP/exp_h200.tsv" || fail "the tiling's ncu table is not listed"
 grep -qE '^(ceiling_1e8|stencil_1e8|sass_ceiling)' "$TMP/exp_h200.tsv" && fail "a file no script writes is expected"
 
 # ---- 2. the H100's report
@@ -236,7 +242,7 @@ sed -n '/^# tiled: time/,/^$/p' "$C/tiling_8192.dat" | sed -n 2p | grep -q "^8	$
 expect_exit 2 bin/report chart-family "$TMP/x.svg" nope "$H";           expect_says "unknown chart 'nope'"
 expect_exit 2 bin/report chart-family "$TMP/x.svg" tiling "$H";         expect_says "chart-family tiling needs N"
 expect_exit 2 bin/report chart-family "$TMP/x.svg" copy_stride;         expect_says "chart-family needs OUT.svg KIND DIR"
-expect_exit 1 bin/report chart-family "$TMP/x.svg" copy_stride data/reference/h200; expect_says "no copy summary"
+expect_exit 1 bin/report chart-family "$TMP/x.svg" copy_stride "$PART"; expect_says "no copy summary"
 ls "$TMP"/x.* >/dev/null 2>&1 && fail "a failed chart-family left files"
 
 # ---- 3. without ceiling.tsv: said so, with the command; no line anywhere
