@@ -5,6 +5,7 @@
 # and each log passes warplog check, is read by latency_stats (a row per
 # region) and gets a verdict per region, with the measured overhead at the
 # default sampling at most 2 % (read from the log header by bin/verdict).
+# WARPLAT_EXAMPLES_KEEP=DIR keeps each log's verdict, statistics and header.
 source "$(dirname "$0")/../lib.sh"
 require_gpu
 require_bin bin/warplog bin/latency_stats bin/verdict
@@ -38,6 +39,13 @@ for log in "$E"/spmv.bin "$E"/histogram.bin "$E"/transpose_naive.bin "$E"/transp
     bin/verdict "$log" --ref data/reference/h100 --max-overhead 2 >"$TMP/v.tsv" 2>"$TMP/v.err" ||
         fail "verdict $log: $(cat "$TMP/v.err")"
     cat "$TMP/v.tsv"
+    if [ -n "${WARPLAT_EXAMPLES_KEEP:-}" ]; then   # the reference set's examples/ summaries
+        mkdir -p "$WARPLAT_EXAMPLES_KEEP"
+        b=$(basename "$log" .bin)
+        cp "$TMP/v.tsv" "$WARPLAT_EXAMPLES_KEEP/${b}_verdict.tsv"
+        printf '%s\n' "$out" >"$WARPLAT_EXAMPLES_KEEP/${b}_latency_stats.tsv"
+        bin/warplog info "$log" >"$WARPLAT_EXAMPLES_KEEP/${b}_info.tsv"
+    fi
 done
 [ $nlogs -eq 5 ] || fail "expected 5 logs, found $nlogs"
 done_testing
