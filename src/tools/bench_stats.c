@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "warplog.h"
 
 #define PROG "bench_stats"
@@ -172,6 +173,6 @@ int main(int argc, char **argv)
     const double ratio = ls / zc;
     printf("log %s\nzcat            %.3f s\nlatency_stats   %.3f s\nratio           %.2f (target <= %.1f)\n",
            log, zc, ls, ratio, TARGET);
-    if (fflush(stdout) != 0) return 1;
+    if (outfile_check_stdout(PROG) != 0) return 1;
     return ratio <= TARGET ? 0 : 1;
 }

@@ -34,6 +34,7 @@
 #include "cli.h"
 #include "fleet.h"
 #include "gp.h"
+#include "outfile.h"
 
 #define PROG "fleet"
 
@@ -191,7 +192,7 @@ int main(int argc, char **argv)
         }
         printf("%s\n", key);
         free(g);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return outfile_check_stdout(PROG);
     }
 
     const int collect = !strcmp(cmd, "collect");
@@ -209,6 +210,10 @@ int main(int argc, char **argv)
     size_t nd = 0;
     char root[1024] = "";
     if (collect) {
+        if (strlen(r.pos[1]) >= sizeof root) {   /* never cut it to another folder */
+            fprintf(stderr, PROG ": the folder name is longer than %zu characters\n", sizeof root - 1);
+            return 1;
+        }
         snprintf(root, sizeof root, "%s", r.pos[1]);
         for (size_t k = strlen(root); k > 1 && root[k - 1] == '/'; k--) root[k - 1] = 0;
         if (fleet_find(root, (int)depth, &dirs, &nd, err, sizeof err) != 0) {
@@ -218,7 +223,7 @@ int main(int argc, char **argv)
         if (list) {
             for (size_t i = 0; i < nd; i++) printf("%s\n", dirs[i]);
             fleet_free_dirs(dirs, nd);
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+            return outfile_check_stdout(PROG);
         }
         if (!nd) {
             fprintf(stderr, PROG ": no results folder under %s (none holds device.tsv, latency_ca.tsv, "
@@ -309,7 +314,7 @@ int main(int argc, char **argv)
         }
         printf("fleet: %zu GPU%s, %zu flagged; wrote %s/fleet.tsv, fleet_summary.tsv, fleet_chart.tsv%s%s\n",
                nd, nd == 1 ? "" : "s", nflag, out, chart ? ", " : "", chart ? chart : "");
-        if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+        if (outfile_check_stdout(PROG) != 0) rc = 1;
     }
     free(g);
     fleet_free_dirs(dirs, nd);
