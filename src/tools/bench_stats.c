@@ -157,7 +157,7 @@ int main(int argc, char **argv)
                "  Times bin/latency_stats LOG against zcat LOG (best of 3 each); exit 1 when\n"
                "  latency_stats takes more than %.1f x as long.\n", TARGET);
         cli_print_options(stdout, opts);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
     if (r.npos != 1) return cli_usage_error(PROG, "LOG is missing");
     char *log = r.pos[0];

@@ -61,7 +61,10 @@ int main(int argc, char **argv)
     cli_parse_result r;
     int rc = cli_parse(PROG, argc, argv, tables, 1, 64, &r);
     if (rc) return rc;
-    if (r.help) return usage(stdout, 0);
+    if (r.help) {
+        usage(stdout, 0);
+        return outfile_check_stdout(PROG);
+    }
     if (r.npos < 2) return usage(stderr, 2);
     const int next = !strcmp(r.pos[0], "next");
     if (!next && strcmp(r.pos[0], "best") != 0) return cli_usage_error(PROG, "unknown command '%s'", r.pos[0]);

@@ -168,7 +168,7 @@ int main(int argc, char **argv)
     if (rc) return rc;
     if (r.help) {
         usage(stdout, opts);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
     if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect or key)");
     rule.min_group = (int)min_group;

@@ -3430,7 +3430,7 @@ int main(int argc, char **argv)
     cli_parse_result r;
     const int prc = cli_parse(PROG, argc, argv, tables, 1, 16, &r);
     if (prc != 0) return prc;
-    if (r.help) { usage(stdout); return 0; }
+    if (r.help) { usage(stdout); return outfile_check_stdout(PROG); }
     if (r.npos < 2) {
         if (r.npos == 0) return cli_usage_error(PROG, "a command is needed: plan, render, expected, chart-bandwidth or chart-ladders");
         return cli_usage_error(PROG, "%s needs %s", r.pos[0], strncmp(r.pos[0], "chart", 5) ? "a folder" : "OUT.svg and its inputs");

@@ -114,7 +114,7 @@ int main(int argc, char **argv)
     cli_parse_result r;
     const int prc = cli_parse(PROG, argc, argv, tables, 1, 1, &r);
     if (prc != 0) return prc;
-    if (r.help) { usage(stdout); return 0; }
+    if (r.help) { usage(stdout); return outfile_check_stdout(PROG); }
     if (r.npos != 1) return cli_usage_error(PROG, "SWEEP.tsv is missing");
     if (!dir) return cli_usage_error(PROG, "--csv-dir DIR is missing");
     if (!kernel) return cli_usage_error(PROG, "--kernel NAME is missing");

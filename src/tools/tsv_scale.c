@@ -88,7 +88,7 @@ int main(int argc, char **argv)
     if (rc) return rc;
     if (r.help) {
         usage(stdout, opts);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
     if (r.npos != 1) return cli_usage_error(PROG, "one input table is needed");
     if (!columns) return cli_usage_error(PROG, "--columns is missing");

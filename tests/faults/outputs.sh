@@ -135,6 +135,20 @@ expect_exit 1 bash -c '"$0" key "$1" >/dev/full' "$B/fleet" "$ROOT/data/referenc
 expect_says "standard output"
 expect_exit 1 bash -c '"$0" cat "$1" >/dev/full' "$B/tsv" "$ROOT/$IN"
 expect_says "standard output"
+expect_exit 1 bash -c '"$0" next "$1" >/dev/full' "$B/ceiling" "$ROOT/data/reference/h100/ceiling_search/step1.tsv"
+expect_says "standard output"
+expect_exit 1 bash -c '"$0" gpus "$1" >/dev/full' "$ROOT/bin/report" "$ROOT/data/reference"
+expect_says "standard output"
+expect_exit 1 bash -c '"$0" "$1" >/dev/full' "$B/docfigs" "$ROOT/README.md"
+expect_says "standard output"
+# every program's --help, on a stdout that cannot take it (the CUDA programs
+# too when built: --help needs no GPU)
+for t in "$ROOT"/bin/*; do
+    expect_exit 1 bash -c '"$0" --help >/dev/full' "$t"
+    expect_says "standard output"
+done
+# a folder is not a Markdown file: docfigs fails (it read nothing)
+expect_exit 1 "$B/docfigs" "$ROOT/docs";      expect_says "Is a directory"
 
 # ---- an unwritable folder, as a user that is not root
 if [ "$(id -u)" -eq 0 ]; then
