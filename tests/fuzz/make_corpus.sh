@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C"/{warplog_raw,warplog_payload,ncu_csv,sweep,ladder,tsv,cli,probes,sass,ceiling,report_families,fleet}
+mkdir -p "$C"/{warplog_raw,warplog_payload,ncu_csv,sweep,ladder,tsv,cli,probes,sass,ceiling,report_families,fleet,results}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 gcc -std=c11 -O1 -Iinstrument -Isrc/lib tests/fuzz/shrink_log.c build/libwarplat.a -lz -lm -o "$W/shrink_log"
@@ -56,4 +56,7 @@ for p in device latency_ca ceiling overhead; do
     [ "$p" = device ] || echo =====
     head -n 30 "data/reference/h100/$p.tsv"
 done >"$C/fleet/h100.txt"
+# a results folder's file names (fuzz_results.c: "L:" in logs_1e6/, "N:" in ncu/)
+{ ls data/reference/h100; ls data/reference/h100/logs_1e6 | head -n 20 | sed 's/^/L:/'
+  ls data/reference/h100/ncu | head -n 5 | sed 's/^/N:/'; } >"$C/results/h100.txt"
 du -sh "$C"
