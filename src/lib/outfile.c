@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -79,7 +80,6 @@ static void install_handlers(void)
 /* Take a slot for path (copied); -1 when every slot is in use. */
 static int slot_take(const char *path)
 {
-    install_handlers();
     for (int i = 0; i < OUTFILE_SLOTS; i++) {
         int expect = 0;
         if (atomic_compare_exchange_strong(&slots[i].state, &expect, 2)) {
@@ -157,7 +157,16 @@ FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, si
     o->tmp = malloc(n);
     if (!o->tmp) goto oom;
     snprintf(o->tmp, n, "%s.XXXXXX.tmp", o->path);
+    /* the handler is in place, and the signals held, from before the file
+     * exists until it is registered: a signal in between would leave it */
+    install_handlers();
+    sigset_t hold, before;
+    sigemptyset(&hold);
+    for (int k = 0; k < 3; k++) sigaddset(&hold, caught[k]);
+    pthread_sigmask(SIG_BLOCK, &hold, &before);
     int fd = mkstemps(o->tmp, 4);
+    if (fd >= 0) o->slot = slot_take(o->tmp) + 1;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
     if (fd < 0) {
         int e = errno;
         set_err(err, errlen, "cannot write %s: %s%s", path, strerror(e),
@@ -167,7 +176,6 @@ FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, si
         outfile_clear(o);
         return NULL;
     }
-    o->slot = slot_take(o->tmp) + 1;
     if (o->slot == 0) {
         unlink(o->tmp);
         close(fd);

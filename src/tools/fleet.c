@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fleet.h"
@@ -277,11 +278,13 @@ int main(int argc, char **argv)
     }
     if (rc == 0) {
         struct stat st;
-        if (stat(out, &st) != 0 && mkdir(out, 0777) != 0) {
+        const int made = stat(out, &st) != 0;
+        if (made && mkdir(out, 0777) != 0) {
             fprintf(stderr, PROG ": cannot create %s: %s\n", out, strerror(errno));
             rc = 1;
         } else if (fleet_write(out, g, nd, &rule, err, sizeof err) != 0) {
             fprintf(stderr, PROG ": %s\n", err);
+            if (made) rmdir(out);   /* a folder made for nothing goes (a full disk) */
             rc = 1;
         }
     }
