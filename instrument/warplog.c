@@ -31,6 +31,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "warplog.h"
+#include "outfile.h" /* the toolkit's one writer: unique temporary, signals, devices */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -346,8 +347,9 @@ static void column_decode(warp_record *r, int c, const uint64_t *tmp, size_t n)
 
 struct warplog_writer {
     gzFile gz;
+    outfile out;     /* the one writer (src/lib/outfile.h): unique temporary */
     char *path;
-    char *tmp_path;
+    const char *tmp_path; /* outfile_name(&out), for messages */
     uint64_t promised;
     uint64_t written;
     uint32_t chunk_records;
@@ -361,7 +363,6 @@ static void writer_free(warplog_writer *w)
 {
     if (!w) return;
     free(w->path);
-    free(w->tmp_path);
     free(w->pending);
     free(w->enc);
     free(w->col);
@@ -372,7 +373,7 @@ void warplog_writer_abort(warplog_writer *w)
 {
     if (!w) return;
     if (w->gz) gzclose(w->gz);
-    unlink(w->tmp_path);
+    outfile_abort(&w->out);
     writer_free(w);
 }
 
@@ -385,7 +386,7 @@ static int gz_write_all(warplog_writer *w, const void *buf, size_t len, char *er
         if (k <= 0) {
             int errnum = 0;
             const char *m = gzerror(w->gz, &errnum);
-            set_err(err, errlen, "cannot write %s: %s", w->tmp_path,
+            set_err(err, errlen, "cannot write %s: %s", w->path,
                     errnum == Z_ERRNO ? strerror(errno) : m);
             return -1;
         }
@@ -411,20 +412,29 @@ warplog_writer *warplog_writer_open(const char *path, const warplog_header *h, i
     warplog_writer *w = calloc(1, sizeof *w);
     if (!w) goto oom;
     w->path = strdup(path);
-    w->tmp_path = malloc(strlen(path) + 5);
     w->chunk_records = h->chunk_records;
     w->pending = malloc((size_t)w->chunk_records * sizeof(warp_record));
     w->enc = malloc((size_t)w->chunk_records * sizeof(warp_record));
     w->col = malloc((size_t)w->chunk_records * sizeof(uint64_t));
-    if (!w->path || !w->tmp_path || !w->pending || !w->enc || !w->col) goto oom;
-    sprintf(w->tmp_path, "%s.tmp", path);
+    if (!w->path || !w->pending || !w->enc || !w->col) goto oom;
     w->promised = h->record_count;
 
     char mode[8];
     snprintf(mode, sizeof mode, "wb%d", level <= 0 || level > 9 ? 1 : level);
-    w->gz = gzopen(w->tmp_path, mode);
+    /* zlib writes through its own descriptor (a dup); the outfile keeps
+     * the original for the fsync and the rename */
+    FILE *f = outfile_open(&w->out, path, "wb", err, errlen);
+    if (!f) {
+        writer_free(w);
+        return NULL;
+    }
+    w->tmp_path = outfile_name(&w->out);
+    int fd = dup(fileno(f));
+    w->gz = fd < 0 ? NULL : gzdopen(fd, mode);
     if (!w->gz) {
-        set_err(err, errlen, "cannot create %s: %s", w->tmp_path, strerror(errno));
+        set_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        outfile_abort(&w->out);
         writer_free(w);
         return NULL;
     }
@@ -487,14 +497,12 @@ int warplog_writer_close(warplog_writer *w, char *err, size_t errlen)
     int zrc = gzclose(w->gz);
     w->gz = NULL;
     if (zrc != Z_OK) {
-        set_err(err, errlen, "cannot finish %s (%s)", w->tmp_path,
+        set_err(err, errlen, "cannot write %s: %s", w->path,
                 zrc == Z_ERRNO ? strerror(errno) : "zlib error");
-    } else if (rename(w->tmp_path, w->path) != 0) {
-        set_err(err, errlen, "cannot rename %s to %s: %s", w->tmp_path, w->path, strerror(errno));
-    } else {
+        outfile_abort(&w->out);
+    } else if (outfile_commit(&w->out, err, errlen) == 0) {
         rc = 0;
     }
-    if (rc != 0) unlink(w->tmp_path);
     writer_free(w);
     return rc;
 }

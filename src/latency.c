@@ -9,7 +9,7 @@
  * cycles per load.  The SM clock is measured in the same launch (%clock64
  * against %globaltimer, both read by the chasing thread) and converts cycles
  * to ns.  The table is written only when every size has been measured and
- * checked: FILE.tmp, then rename.
+ * checked: written through outfile, whole or not at all.
  *
  * Plain C11 against the CUDA runtime API; kernels are reached only through
  * the launchers of latency.h.  Exit status: 0 ok, 1 runtime error, 2 usage.
@@ -28,6 +28,7 @@
 #include "warplog.h"
 #include "cli.h"
 #include "engine.h"
+#include "outfile.h"
 #include "stats.h"
 #include "devinfo.h"
 #include "kernels/latency.h"
@@ -258,18 +259,16 @@ typedef struct row {
     double cycles_per_load, ns_per_load, sm_MHz;
 } row;
 
-/* Write the table to path.tmp, then rename onto path.  0 or -1 (message printed). */
+/* Write the table through outfile (whole or not at all).  0 or -1
+ * (message printed). */
 static int write_table(const char *path, const warplog_header *h, const options *o,
                        const row *rows, size_t n, uint64_t warmup_max)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        fprintf(stderr, PROG ": output path too long: %s\n", path);
-        return -1;
-    }
-    FILE *f = fopen(tmp, "w");
+    outfile out;
+    char err[4400];
+    FILE *f = outfile_open(&out, path, "w", err, sizeof err);
     if (!f) {
-        fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
+        fprintf(stderr, PROG ": %s\n", err);
         return -1;
     }
     warplog_header_print(f, h, "# ");
@@ -286,16 +285,8 @@ static int write_table(const char *path, const warplog_header *h, const options 
         fprintf(f, "%llu\t%llu\t%u\t%.2f\t%.2f\n", (unsigned long long)rows[i].bytes,
                 (unsigned long long)rows[i].lines, o->loads, rows[i].cycles_per_load,
                 rows[i].ns_per_load);
-    int bad = ferror(f);
-    if (fclose(f) != 0) bad = 1;
-    if (bad) {
-        fprintf(stderr, PROG ": error writing %s: %s\n", tmp, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
-        remove(tmp);
+    if (outfile_commit(&out, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
         return -1;
     }
     return 0;

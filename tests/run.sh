@@ -2,7 +2,7 @@
 # tests/run.sh - runs every test and prints one verdict line:
 #   "N passed, N failed, N skipped"
 # A test is a unit-test binary build/tests/test_*, or a script tests/cli/*.sh,
-# tests/golden/*.sh or tests/gpu/*.sh.  Exit status 0 = pass, 77 = skipped
+# tests/golden/*.sh, tests/faults/*.sh or tests/gpu/*.sh.  Exit status 0 = pass, 77 = skipped
 # (for example a GPU test on a machine without a GPU), anything else = fail.
 # WARPLAT_GPU_TESTS=only runs only tests/gpu (make test-gpu).
 set -u
@@ -39,6 +39,9 @@ if [ "${WARPLAT_GPU_TESTS:-}" != only ]; then
         [ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"
     done
     for t in tests/cli/*.sh tests/golden/*.sh; do
+        [ -f "$t" ] && run_one "${t#tests/}" bash "$t"
+    done
+    for t in tests/faults/*.sh; do
         [ -f "$t" ] && run_one "${t#tests/}" bash "$t"
     done
 fi

@@ -43,6 +43,7 @@
 #include "littles.h"
 #include "logjob.h"
 #include "names.h"
+#include "outfile.h"
 #include "plateau.h"
 #include "probeset.h"
 #include "stats.h"
@@ -347,24 +348,24 @@ static int mkdir_p(const char *dir)
     return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* The table goes to stdout, or to --table FILE through FILE.tmp. */
+/* The table goes to stdout, or to --table FILE through outfile (a unique
+ * temporary, removed on a signal or at exit, renamed when whole). */
 static FILE *TBL;
-static char table_tmp[1100];
+static outfile TABLE_OUT;
 
 static void table_open(void)
 {
     if (!O.table) { TBL = stdout; return; }
-    snprintf(table_tmp, sizeof table_tmp, "%s.tmp", O.table);
-    TBL = fopen(table_tmp, "w");
-    if (!TBL) die("cannot write %s: %s", table_tmp, strerror(errno));
+    char err[1400];
+    TBL = outfile_open(&TABLE_OUT, O.table, "w", err, sizeof err);
+    if (!TBL) die("%s", err);
 }
 
 static void table_remove_tmp(void)
 {
     if (O.table && TBL && TBL != stdout) {
-        fclose(TBL);
+        outfile_abort(&TABLE_OUT);
         TBL = NULL;
-        remove(table_tmp);
     }
 }
 
@@ -378,17 +379,14 @@ static int table_close(int keep)
         return 0;
     }
     if (!TBL) return -1;
-    int bad = ferror(TBL);
-    if (fclose(TBL) != 0) bad = 1;
     TBL = NULL;
-    if (bad || !keep) {
-        if (bad) fprintf(stderr, "%s: error writing %s: %s\n", PROG, table_tmp, strerror(errno));
-        remove(table_tmp);
-        return bad ? -1 : 0;
+    if (!keep) {
+        outfile_abort(&TABLE_OUT);
+        return 0;
     }
-    if (rename(table_tmp, O.table) != 0) {
-        fprintf(stderr, "%s: cannot rename %s to %s: %s\n", PROG, table_tmp, O.table, strerror(errno));
-        remove(table_tmp);
+    char err[1400];
+    if (outfile_commit(&TABLE_OUT, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
         return -1;
     }
     return 0;

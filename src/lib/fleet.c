@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fleet.h"
 #include "err.h"
+#include "outfile.h"
 #include "names.h"
 #include "plateau.h"
 #include "tsv.h"
@@ -477,27 +478,6 @@ int fleet_read_gpu(const char *dir, const char *label, fleet_gpu *g, char *err, 
 
 /* ------------------------------------------------------------ output */
 
-typedef struct outfile {
-    char path[1400], tmp[1410];
-    FILE *f;
-} outfile;
-
-static int out_open(outfile *o, const char *dir, const char *base, char *err, size_t errlen)
-{
-    if (strlen(dir) > 1300 || strlen(base) > 64) {
-        set_err(err, errlen, "output folder name too long: %s", dir);
-        return -1;
-    }
-    snprintf(o->path, sizeof o->path, "%.1300s/%.64s", dir, base);
-    snprintf(o->tmp, sizeof o->tmp, "%.1399s.tmp", o->path);
-    o->f = fopen(o->tmp, "w");
-    if (!o->f) {
-        set_err(err, errlen, "cannot write %s: %s", o->tmp, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
 /* A number as a TSV field: "nan" when not finite. */
 static void put_num(FILE *f, const char *fmt, double v)
 {
@@ -638,29 +618,27 @@ int fleet_write(const char *outdir, const fleet_gpu *gpus, size_t n, const fleet
     static const char *const base[3] = {"fleet.tsv", "fleet_summary.tsv", "fleet_chart.tsv"};
     int k, rc = 0;
     memset(o, 0, sizeof o);
-    for (k = 0; k < 3; k++)
-        if (out_open(&o[k], outdir, base[k], err, errlen) != 0) { rc = -1; break; }
+    if (strlen(outdir) > 4000) {
+        set_err(err, errlen, "the output folder name is longer than 4000 characters");
+        return -1;
+    }
+    for (k = 0; k < 3; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", outdir, base[k]);
+        if (!outfile_open(&o[k], path, "w", err, errlen)) { rc = -1; break; }
+    }
     if (rc == 0) {
         write_fleet(o[0].f, gpus, n, rule);
         write_summary(o[1].f, gpus, n, rule);
         write_chart(o[2].f, gpus, n, rule);
     }
-    for (int i = 0; i < 3; i++) {
-        if (!o[i].f) continue;
-        const int bad = fflush(o[i].f) != 0 || ferror(o[i].f);
-        if (fclose(o[i].f) != 0 || bad) {
-            if (rc == 0) set_err(err, errlen, "error writing %s: %s", o[i].tmp, strerror(errno));
-            rc = -1;
-        }
-    }
+    /* every file written before any is renamed: the three appear together */
     for (int i = 0; i < 3 && rc == 0; i++)
-        if (rename(o[i].tmp, o[i].path) != 0) {
-            set_err(err, errlen, "cannot rename %s: %s", o[i].tmp, strerror(errno));
-            rc = -1;
-        }
-    if (rc != 0)
-        for (int i = 0; i < 3; i++)
-            if (o[i].tmp[0]) remove(o[i].tmp);
+        if (outfile_close(&o[i], err, errlen) != 0) rc = -1;
+    for (int i = 0; i < 3; i++) {
+        if (rc == 0 && outfile_commit(&o[i], err, errlen) != 0) rc = -1;
+        else if (rc != 0) outfile_abort(&o[i]);
+    }
     return rc;
 }
 
@@ -690,8 +668,9 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Depth-first, in name order.  A folder that cannot be listed is skipped: a
- * fleet's shared folder may hold other people's folders.  -1 only when
- * memory runs out. */
+ * fleet's shared folder may hold other people's folders.  A symbolic link to
+ * a folder is not followed (lstat): three links to "." made the walk grow as
+ * 3^depth.  -1 only when memory runs out. */
 static int walk(const char *dir, int depth, int max_depth, dirlist *l)
 {
     if (fleet_is_results_dir(dir)) return dl_add(l, dir);
@@ -706,7 +685,7 @@ static int walk(const char *dir, int depth, int max_depth, dirlist *l)
         char p[1400];
         struct stat st;
         if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= sizeof p) continue;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) rc = dl_add(&sub, p);
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) rc = dl_add(&sub, p);
     }
     closedir(d);
     if (sub.n) qsort(sub.v, sub.n, sizeof *sub.v, cmp_str);
@@ -720,6 +699,10 @@ int fleet_find(const char *root, int max_depth, char ***dirs, size_t *n, char *e
     dirlist l = {0};
     *dirs = NULL, *n = 0;
     char r[1024];
+    if (strlen(root) >= sizeof r) {
+        set_err(err, errlen, "the folder name is longer than %zu characters", sizeof r - 1);
+        return -1;
+    }
     snprintf(r, sizeof r, "%s", root);
     for (size_t k = strlen(r); k > 1 && r[k - 1] == '/'; k--) r[k - 1] = 0;
     DIR *d = opendir(r);

@@ -123,9 +123,11 @@ int fleet_write(const char *outdir, const fleet_gpu *gpus, size_t n, const fleet
 
 /* Results folders under root (root itself when it is one), depth-first in
  * name order, at most max_depth levels down, skipping names that start with
- * '.' (a task's unfinished folder).  *dirs is an allocated array of
+ * '.' (a task's unfinished folder) and symbolic links to folders (a cycle
+ * of links would be walked without end).  *dirs is an allocated array of
  * allocated paths; free with fleet_free_dirs.  Returns 0 (also with *n = 0),
- * or -1 with err when root cannot be listed. */
+ * or -1 with err when root cannot be listed or is longer than 1023
+ * characters. */
 int fleet_find(const char *root, int max_depth, char ***dirs, size_t *n, char *err, size_t errlen);
 void fleet_free_dirs(char **dirs, size_t n);
 

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gp.h"
 #include "err.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,11 +29,11 @@
 
 typedef struct gp_file {
     char *final_path; /* DIR/NAME<suffix> */
-    char *tmp_path;   /* final_path + ".tmp" */
-    char *tmp_name;   /* basename of tmp_path: what gnuplot is given */
     char *final_name; /* basename of final_path: what the script defaults to */
     char *var;        /* gnuplot variable holding the name */
-    FILE *f;
+    outfile o;        /* the file being written (a unique temporary) */
+    int open;         /* o is live */
+    FILE *f;          /* o.f while the tool writes it */
 } gp_file;
 
 struct gp_job {
@@ -43,7 +44,7 @@ struct gp_job {
     gp_file chart, script;
     gp_file data[GP_MAX_DATA];
     int ndata;
-    int keep;         /* leave .tmp script and data behind on failure */
+    int keep;         /* leave the temporary script and data behind on failure */
 };
 
 static char *cat3(const char *a, const char *b, const char *c)
@@ -90,10 +91,8 @@ int gp_available(void)
 
 static void file_free(gp_file *g)
 {
-    if (g->f) fclose(g->f);
+    if (g->open) outfile_abort(&g->o);
     free(g->final_path);
-    free(g->tmp_path);
-    free(g->tmp_name);
     free(g->final_name);
     free(g->var);
     memset(g, 0, sizeof *g);
@@ -102,11 +101,35 @@ static void file_free(gp_file *g)
 static int file_init(gp_file *g, const char *final_path, const char *var)
 {
     g->final_path = strdup(final_path);
-    g->tmp_path = cat3(final_path, ".tmp", "");
     g->final_name = strdup(base_of(final_path));
-    g->tmp_name = cat3(base_of(final_path), ".tmp", "");
     g->var = strdup(var ? var : "");
-    return g->final_path && g->tmp_path && g->final_name && g->tmp_name && g->var ? 0 : -1;
+    return g->final_path && g->final_name && g->var ? 0 : -1;
+}
+
+/* Open the file's temporary (outfile: unique, removed on a signal). */
+static FILE *file_open(gp_file *g, const char *mode, char *err, size_t errlen)
+{
+    g->f = outfile_open(&g->o, g->final_path, mode, err, errlen);
+    g->open = g->f != NULL;
+    return g->f;
+}
+
+/* What gnuplot, run in the job's directory, is given: the temporary's base
+ * name (it is in the same folder as the final name), or its whole name when
+ * that is absolute (a symbolic link resolved to another folder). */
+static const char *file_tmp_name(const gp_file *g)
+{
+    const char *n = outfile_name(&g->o);
+    return n[0] == '/' ? n : base_of(n);
+}
+
+static void file_drop(gp_file *g, int keep)
+{
+    if (!g->open) return;
+    if (keep) outfile_abandon(&g->o);
+    else outfile_abort(&g->o);
+    g->open = 0;
+    g->f = NULL;
 }
 
 static void job_free(gp_job *job)
@@ -124,18 +147,9 @@ void gp_job_keep_on_failure(gp_job *job, int keep) { job->keep = keep; }
 void gp_job_abort(gp_job *job)
 {
     if (!job) return;
-    if (job->chart.tmp_path) unlink(job->chart.tmp_path);
-    if (job->script.f) fclose(job->script.f), job->script.f = NULL;
-    if (job->script.tmp_path) {
-        if (job->keep && access(job->script.tmp_path, F_OK) == 0)
-            fprintf(stderr, "kept for debugging: %s\n", job->script.tmp_path);
-        else unlink(job->script.tmp_path);
-    }
-    for (int i = 0; i < job->ndata; i++) {
-        if (job->data[i].f) fclose(job->data[i].f), job->data[i].f = NULL;
-        if (job->keep) fprintf(stderr, "kept for debugging: %s\n", job->data[i].tmp_path);
-        else unlink(job->data[i].tmp_path);
-    }
+    file_drop(&job->chart, 0);
+    file_drop(&job->script, job->keep);
+    for (int i = 0; i < job->ndata; i++) file_drop(&job->data[i], job->keep);
     job_free(job);
 }
 
@@ -199,12 +213,7 @@ FILE *gp_job_add_data(gp_job *job, const char *suffix, const char *var, const ch
     }
     free(p);
     job->ndata++;
-    g->f = fopen(g->tmp_path, mode);
-    if (!g->f) {
-        set_err(err, errlen, "cannot create %s: %s", g->tmp_path, strerror(errno));
-        return NULL;
-    }
-    return g->f;
+    return file_open(g, mode, err, errlen);
 }
 
 void gp_put_str(FILE *f, const char *s)
@@ -221,16 +230,18 @@ void gp_put_str(FILE *f, const char *s)
 FILE *gp_job_script(gp_job *job, char *err, size_t errlen)
 {
     gp_file *s = &job->script;
-    s->f = fopen(s->tmp_path, "w");
-    if (!s->f) {
-        set_err(err, errlen, "cannot create %s: %s", s->tmp_path, strerror(errno));
-        return NULL;
+    /* the chart's name is reserved now: gnuplot writes into it by name */
+    if (!job->chart.open) {
+        if (!file_open(&job->chart, "wb", err, errlen)) return NULL;
+        if (outfile_close(&job->chart.o, err, errlen) != 0) return NULL;
+        job->chart.f = NULL;
     }
-    FILE *f = s->f;
+    FILE *f = file_open(s, "w", err, errlen);
+    if (!f) return NULL;
     fprintf(f, "# %s - written by warplat; edit it, then redraw from this directory with\n"
                "#   gnuplot -c %s [OUTPUT [DATA...]]\n",
             s->final_name, s->final_name);
-    /* ARGn overrides the default name: the tool passes the .tmp names. */
+    /* ARGn overrides the default name: the tool passes the temporary names. */
     fprintf(f, "out = ARGC >= 1 ? ARG1 : ");
     gp_put_str(f, job->chart.final_name);
     fputc('\n', f);
@@ -270,16 +281,9 @@ const char *gp_job_script_name(const gp_job *job) { return job->script.final_nam
 
 static int close_file(gp_file *g, char *err, size_t errlen)
 {
-    if (!g->f) return 0;
-    int bad = ferror(g->f);
-    int rc = fclose(g->f);
+    if (!g->open) return -1;
     g->f = NULL;
-    if (bad || rc != 0) {
-        set_err(err, errlen, "cannot write %s: %s", g->tmp_path,
-                errno ? strerror(errno) : "write error");
-        return -1;
-    }
-    return 0;
+    return outfile_close(&g->o, err, errlen);
 }
 
 /* The last non-empty line of text (at most len bytes), trimmed, into out. */
@@ -311,9 +315,9 @@ static int run_gnuplot(gp_job *job, char *err, size_t errlen)
     argv[a++] = "gnuplot";
     argv[a++] = "-d"; /* ignore the user's ~/.gnuplot: charts must not vary */
     argv[a++] = "-c";
-    argv[a++] = job->script.tmp_name;
-    argv[a++] = job->chart.tmp_name;
-    for (int i = 0; i < job->ndata; i++) argv[a++] = job->data[i].tmp_name;
+    argv[a++] = (char *)file_tmp_name(&job->script);
+    argv[a++] = (char *)file_tmp_name(&job->chart);
+    for (int i = 0; i < job->ndata; i++) argv[a++] = (char *)file_tmp_name(&job->data[i]);
     argv[a] = NULL;
 
     int ep[2], op[2];
@@ -400,8 +404,8 @@ static int run_gnuplot(gp_job *job, char *err, size_t errlen)
         return -1;
     }
     struct stat st;
-    if (stat(job->chart.tmp_path, &st) != 0 || st.st_size == 0) {
-        set_err(err, errlen, "gnuplot exited 0 but wrote no chart %s", job->chart.tmp_path);
+    if (stat(outfile_name(&job->chart.o), &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0)) {
+        set_err(err, errlen, "gnuplot exited 0 but wrote no chart %s", job->chart.final_path);
         return -1;
     }
     return 0;
@@ -409,7 +413,7 @@ static int run_gnuplot(gp_job *job, char *err, size_t errlen)
 
 int gp_job_finish(gp_job *job, char *err, size_t errlen)
 {
-    if (!job->script.tmp_path || close_file(&job->script, err, errlen) != 0) goto fail;
+    if (close_file(&job->script, err, errlen) != 0) goto fail;
     for (int i = 0; i < job->ndata; i++)
         if (close_file(&job->data[i], err, errlen) != 0) goto fail;
     if (run_gnuplot(job, err, errlen) != 0) goto fail;
@@ -421,9 +425,8 @@ int gp_job_finish(gp_job *job, char *err, size_t errlen)
     order[n++] = &job->script;
     order[n++] = &job->chart;
     for (int i = 0; i < n; i++) {
-        if (rename(order[i]->tmp_path, order[i]->final_path) != 0) {
-            set_err(err, errlen, "cannot rename %s to %s: %s", order[i]->tmp_path,
-                    order[i]->final_path, strerror(errno));
+        order[i]->open = 0;
+        if (outfile_commit(&order[i]->o, err, errlen) != 0) {
             for (int k = 0; k < i; k++) unlink(order[k]->final_path);
             goto fail;
         }

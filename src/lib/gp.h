@@ -8,10 +8,11 @@
  *   DIR/NAME<suffix>       each data file the tool adds (e.g. NAME.dat)
  *   DIR/NAME.EXT           the chart
  *
- * Every file is first written as PATH.tmp; gnuplot is run (in DIR, as
- * `gnuplot -d -c NAME.gp.tmp NAME.EXT.tmp DATA.tmp...`) and only when it
- * succeeded and left a non-empty chart are the files renamed onto their
- * names.  On any failure every .tmp is removed: a failed run leaves nothing.
+ * Every file is first written as a unique temporary (outfile.h); gnuplot is
+ * run (in DIR, as `gnuplot -d -c NAME.gp.XXXXXX.tmp NAME.EXT.XXXXXX.tmp
+ * DATA.XXXXXX.tmp...`) and only when it succeeded and left a non-empty
+ * chart are the files renamed onto their names.  On any failure, or a
+ * signal, every temporary is removed: a failed run leaves nothing.
  *
  * The script refers to its outputs and data through the variables `out`
  * and the names the tool gave each data file (ARG1, ARG2, ... when given,
@@ -54,7 +55,7 @@ int gp_available(void);
  * output directory exists.  NULL with err filled on failure. */
 gp_job *gp_job_new(const char *out, int width_px, int height_px, char *err, size_t errlen);
 
-/* Open a data file NAME<suffix> (written as .tmp); var is the gnuplot
+/* Open a data file NAME<suffix> (written as a temporary); var is the gnuplot
  * variable that will hold its name in the script.  mode is "w" or "wb".
  * The job owns the FILE. */
 FILE *gp_job_add_data(gp_job *job, const char *suffix, const char *var, const char *mode,
@@ -68,7 +69,7 @@ FILE *gp_job_script(gp_job *job, char *err, size_t errlen);
  * and no file left.  Frees job either way. */
 int gp_job_finish(gp_job *job, char *err, size_t errlen);
 
-/* With keep set, a failed job leaves its .tmp script and data in place
+/* With keep set, a failed job leaves its temporary script and data in place
  * (and names them on stderr) so that the script can be debugged. */
 void gp_job_keep_on_failure(gp_job *job, int keep);
 

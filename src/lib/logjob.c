@@ -12,19 +12,14 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "outfile.h"
 
-/* The registry of temporary files: fixed slots, so that a signal handler can
- * walk it without locks or allocation (unlink is async-signal-safe). */
-#define MAX_JOBS 256
-static struct slot {
-    atomic_int used;
-    char tmp[1100];
-} slots[MAX_JOBS];
+/* The temporary files are registered by the writer itself (outfile.h, through
+ * warplog's writer): its registry is what a signal cleans up. */
 
 struct logjob {
     pthread_t thread;
     int threaded;
-    int slot;
     warplog_header h;
     warp_probe *probes;
     char path[1024];
@@ -41,24 +36,6 @@ static logjob *live;
 static uint64_t test_fail_after;
 
 void logjob_test_fail_after(uint64_t records) { test_fail_after = records; }
-
-static int slot_take(const char *path)
-{
-    for (int i = 0; i < MAX_JOBS; i++) {
-        int expect = 0;
-        if (atomic_compare_exchange_strong(&slots[i].used, &expect, 2)) {
-            snprintf(slots[i].tmp, sizeof slots[i].tmp, "%s.tmp", path);
-            atomic_store(&slots[i].used, 1);
-            return i;
-        }
-    }
-    return -1;
-}
-
-static void slot_release(int i)
-{
-    if (i >= 0) atomic_store(&slots[i].used, 0);
-}
 
 static void *run(void *arg)
 {
@@ -121,7 +98,6 @@ logjob *logjob_start(const char *path, const warplog_header *h, warp_probe *prob
     j->level = level;
     j->fail_after = test_fail_after;
     test_fail_after = 0;
-    j->slot = slot_take(path);
     pthread_mutex_lock(&live_lock);
     j->next = live;
     live = j;
@@ -148,7 +124,6 @@ int logjob_finish(logjob *j, char *err, size_t errlen)
     if (j->threaded) pthread_join(j->thread, NULL);
     j->threaded = 0;
     unlink_live(j);
-    slot_release(j->slot);
     const int ok = j->ok;
     if (!ok) set_err(err, errlen, "%s", j->err[0] ? j->err : "log not written");
     free(j);
@@ -165,19 +140,13 @@ void logjob_abort_all(void)
         if (!j) break;
         logjob_finish(j, NULL, 0);
     }
-    /* a job that completed after its stop flag was seen renamed its file: keep
-     * it (it is whole); anything still registered is a temporary file */
-    for (int i = 0; i < MAX_JOBS; i++)
-        if (atomic_load(&slots[i].used) == 1) {
-            unlink(slots[i].tmp);
-            atomic_store(&slots[i].used, 0);
-        }
+    /* a job that completed after its stop flag was seen renamed its file: it
+     * is whole and stays; every other job removed its temporary file */
 }
 
 static void on_signal(int sig)
 {
-    for (int i = 0; i < MAX_JOBS; i++)
-        if (atomic_load(&slots[i].used) == 1) unlink(slots[i].tmp);
+    outfile_remove_temporaries();
     signal(sig, SIG_DFL);
     raise(sig);
 }

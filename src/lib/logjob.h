@@ -4,10 +4,10 @@
  *
  * An experiment hands the probes of a launch to logjob_start(), which turns
  * them into records and compresses them on a thread of its own while the GPU
- * runs the next variant.  Every job's temporary file (PATH.tmp) is known to
- * this module until the job has renamed it onto PATH or removed it, so that:
+ * runs the next variant.  Every job's temporary file (outfile.h) is known to
+ * outfile's registry until the job has renamed it onto PATH or removed it, so that:
  *   - logjob_abort_all() (called by the engine on a CUDA error, and at exit)
- *     tells every running job to stop, waits for it, and leaves no .tmp file;
+ *     tells every running job to stop, waits for it, and leaves no temporary;
  *   - a SIGINT, SIGTERM or SIGHUP removes every temporary file before the
  *     process dies (logjob_install_signal_handlers).
  * Not for use by several experiments in one process at once: the registry is

@@ -1,62 +1,242 @@
-/* outfile.c - see outfile.h. */
-#define _POSIX_C_SOURCE 200809L
+/* outfile.c - see outfile.h.
+ *
+ * Why a unique temporary name: with a fixed PATH.tmp two runs writing one
+ * output shared the temporary file and the last rename published a mix of
+ * both.  Why stat before choosing: rename(2) replaces whatever the name
+ * points at, a device node included.  Why fsync: a rename that reaches the
+ * disk before the data leaves an empty "complete" file after a crash.
+ *
+ * The signal registry is a fixed array of slots whose state is a lock-free
+ * atomic int: the handler reads it without taking a lock, so it stays
+ * async-signal-safe (it only calls unlink, sigaction and raise).  A slot's
+ * path is set before its state becomes 1 and freed only after it is 0. */
+#define _GNU_SOURCE /* mkstemps */
 #include "outfile.h"
 #include "err.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
+
+enum { OUTFILE_SLOTS = 512 }; /* logjob alone may write 256 logs at once */
+
+static struct {
+    atomic_int state;     /* 0 free, 2 being filled, 1 live */
+    char *volatile path;
+} slots[OUTFILE_SLOTS];
+
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction previous[3];
+static atomic_int handlers_installed;
+
+void outfile_remove_temporaries(void)
+{
+    for (int i = 0; i < OUTFILE_SLOTS; i++)
+        if (atomic_load(&slots[i].state) == 1) unlink(slots[i].path);
+}
+
+static void on_signal(int sig)
+{
+    outfile_remove_temporaries();
+    for (int k = 0; k < 3; k++) {
+        if (caught[k] != sig) continue;
+        /* a handler installed before ours (logjob's) gets its turn */
+        if (!(previous[k].sa_flags & SA_SIGINFO) && previous[k].sa_handler != SIG_DFL &&
+            previous[k].sa_handler != SIG_IGN && previous[k].sa_handler != on_signal)
+            previous[k].sa_handler(sig);
+    }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig); /* die of it: the parent sees the signal, the shell 128+sig */
+}
+
+static void install_handlers(void)
+{
+    int expect = 0;
+    if (!atomic_compare_exchange_strong(&handlers_installed, &expect, 1)) return;
+    for (int k = 0; k < 3; k++) {
+        struct sigaction old;
+        if (sigaction(caught[k], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        previous[k] = old;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        for (int j = 0; j < 3; j++) sigaddset(&sa.sa_mask, caught[j]);
+        sigaction(caught[k], &sa, NULL);
+    }
+}
+
+/* Take a slot for path (copied); -1 when every slot is in use. */
+static int slot_take(const char *path)
+{
+    for (int i = 0; i < OUTFILE_SLOTS; i++) {
+        int expect = 0;
+        if (atomic_compare_exchange_strong(&slots[i].state, &expect, 2)) {
+            slots[i].path = strdup(path);
+            if (!slots[i].path) {
+                atomic_store(&slots[i].state, 0);
+                return -1;
+            }
+            atomic_store(&slots[i].state, 1);
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void slot_release(int i)
+{
+    if (i < 0 || i >= OUTFILE_SLOTS) return;
+    char *p = slots[i].path;
+    atomic_store(&slots[i].state, 2);
+    slots[i].path = NULL;
+    free(p);
+    atomic_store(&slots[i].state, 0);
+}
 
 static void outfile_clear(outfile *o)
 {
+    slot_release(o->slot - 1);
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);
 }
 
+/* The mode a new file gets from open(2): 0666 less the umask.  umask can
+ * only be read by setting it, so it is set straight back. */
+static mode_t default_mode(void)
+{
+    mode_t m = umask(022);
+    umask(m);
+    return 0666 & ~m;
+}
+
 FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
-    size_t n = strlen(path) + 5;
-    o->path = strdup(path);
+    if (!path || !*path) {
+        set_err(err, errlen, "the output file name is empty");
+        return NULL;
+    }
+    struct stat st;
+    int have = stat(path, &st) == 0;
+    if (have && S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "cannot write %s: it is a directory", path);
+        return NULL;
+    }
+    if (have && !S_ISREG(st.st_mode)) {
+        /* a device, a FIFO or a socket: in place, never renamed over */
+        o->path = strdup(path);
+        if (!o->path) goto oom;
+        o->f = fopen(path, mode);
+        if (!o->f) {
+            set_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+            outfile_clear(o);
+            return NULL;
+        }
+        return o->f;
+    }
+    /* a symbolic link to a file: replace the file, keep the link */
+    struct stat lst;
+    char *real = NULL;
+    if (have && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) real = realpath(path, NULL);
+    o->path = real ? real : strdup(path);
+    if (!o->path) goto oom;
+    size_t n = strlen(o->path) + sizeof ".XXXXXX.tmp";
     o->tmp = malloc(n);
-    if (!o->path || !o->tmp) {
-        set_err(err, errlen, "out of memory");
+    if (!o->tmp) goto oom;
+    snprintf(o->tmp, n, "%s.XXXXXX.tmp", o->path);
+    /* the handler is in place, and the signals held, from before the file
+     * exists until it is registered: a signal in between would leave it */
+    install_handlers();
+    sigset_t hold, before;
+    sigemptyset(&hold);
+    for (int k = 0; k < 3; k++) sigaddset(&hold, caught[k]);
+    pthread_sigmask(SIG_BLOCK, &hold, &before);
+    int fd = mkstemps(o->tmp, 4);
+    if (fd >= 0) o->slot = slot_take(o->tmp) + 1;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    if (fd < 0) {
+        int e = errno;
+        set_err(err, errlen, "cannot write %s: %s%s", path, strerror(e),
+                e == ENOENT ? " (does the output directory exist?)" : "");
+        free(o->tmp);
+        o->tmp = NULL;
         outfile_clear(o);
         return NULL;
     }
-    snprintf(o->tmp, n, "%s.tmp", path);
-    o->f = fopen(o->tmp, mode);
+    if (o->slot == 0) {
+        unlink(o->tmp);
+        close(fd);
+        set_err(err, errlen, "cannot write %s: more than %d outputs open at once", path,
+                OUTFILE_SLOTS);
+        outfile_clear(o);
+        return NULL;
+    }
+    if (fchmod(fd, have ? (st.st_mode & 07777) : default_mode()) != 0) {
+        /* not ours to change (another owner's file): the default is fine */
+    }
+    o->f = fdopen(fd, mode);
     if (!o->f) {
-        set_err(err, errlen, "cannot create %s: %s%s", o->tmp, strerror(errno),
-                errno == ENOENT ? " (does the output directory exist?)" : "");
+        set_err(err, errlen, "cannot write %s: %s", o->tmp, strerror(errno));
+        close(fd);
+        unlink(o->tmp);
         outfile_clear(o);
         return NULL;
     }
     return o->f;
+oom:
+    set_err(err, errlen, "out of memory");
+    outfile_clear(o);
+    return NULL;
+}
+
+const char *outfile_name(const outfile *o) { return o->tmp ? o->tmp : o->path; }
+
+int outfile_close(outfile *o, char *err, size_t errlen)
+{
+    if (!o->f) return 0;
+    errno = 0;
+    int ok = fflush(o->f) == 0;
+    int saved = errno;
+    if (ok && ferror(o->f)) ok = 0;
+    /* fsync the data before the rename publishes it; a FIFO or a device
+     * cannot be synced, and needs not be */
+    if (ok && o->tmp && fsync(fileno(o->f)) != 0) {
+        ok = 0;
+        saved = errno;
+    }
+    if (fclose(o->f) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    o->f = NULL;
+    if (!ok) {
+        set_err(err, errlen, "cannot write %s: %s", o->path, saved ? strerror(saved) : "write error");
+        return -1;
+    }
+    return 0;
 }
 
 int outfile_commit(outfile *o, char *err, size_t errlen)
 {
-    int rc = 0;
-    errno = 0;
-    int flushed = fflush(o->f) == 0;
-    int saved = errno;
-    int bad = ferror(o->f);
-    if (fclose(o->f) != 0 && flushed && !bad) {
-        saved = errno;
-        bad = 1;
-    }
-    o->f = NULL;
-    if (!flushed || bad) {
-        set_err(err, errlen, "cannot write %s: %s", o->tmp, saved ? strerror(saved) : "write error");
-        rc = -1;
-    } else if (rename(o->tmp, o->path) != 0) {
-        set_err(err, errlen, "cannot rename %s to %s: %s", o->tmp, o->path, strerror(errno));
+    int rc = outfile_close(o, err, errlen);
+    if (rc == 0 && o->tmp && rename(o->tmp, o->path) != 0) {
+        set_err(err, errlen, "cannot write %s: %s", o->path, strerror(errno));
         rc = -1;
     }
-    if (rc != 0) unlink(o->tmp);
+    if (rc != 0 && o->tmp) unlink(o->tmp);
     outfile_clear(o);
     return rc;
 }
@@ -64,7 +244,16 @@ int outfile_commit(outfile *o, char *err, size_t errlen)
 void outfile_abort(outfile *o)
 {
     if (o->f) fclose(o->f);
+    o->f = NULL;
     if (o->tmp) unlink(o->tmp);
+    outfile_clear(o);
+}
+
+void outfile_abandon(outfile *o)
+{
+    if (o->f) fclose(o->f);
+    o->f = NULL;
+    if (o->tmp) fprintf(stderr, "kept for debugging: %s\n", o->tmp);
     outfile_clear(o);
 }
 

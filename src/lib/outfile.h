@@ -1,14 +1,31 @@
 /*
- * outfile.h - every output a tool writes is checked: a file appears only
- * complete (written as PATH.tmp, renamed when every byte reached it), and a
- * write error on a file or on stdout is a failure with a sentence, never a
- * silent exit 0 (`tool > /dev/full` must fail).
+ * outfile.h - the one writer of whole-file outputs.  A file appears only
+ * complete, a write error (on a file or on stdout) is a failure with a
+ * sentence, and nothing a tool writes can damage what it writes onto.
  *
  *   outfile o;
  *   FILE *f = outfile_open(&o, path, "w", err, errlen);   (NULL: err says why)
  *   ... fprintf(f, ...) ...
  *   if (outfile_commit(&o, err, errlen) != 0) ...         (no file is left)
- * or outfile_abort(&o) to give up (the .tmp is removed).
+ * or outfile_abort(&o) to give up (the temporary file is removed).
+ *
+ * Where the bytes go, by what PATH is when outfile_open is called:
+ *   - a regular file, or no file yet: a temporary file with a unique name
+ *     (mkstemp) in PATH's folder, BASE.XXXXXX.tmp; outfile_commit flushes,
+ *     fsyncs and renames it onto PATH.  Two writers of one PATH each write
+ *     their own temporary, so the last rename wins whole, never a mix.
+ *     A symbolic link is followed: the file it names is replaced, the link
+ *     stays.  The new file keeps the old one's permissions (or 0666 less the
+ *     umask, as fopen would).
+ *   - a device, a FIFO or a socket: written in place, never renamed over
+ *     (renaming a temporary onto /dev/full would replace the device node).
+ *   - a directory: refused with a sentence.
+ *
+ * Every temporary file is registered until it is renamed or removed, and a
+ * SIGINT, SIGTERM or SIGHUP removes all of them before the process dies of
+ * the signal (the shell sees 130, 143, 129).  A signal that was ignored when
+ * the first output was opened stays ignored (nohup).  A handler that was
+ * installed before is called after the temporaries are gone.
  *
  * Standard output cannot be taken back, so a tool checks it once at the end
  * with outfile_check_stdout (and may stop early when ferror(stdout) is set).
@@ -24,17 +41,38 @@ extern "C" {
 
 typedef struct outfile {
     FILE *f;
-    char *path;  /* the final name */
-    char *tmp;   /* path + ".tmp" */
+    char *path;  /* the final name (a symbolic link resolved) */
+    char *tmp;   /* the temporary file, NULL when written in place */
+    int slot;    /* the signal registry's slot of tmp + 1, 0 if none */
 } outfile;
 
-/* Create PATH.tmp with fopen mode (w or wb).  NULL with err filled. */
+/* Create the temporary file (or open PATH in place) with fopen mode w or wb.
+ * NULL with err filled and nothing created. */
 FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, size_t errlen);
-/* Flush, check, close and rename onto the final name.  0, or -1 with err
- * filled and PATH.tmp removed (PATH untouched).  Either way o is finished. */
+
+/* Flush, fsync and close the stream but keep the temporary file, for a
+ * program that writes it by name (gnuplot draws into outfile_name()).  0, or
+ * -1 with err filled; o stays live either way (commit or abort it). */
+int outfile_close(outfile *o, char *err, size_t errlen);
+
+/* The name the bytes go to now: the temporary file, or PATH in place. */
+const char *outfile_name(const outfile *o);
+
+/* Flush, check, fsync, close and rename onto the final name.  0, or -1 with
+ * err filled and the temporary removed (PATH untouched).  Either way o is
+ * finished. */
 int outfile_commit(outfile *o, char *err, size_t errlen);
-/* Close and remove PATH.tmp. */
+
+/* Close and remove the temporary file. */
 void outfile_abort(outfile *o);
+
+/* Close and unregister, but leave the temporary file for debugging (its name
+ * is printed on stderr).  o is finished. */
+void outfile_abandon(outfile *o);
+
+/* Remove every registered temporary file now.  Async-signal-safe: for
+ * another module's signal handler. */
+void outfile_remove_temporaries(void);
 
 /* Flush stdout and check that everything written to it arrived.  0, or 1
  * after printing "PROG: cannot write to standard output: REASON" on stderr

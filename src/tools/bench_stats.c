@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "warplog.h"
 
 #define PROG "bench_stats"
@@ -156,7 +157,7 @@ int main(int argc, char **argv)
                "  Times bin/latency_stats LOG against zcat LOG (best of 3 each); exit 1 when\n"
                "  latency_stats takes more than %.1f x as long.\n", TARGET);
         cli_print_options(stdout, opts);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
     if (r.npos != 1) return cli_usage_error(PROG, "LOG is missing");
     char *log = r.pos[0];
@@ -172,6 +173,6 @@ int main(int argc, char **argv)
     const double ratio = ls / zc;
     printf("log %s\nzcat            %.3f s\nlatency_stats   %.3f s\nratio           %.2f (target <= %.1f)\n",
            log, zc, ls, ratio, TARGET);
-    if (fflush(stdout) != 0) return 1;
+    if (outfile_check_stdout(PROG) != 0) return 1;
     return ratio <= TARGET ? 0 : 1;
 }

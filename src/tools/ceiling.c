@@ -23,6 +23,7 @@
 
 #include "ceiling.h"
 #include "cli.h"
+#include "outfile.h"
 #include "plateau.h"
 #include "tsv.h"
 
@@ -60,7 +61,10 @@ int main(int argc, char **argv)
     cli_parse_result r;
     int rc = cli_parse(PROG, argc, argv, tables, 1, 64, &r);
     if (rc) return rc;
-    if (r.help) return usage(stdout, 0);
+    if (r.help) {
+        usage(stdout, 0);
+        return outfile_check_stdout(PROG);
+    }
     if (r.npos < 2) return usage(stderr, 2);
     const int next = !strcmp(r.pos[0], "next");
     if (!next && strcmp(r.pos[0], "best") != 0) return cli_usage_error(PROG, "unknown command '%s'", r.pos[0]);
@@ -101,15 +105,12 @@ int main(int argc, char **argv)
             rc = 1;
             goto done;
         }
-        char tmp[4200];
+        outfile o;
         FILE *f = stdout;
-        if (out) {
-            snprintf(tmp, sizeof tmp, "%s.tmp", out);
-            if (!(f = fopen(tmp, "w"))) {
-                fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
-                rc = 1;
-                goto done;
-            }
+        if (out && !(f = outfile_open(&o, out, "w", err, sizeof err))) {
+            fprintf(stderr, PROG ": %s\n", err);
+            rc = 1;
+            goto done;
         }
         fprintf(f, "# the achievable DRAM bandwidth: the best configuration of each operation\n"
                    "# device_name\t%s\n# peak_dram_GBps\t%.6g\n# sm_count\t%.0f\n",
@@ -121,18 +122,12 @@ int main(int argc, char **argv)
             fprintf(f, "%s\t%.1f\t%.1f\t%s\t%.4f\t%.0f\t%.0f\t%s\n", b[i].op, b[i].bw_GBps,
                     100.0 * b[i].bw_GBps / peak, b[i].config, b[i].kernel_ms, b[i].wpb,
                     ceiling_bytes_in_flight_per_sm(b[i].bw_GBps, lat_ns, sms), beside(b[i].table, out));
-        int bad = fflush(f) != 0 || ferror(f);
-        if (out) {
-            bad |= fclose(f) != 0;
-            if (!bad && rename(tmp, out) != 0) bad = 1;
-            if (bad) remove(tmp);
-        }
-        if (bad) {
-            fprintf(stderr, PROG ": error writing %s\n", out ? out : "stdout");
+        if (out && outfile_commit(&o, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
             rc = 1;
         }
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+    if (outfile_check_stdout(PROG) != 0) rc = 1;
 done:
     for (size_t k = 0; k < nt; k++) tsv_free(&t[k]);
     return rc;

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "plateau.h"
 #include "stats.h"
 #include "tsv.h"
@@ -440,7 +441,14 @@ static int check_file(const char *path)
         if (!strncmp(p, "```", 3)) { fence = !fence; continue; }
         if (!fence) check_line(path, lineno, line);
     }
+    /* a folder opens but cannot be read (EISDIR): a failure, not 0 figures */
+    const int bad = ferror(f);
+    const int e = errno;
     fclose(f);
+    if (bad) {
+        fprintf(stderr, PROG ": cannot read %s: %s\n", path, strerror(e));
+        return -1;
+    }
     return 0;
 }
 
@@ -459,7 +467,7 @@ int main(int argc, char **argv)
                "  Check every annotated figure of the Markdown files against the data it names, and\n"
                "  that every figure with a unit is annotated (the syntax: src/tools/docfigs.c).\n");
         cli_print_options(stdout, opts);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
     if (r.npos == 0) return cli_usage_error(PROG, "no FILE.md given");
     int rc = 0;
@@ -468,5 +476,6 @@ int main(int argc, char **argv)
     printf("docfigs: %d figure(s) checked in %d file(s), %d problem(s)\n", checked, r.npos, problems);
     for (size_t i = 0; i < ncache; i++) { tsv_free(&cache[i].t); free(cache[i].path); }
     free(cache);
+    if (outfile_check_stdout(PROG) != 0) rc = 1;
     return rc || problems ? 1 : 0;
 }

@@ -30,10 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fleet.h"
 #include "gp.h"
+#include "outfile.h"
 
 #define PROG "fleet"
 
@@ -167,7 +169,7 @@ int main(int argc, char **argv)
     if (rc) return rc;
     if (r.help) {
         usage(stdout, opts);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
     if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect or key)");
     rule.min_group = (int)min_group;
@@ -191,7 +193,7 @@ int main(int argc, char **argv)
         }
         printf("%s\n", key);
         free(g);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return outfile_check_stdout(PROG);
     }
 
     const int collect = !strcmp(cmd, "collect");
@@ -209,6 +211,10 @@ int main(int argc, char **argv)
     size_t nd = 0;
     char root[1024] = "";
     if (collect) {
+        if (strlen(r.pos[1]) >= sizeof root) {   /* never cut it to another folder */
+            fprintf(stderr, PROG ": the folder name is longer than %zu characters\n", sizeof root - 1);
+            return 1;
+        }
         snprintf(root, sizeof root, "%s", r.pos[1]);
         for (size_t k = strlen(root); k > 1 && root[k - 1] == '/'; k--) root[k - 1] = 0;
         if (fleet_find(root, (int)depth, &dirs, &nd, err, sizeof err) != 0) {
@@ -218,7 +224,7 @@ int main(int argc, char **argv)
         if (list) {
             for (size_t i = 0; i < nd; i++) printf("%s\n", dirs[i]);
             fleet_free_dirs(dirs, nd);
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+            return outfile_check_stdout(PROG);
         }
         if (!nd) {
             fprintf(stderr, PROG ": no results folder under %s (none holds device.tsv, latency_ca.tsv, "
@@ -272,11 +278,13 @@ int main(int argc, char **argv)
     }
     if (rc == 0) {
         struct stat st;
-        if (stat(out, &st) != 0 && mkdir(out, 0777) != 0) {
+        const int made = stat(out, &st) != 0;
+        if (made && mkdir(out, 0777) != 0) {
             fprintf(stderr, PROG ": cannot create %s: %s\n", out, strerror(errno));
             rc = 1;
         } else if (fleet_write(out, g, nd, &rule, err, sizeof err) != 0) {
             fprintf(stderr, PROG ": %s\n", err);
+            if (made) rmdir(out);   /* a folder made for nothing goes (a full disk) */
             rc = 1;
         }
     }
@@ -309,7 +317,7 @@ int main(int argc, char **argv)
         }
         printf("fleet: %zu GPU%s, %zu flagged; wrote %s/fleet.tsv, fleet_summary.tsv, fleet_chart.tsv%s%s\n",
                nd, nd == 1 ? "" : "s", nflag, out, chart ? ", " : "", chart ? chart : "");
-        if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+        if (outfile_check_stdout(PROG) != 0) rc = 1;
     }
     free(g);
     fleet_free_dirs(dirs, nd);

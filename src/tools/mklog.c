@@ -11,7 +11,8 @@
  * come from the options; the log is written with warplog_writer_*, so it is
  * exactly what an experiment would write (and atomically: OUT appears only
  * when complete).  The records are held in memory to learn record_count
- * before the header is written; mklog is a test tool, not for 1e9 records.
+ * before the header is written; mklog is a test tool, not for 1e9 records:
+ * it refuses a line over 4096 bytes and more than 16 Mi records.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lines.h"
 #include "outfile.h"
 #include "warplog.h"
 
@@ -30,6 +32,10 @@ static const char usage_text[] =
     "options (header fields; defaults in brackets):\n";
 
 #define PROG "mklog"
+/* Bounds on stdin (which may be a device or a pipe that never ends): a
+ * record line is six numbers, and the records are held in memory. */
+#define MAX_LINE_BYTES 4096
+#define MAX_RECORDS (1u << 24) /* 16 Mi records, 512 MiB */
 
 /* The string options go into fixed header fields: refuse what would not fit
  * rather than cut it. */
@@ -119,8 +125,16 @@ int main(int argc, char **argv)
     long lineno = 0;
     uint32_t max_block = 0;
     int oom = !recs;
-    while (recs && getline(&line, &lcap, stdin) >= 0) {
+    long len;
+    while (recs && (len = lines_read(stdin, &line, &lcap, MAX_LINE_BYTES)) != -1) {
         lineno++;
+        if (len < -1) {
+            fprintf(stderr, PROG ": stdin line %ld: %s\n", lineno,
+                    len == -2 ? "longer than 4096 bytes: not a record" : "out of memory");
+            free(recs);
+            free(line);
+            return 1;
+        }
         const char *p = line + strspn(line, " \t");
         if (*p == '#' || *p == '\n' || *p == 0) continue;
         char *save = NULL;
@@ -146,6 +160,13 @@ int main(int argc, char **argv)
         const char *extra = rtok ? strtok_r(NULL, ws, &save) : NULL;
         if (extra) {
             fprintf(stderr, PROG ": stdin line %ld: more than seven fields (from '%s')\n", lineno, extra);
+            free(recs);
+            free(line);
+            return 1;
+        }
+        if (n == MAX_RECORDS) {
+            fprintf(stderr, PROG ": stdin has more than %u records: mklog is a test tool, "
+                    "its logs hold at most that many\n", MAX_RECORDS);
             free(recs);
             free(line);
             return 1;

@@ -52,6 +52,37 @@ static void put_field(const char *s)
     }
 }
 
+/* The size of --kernel's regex is bounded before regcomp sees it: glibc
+ * expands bounded repetitions, so 'a{1000}{1000}{1000}' asks for a billion
+ * states (11 GB).  A kernel name pattern needs neither many characters nor
+ * large counts: the product of the counts of every {m} / {m,n} / {m,} is
+ * at most MAX_RE_REPEAT. */
+#define MAX_RE_CHARS 256
+#define MAX_RE_REPEAT 1000
+static int regex_size_ok(const char *pat)
+{
+    if (strlen(pat) > MAX_RE_CHARS) return 0;
+    double product = 1;
+    for (const char *p = pat; *p; p++) {
+        if (*p == '\\' && p[1]) { p++; continue; }
+        if (*p != '{') continue;
+        char *end;
+        double m = strtod(p + 1, &end), n = m;
+        if (end == p + 1) continue;           /* not a count: a literal brace */
+        if (*end == ',') {
+            char *e2;
+            double v = strtod(end + 1, &e2);
+            if (e2 != end + 1) n = v;
+            end = e2;
+        }
+        if (*end != '}') continue;
+        product *= (n > m ? n : m) > 1 ? (n > m ? n : m) : 1;
+        if (product > MAX_RE_REPEAT) return 0;
+        p = end;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *csv = NULL, *metrics_arg = NULL, *kernel_pat = NULL;
@@ -91,6 +122,13 @@ int main(int argc, char **argv)
 
     regex_t re;
     int have_re = 0;
+    if (kernel_pat && !regex_size_ok(kernel_pat)) {
+        free(mbuf);
+        free(metrics);
+        return cli_usage_error(PROG, "--kernel: a regex of at most %d characters whose repetition "
+                               "counts ({m,n}) multiply to at most %d, please (a larger one costs "
+                               "memory without bound)", MAX_RE_CHARS, MAX_RE_REPEAT);
+    }
     if (kernel_pat)
         have_re = regcomp(&re, kernel_pat, REG_EXTENDED | REG_NOSUB) == 0;
 

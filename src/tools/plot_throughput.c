@@ -64,6 +64,10 @@ static const char usage_text[] =
 
 #define PROG "plot_throughput"
 #define MAX_LATENCY_CYCLES 1e9 /* a second at 1 GHz: more is a typo */
+/* The bound is drawn at every whole warp up to the sweep's largest point:
+ * that number comes from the file, so it is bounded (GPUs hold 64 warps
+ * per SM today; 2048 leaves room and keeps the data small). */
+#define MAX_WARPS_PER_SM 2048
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -185,6 +189,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sw.npoints; i++) {
         const sweep_point *p = &sw.points[i];
         if (!(p->warps_per_sm > 0) || isnan(p->bw_GBps)) continue;
+        if (p->warps_per_sm > MAX_WARPS_PER_SM) {
+            fprintf(stderr, PROG ": %s: warps_per_sm %.6g is more than %d, more than any GPU "
+                    "holds: not a sweep\n", data, p->warps_per_sm, MAX_WARPS_PER_SM);
+            goto done;
+        }
         nvalid++;
         wmax = fmax(wmax, p->warps_per_sm);
         if (p->lat_p50_cycles > 0) lo_p50 = fmin(lo_p50, p->lat_p50_cycles);

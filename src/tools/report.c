@@ -49,6 +49,7 @@
 #include "cli.h"
 #include "gp.h"
 #include "names.h"
+#include "outfile.h"
 #include "plateau.h"
 #include "report_doc.h"
 #include "report_facts.h"
@@ -745,7 +746,7 @@ static int cmd_plan(ctx *c)
         const char *head[] = {"bin/report", "chart-ladders", abs};
         job_list(c->outdir, "charts/ladder_all.svg", "all GPUs: cached latency ladders", head, 3, lads, nl, NULL, 0);
     }
-    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    return outfile_check_stdout(PROG);
 }
 
 /* ------------------------------------------------------------ render helpers */
@@ -2185,14 +2186,14 @@ static int cmd_expected(const char *dir, const char *families)
     printf("file\tcommand\n");
     expected(&r, fams, nf, check_one, &m);
     res_free(&r);
-    return fflush(stdout) == 0 ? 0 : 1;
+    return outfile_check_stdout(PROG);
 }
 
 /* The results folders of dir: itself, or its sub-folders that are, sorted. */
 static int cmd_gpus(const char *dir)
 {
     if (!is_dir(dir)) die("%s is not a folder", dir);
-    if (res_is_gpu_dir(dir)) { printf("%s\n", dir); return fflush(stdout) == 0 ? 0 : 1; }
+    if (res_is_gpu_dir(dir)) { printf("%s\n", dir); return outfile_check_stdout(PROG); }
     DIR *d = opendir(dir);
     if (!d) die("cannot read %s: %s", dir, strerror(errno));
     char *names[256];
@@ -2208,22 +2209,24 @@ static int cmd_gpus(const char *dir)
     closedir(d);
     qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) { printf("%s\n", names[i]); free(names[i]); }
-    return fflush(stdout) == 0 ? 0 : 1;
+    return outfile_check_stdout(PROG);
 }
 
 /* ------------------------------------------------------------ render */
 
 static int write_atomic(const char *path, const report_doc *d, int (*w)(const report_doc *, FILE *))
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) { fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno)); return -1; }
-    int rc = w(d, f);
-    if (fclose(f) != 0) rc = -1;
-    if (rc != 0 || rename(tmp, path) != 0) {
+    outfile o;
+    char err[4400];
+    FILE *f = outfile_open(&o, path, "w", err, sizeof err);
+    if (!f) { fprintf(stderr, PROG ": %s\n", err); return -1; }
+    if (w(d, f) != 0) {
+        outfile_abort(&o);
         fprintf(stderr, PROG ": cannot write %s\n", path);
-        remove(tmp);
+        return -1;
+    }
+    if (outfile_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
         return -1;
     }
     return 0;
@@ -3591,7 +3594,7 @@ int main(int argc, char **argv)
     cli_parse_result r;
     const int prc = cli_parse(PROG, argc, argv, tables, 1, 16, &r);
     if (prc != 0) return prc;
-    if (r.help) { usage(stdout); return 0; }
+    if (r.help) { usage(stdout); return outfile_check_stdout(PROG); }
     if (r.npos < 2) {
         if (r.npos == 0) return cli_usage_error(PROG, "a command is needed: plan, render, expected, chart-bandwidth or chart-ladders");
         return cli_usage_error(PROG, "%s needs %s", r.pos[0], strncmp(r.pos[0], "chart", 5) ? "a folder" : "OUT.svg and its inputs");

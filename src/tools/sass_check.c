@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "sass.h"
 
 #define PROG "sass_check"
@@ -38,14 +39,7 @@ static int usage(FILE *f, int rc)
     return rc;
 }
 
-static int finish(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, PROG ": error writing stdout\n");
-        return 1;
-    }
-    return 0;
-}
+static int finish(void) { return outfile_check_stdout(PROG); }
 
 int main(int argc, char **argv)
 {
@@ -61,7 +55,10 @@ int main(int argc, char **argv)
     cli_parse_result r;
     int rc = cli_parse(PROG, argc, argv, tables, 1, 4, &r);
     if (rc) return rc;
-    if (r.help) return usage(stdout, 0);
+    if (r.help) {
+        usage(stdout, 0);
+        return finish();
+    }
     if (r.npos < 2) return usage(stderr, 2);
     const char *cmd = r.pos[0];
     const int want = !strcmp(cmd, "functions") ? 2 : !strcmp(cmd, "count") ? 4

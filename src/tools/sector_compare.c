@@ -33,6 +33,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "gp.h"
+#include "outfile.h"
 #include "sector_families.h"
 #include "sector_model.h"
 #include "tsv.h"
@@ -45,9 +46,12 @@
 
 #define PROG "sector_compare"
 
-/* Where the table goes: stdout, or FILE.tmp renamed onto FILE at the end. */
+/* Where the table goes: stdout, or --out FILE through outfile (whole). */
 static FILE *OUT;
 
+/* readonly_mode's status when --strict and a row disagrees: the table is
+ * whole and kept, the exit status is 1 */
+#define RC_STRICT_DISAGREE 3
 #define DRAM_TOL 0.05
 #define L1_EXPECTED_TOL 1e-4
 #define MAX_ROWS 1024
@@ -950,7 +954,7 @@ static int family_mode(const fam_opts *o)
         fprintf(OUT, "\n%d of %d rows disagree.\n", disagree, nrows);
     if (disagree)
         fprintf(stderr, "%s: %d of %d rows disagree with the model\n", PROG, disagree, nrows);
-    rc = o->strict && disagree ? 1 : 0;
+    rc = o->strict && disagree ? RC_STRICT_DISAGREE : 0;
     if (nrows == 0) {
         fprintf(stderr, "%s: %s: no row of %s has a model\n", PROG, o->runs, fam);
         rc = 1;
@@ -993,7 +997,16 @@ static int readonly_mode(const char *path, int markdown, int strict, int generic
                 (unsigned long long)m.wpb);
         return 1;
     }
-    if (m.n < 4 || m.n > (1ull << 40) || m.l2_bytes == 0 || m.l2_bytes > (1ull << 40)) {
+    /* N comes from the file: the model walks every thread and keeps a table
+     * per DRAM granule, so N is bounded by what fits in 256 MB (SF_MAX_N, as
+     * for the families) */
+    if (m.n > SF_MAX_N) {
+        fprintf(stderr, "sector_compare: %s: n %llu is more than %llu, the most the model's "
+                "tables hold in 256 MB\n", path, (unsigned long long)m.n,
+                (unsigned long long)SF_MAX_N);
+        return 1;
+    }
+    if (m.n < 4 || m.l2_bytes == 0 || m.l2_bytes > (1ull << 40)) {
         fprintf(stderr, "sector_compare: %s: n %llu or l2_bytes %llu is out of range\n", path,
                 (unsigned long long)m.n, (unsigned long long)m.l2_bytes);
         return 1;
@@ -1108,7 +1121,7 @@ static int readonly_mode(const char *path, int markdown, int strict, int generic
         fprintf(stderr, "sector_compare: %d of %d rows disagree with the model\n", disagree, nrows);
     if (chart && write_chart(chart, rows, nrows, &m) != 0)
         return 1;
-    return strict && disagree ? 1 : 0;
+    return strict && disagree ? RC_STRICT_DISAGREE : 0;
 }
 
 
@@ -1234,30 +1247,22 @@ done:
 
 /* ------------------------------------------------------------ main */
 
-static char out_tmp[4200];
+static outfile out_file;
 static const char *out_path;
 
-/* Finish the output: flush, and for --out rename FILE.tmp onto FILE.  On a
- * failure nothing is left behind. */
+/* Finish the output: flush, and for --out commit it through outfile (keep)
+ * or remove it.  On a failure nothing is left behind. */
 static int out_close(int keep)
 {
-    int bad = fflush(OUT) != 0 || ferror(OUT);
-    if (!out_path) {
-        if (bad)
-            fprintf(stderr, "%s: cannot write the output: %s\n", PROG, strerror(errno));
-        return bad ? 1 : 0;
-    }
-    bad |= fclose(OUT) != 0;
+    if (!out_path) return outfile_check_stdout(PROG);
     OUT = stdout;
-    if (bad || !keep) {
-        if (bad)
-            fprintf(stderr, "%s: cannot write %s: %s\n", PROG, out_tmp, strerror(errno));
-        remove(out_tmp);
-        return bad ? 1 : 0;
+    if (!keep) {
+        outfile_abort(&out_file);
+        return 0;
     }
-    if (rename(out_tmp, out_path) != 0) {
-        fprintf(stderr, "%s: cannot rename %s to %s: %s\n", PROG, out_tmp, out_path, strerror(errno));
-        remove(out_tmp);
+    char err[4400];
+    if (outfile_commit(&out_file, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
         return 1;
     }
     return 0;
@@ -1345,7 +1350,7 @@ int main(int argc, char **argv)
         return rc;
     if (r.help) {
         usage(stdout, opts);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return outfile_check_stdout(PROG);
     }
     if (opt_g != 32 && opt_g != 64 && opt_g != 128)
         return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
@@ -1393,10 +1398,10 @@ int main(int argc, char **argv)
             return cli_usage_error(PROG, "no MEASURED.tsv given");
     }
     if (out_path) {
-        snprintf(out_tmp, sizeof out_tmp, "%s.tmp", out_path);
-        OUT = fopen(out_tmp, "w");
+        char err[4400];
+        OUT = outfile_open(&out_file, out_path, "w", err, sizeof err);
         if (!OUT) {
-            fprintf(stderr, "%s: cannot write %s: %s\n", PROG, out_tmp, strerror(errno));
+            fprintf(stderr, "%s: %s\n", PROG, err);
             return 1;
         }
     }
@@ -1424,12 +1429,14 @@ int main(int argc, char **argv)
         fo.markdown = markdown;
         fo.strict = strict;
         rc = family_mode(&fo);
-        int wr = out_close(rc == 0 || (strict && rc == 1));
-        return wr ? 1 : rc;
+        int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
+        return wr ? 1 : rc == RC_STRICT_DISAGREE ? 1 : rc;
     }
     rc = readonly_mode(r.pos[0], markdown, strict, generic, chart, given_n ? opt_n : 0,
                        given_g ? opt_g : 0, given_l2 ? opt_l2 : 0, given_wpb ? opt_wpb : 0,
                        given_seed, opt_seed, (sm_reuse)reuse_i);
-    int wr = out_close(rc != 1 || strict);
-    return wr ? 1 : rc;
+    /* a disagreement under --strict keeps the table (it is whole); a failure
+     * to read or compute keeps nothing */
+    int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
+    return wr ? 1 : rc == RC_STRICT_DISAGREE ? 1 : rc;
 }

@@ -26,6 +26,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "outfile.h"
 #include "sector_families.h"
 #include "sector_model.h"
 
@@ -393,6 +394,10 @@ static int list_variants(const char *fam)
     return 0;
 }
 
+/* ncu --query-metrics prints a few MB; the file is read whole, so its size
+ * is bounded (a path like /dev/zero never ends). */
+#define MAX_QUERY_BYTES (64 << 20)
+
 /* The base names (first word of a line) that `ncu --query-metrics` printed. */
 static char *read_query(const char *path, size_t *len, char *err, size_t errlen)
 {
@@ -417,6 +422,13 @@ static char *read_query(const char *path, size_t *len, char *err, size_t errlen)
         n += got;
         if (got == 0)
             break;
+        if (n > MAX_QUERY_BYTES) {   /* /dev/zero, or not ncu's output */
+            free(buf);
+            fclose(fp);
+            snprintf(err, errlen, "%s is larger than %d MiB: not the output of ncu --query-metrics",
+                     path, MAX_QUERY_BYTES >> 20);
+            return NULL;
+        }
     }
     int bad = ferror(fp);
     fclose(fp);
@@ -670,7 +682,7 @@ int main(int argc, char **argv)
         return rc;
     if (r.help) {
         usage(stdout, opts);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return outfile_check_stdout(PROG);
     }
     if (r.npos && !given_list)
         return cli_usage_error(PROG, "unexpected argument '%s'", r.pos[0]);

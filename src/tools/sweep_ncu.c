@@ -17,7 +17,7 @@
  * keeps its value (nan) and is named on stderr.  The table is read with the
  * toolkit's TSV reader (src/lib/tsv.h); its '#' lines are kept as they are,
  * "# ncu<TAB>TEXT" is added before the header, and it is rewritten through
- * SWEEP.tsv.tmp, whole or not at all.
+ * outfile (a unique temporary renamed onto SWEEP.tsv), whole or not at all.
  *
  * Exit status: 0 ok (also when some points have no measurement: they are
  * named), 1 the table cannot be read or written, 2 usage error.
@@ -31,6 +31,7 @@
 
 #include "cli.h"
 #include "ncu_csv.h"
+#include "outfile.h"
 #include "tsv.h"
 
 #define PROG "sweep_ncu"
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
     cli_parse_result r;
     const int prc = cli_parse(PROG, argc, argv, tables, 1, 1, &r);
     if (prc != 0) return prc;
-    if (r.help) { usage(stdout); return 0; }
+    if (r.help) { usage(stdout); return outfile_check_stdout(PROG); }
     if (r.npos != 1) return cli_usage_error(PROG, "SWEEP.tsv is missing");
     if (!dir) return cli_usage_error(PROG, "--csv-dir DIR is missing");
     if (!kernel) return cli_usage_error(PROG, "--kernel NAME is missing");
@@ -130,10 +131,10 @@ int main(int argc, char **argv)
         tsv_free(&t);
         return 1;
     }
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
-    if (!out) { fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno)); tsv_free(&t); return 1; }
+    outfile of;
+    char oerr[4400];
+    FILE *out = outfile_open(&of, path, "w", oerr, sizeof oerr);
+    if (!out) { fprintf(stderr, PROG ": %s\n", oerr); tsv_free(&t); return 1; }
     int rc = copy_preamble(path, out) == 0 ? 0 : 1, filled = 0;
     fprintf(out, "# ncu\t%s\n", note);
     for (size_t c = 0; c < t.ncol; c++) fprintf(out, "%s%s", c ? "\t" : "", t.col[c]);
@@ -166,10 +167,13 @@ int main(int argc, char **argv)
         fputc('\n', out);
     }
     tsv_free(&t);
-    if (fclose(out) != 0) rc = 1;
-    if (rc != 0 || rename(tmp, path) != 0) {
+    if (rc != 0) {
+        outfile_abort(&of);
         fprintf(stderr, PROG ": cannot write %s\n", path);
-        remove(tmp);
+        return 1;
+    }
+    if (outfile_commit(&of, oerr, sizeof oerr) != 0) {
+        fprintf(stderr, PROG ": %s\n", oerr);
         return 1;
     }
     fprintf(stderr, PROG ": %s: ncu values at %d of %d points\n", path, filled, rows);

@@ -16,7 +16,7 @@
  *       the header's names, one per line.
  *
  * Exit: 0 ok; 1 a table cannot be read, a column or key is missing, or no
- * row matched; 2 usage.  --out writes FILE.tmp then renames it.
+ * row matched; 2 usage.  --out writes through outfile (whole or not at all).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -109,16 +109,13 @@ static int cmd_cat(int argc, char **argv)
     size_t nc = 0;
     if (spec && parse_spec(spec, &cols, &nc) != 0) return usage_err("--columns: expected NEW=OLD or NAME, comma-separated, got", spec);
 
-    char tmp[4200];
+    outfile o;
+    char err[4400];
     FILE *f = stdout;
-    if (out) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", out);
-        f = fopen(tmp, "w");
-        if (!f) {
-            fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
-            free(cols);
-            return 1;
-        }
+    if (out && !(f = outfile_open(&o, out, "w", err, sizeof err))) {
+        fprintf(stderr, PROG ": %s\n", err);
+        free(cols);
+        return 1;
     }
     int rc = 0;
     for (int k = 0; k < nf && rc == 0; k++) {
@@ -156,17 +153,11 @@ static int cmd_cat(int argc, char **argv)
     free(cols);
     if (!out) {
         if (outfile_check_stdout(PROG)) rc = 1;
-    } else if (fflush(f) != 0 || ferror(f)) {
-        fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
+    } else if (rc != 0) {
+        outfile_abort(&o);
+    } else if (outfile_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
         rc = 1;
-    }
-    if (out) {
-        if (fclose(f) != 0) rc = 1;
-        if (rc == 0 && rename(tmp, out) != 0) {
-            fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
-            rc = 1;
-        }
-        if (rc) remove(tmp);
     }
     return rc;
 }

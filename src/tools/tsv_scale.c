@@ -12,8 +12,12 @@
  * so that the copy never passes for a measurement.  Columns are found by
  * name in the header (the first line not starting with '#').
  *
+ * Limits: a line of at most 1 MiB, an input of at most 1 GiB (IN may be a
+ * device or a FIFO that never ends: it is refused, not read forever).
+ *
  * Exit status: 0 written; 1 unreadable input, a column missing, a field
- * that is not a number, or a write error (OUT is then not written); 2 usage.
+ * that is not a number, an input over the limits, or a write error (OUT is
+ * then not written); 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -23,10 +27,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lines.h"
+#include "outfile.h"
 #include "tsv.h"
 
 #define PROG "tsv_scale"
 #define MAX_FIELDS 256
+#define MAX_INPUT_BYTES (1ull << 30) /* IN is a table: 1 GiB is far beyond one */
 
 static void usage(FILE *f, const cli_opt *opts)
 {
@@ -81,7 +88,7 @@ int main(int argc, char **argv)
     if (rc) return rc;
     if (r.help) {
         usage(stdout, opts);
-        return 0;
+        return outfile_check_stdout(PROG);
     }
     if (r.npos != 1) return cli_usage_error(PROG, "one input table is needed");
     if (!columns) return cli_usage_error(PROG, "--columns is missing");
@@ -105,27 +112,36 @@ int main(int argc, char **argv)
         fprintf(stderr, PROG ": cannot read %s: %s\n", r.pos[0], strerror(errno));
         return 1;
     }
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp) {
-        fclose(in);
-        return cli_usage_error(PROG, "--out name too long");
-    }
-    FILE *o = fopen(tmp, "w");
+    outfile of;
+    char oerr[4400];
+    FILE *o = outfile_open(&of, out, "w", oerr, sizeof oerr);
     if (!o) {
-        fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
+        fprintf(stderr, PROG ": %s\n", oerr);
         fclose(in);
         return 1;
     }
 
     char *line = NULL, *fld[MAX_FIELDS];
     size_t cap = 0;
-    ssize_t len;
+    long len;
     long lineno = 0, scaled_rows = 0;
+    unsigned long long total = 0;
     int ncol = -1, scale[MAX_FIELDS] = {0}, from_idx = -1;
     rc = 0;
-    while (rc == 0 && (len = getline(&line, &cap, in)) >= 0) {
+    while (rc == 0 && (len = lines_read(in, &line, &cap, LINES_MAX_BYTES)) != -1) {
         lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
+        if (len < 0) {
+            fprintf(stderr, PROG ": %s:%ld: %s\n", r.pos[0], lineno,
+                    len == -2 ? "a line longer than 1 MiB: not a table" : "out of memory");
+            rc = 1;
+            break;
+        }
+        total += (unsigned long long)len + 1;
+        if (total > MAX_INPUT_BYTES) {
+            fprintf(stderr, PROG ": %s is larger than 1 GiB: not a table of ours\n", r.pos[0]);
+            rc = 1;
+            break;
+        }
         if (line[0] == '#' || len == 0) {   /* comments, metadata, blank lines */
             fprintf(o, "%s\n", line);
             continue;
@@ -208,16 +224,12 @@ int main(int argc, char **argv)
         rc = 1;
     }
     fclose(in);
-    const int bad = fflush(o) != 0 || ferror(o);
-    if (fclose(o) != 0 || bad) {
-        if (rc == 0) fprintf(stderr, PROG ": error writing %s\n", tmp);
+    if (rc != 0) {
+        outfile_abort(&of);
+    } else if (outfile_commit(&of, oerr, sizeof oerr) != 0) {
+        fprintf(stderr, PROG ": %s\n", oerr);
         rc = 1;
     }
-    if (rc == 0 && rename(tmp, out) != 0) {
-        fprintf(stderr, PROG ": cannot rename %s: %s\n", tmp, strerror(errno));
-        rc = 1;
-    }
-    if (rc != 0) remove(tmp);
-    else fprintf(stderr, PROG ": %ld row%s scaled\n", scaled_rows, scaled_rows == 1 ? "" : "s");
+    if (rc == 0) fprintf(stderr, PROG ": %ld row%s scaled\n", scaled_rows, scaled_rows == 1 ? "" : "s");
     return rc;
 }

@@ -149,17 +149,18 @@ full "$B/warplog" --help
 # files on a disk that is full (no file may grow: ulimit -f 0, SIGXFSZ ignored)
 small_disk() { (ulimit -f 0; trap '' XFSZ; "$@"); }
 expect_exit 1 small_disk "$B/latency_stats" known.bin --per-sm --out ls.tsv
-expect_says "cannot write ls.tsv.tmp"
+expect_says "cannot write ls.tsv: File too large"
 expect_exit 1 small_disk "$B/plot_ladder" "$FIX/ladder/h100_ca.tsv" --levels-out lv.tsv
-expect_says "cannot write lv.tsv.tmp"
+expect_says "cannot write lv.tsv: File too large"
 expect_exit 1 small_disk "$B/plot_ladder" "$FIX/ladder/h100_ca.tsv" lad.svg --script-only
-expect_says "cannot write lad.dat.tmp"
+expect_says "cannot write lad.dat: File too large"
 expect_exit 1 small_disk "$B/tsv" cat "$FIX/ladder/h100_ca.tsv" --out cat.tsv
 expect_exit 1 small_disk "$B/mklog" rand.bin <"$FIX/post/known.tsv"
-expect_says "rand.bin.tmp"
+expect_says "cannot write rand.bin"
 for f in ls.tsv lv.tsv lad.dat lad.gp cat.tsv rand.bin; do
     [ -e "$f" ] && fail "$f was left after a write error"
     [ -e "$f.tmp" ] && fail "$f.tmp was left after a write error"
+    compgen -G "$f.*.tmp" >/dev/null && fail "a temporary $f.*.tmp was left after a write error"
 done
 
 # --- numbers on command lines: exit 2 and a sentence ----------------------------

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C"/{warplog_raw,warplog_payload,ncu_csv,sweep,ladder,tsv,cli,probes}
+mkdir -p "$C"/{warplog_raw,warplog_payload,ncu_csv,sweep,ladder,tsv,cli,probes,sass,ceiling,report_families,fleet,results}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 gcc -std=c11 -O1 -Iinstrument -Isrc/lib tests/fuzz/shrink_log.c build/libwarplat.a -lz -lm -o "$W/shrink_log"
@@ -46,4 +46,17 @@ printf -- '1K\0002.5e3\0-0.5\0001-32\0004GiB' >"$C/cli/numbers"
   while read -r a b c d; do
       for v in $a $b $c $d; do printf "\\x${v:6:2}\\x${v:4:2}\\x${v:2:2}\\x${v:0:2}"; done
   done; } >"$C/probes/h100_baseline_4"
+# SASS listings (the first functions), ceiling tables, a family's comparison
+# tables, results folders (device, latency_ca, ceiling, overhead joined at
+# "=====" lines: fuzz_fleet.c)
+for f in copy latency; do head -n 150 "data/reference/h100/sass_$f.txt" >"$C/sass/$f.txt"; done
+cp data/reference/h100/ceiling.tsv "$C/ceiling/h100.tsv"
+for f in sectors_copy sectors_patterns sectors_stencil; do head -n 40 "data/reference/h100/$f.tsv" >"$C/report_families/$f.tsv"; done
+for p in device latency_ca ceiling overhead; do
+    [ "$p" = device ] || echo =====
+    head -n 30 "data/reference/h100/$p.tsv"
+done >"$C/fleet/h100.txt"
+# a results folder's file names (fuzz_results.c: "L:" in logs_1e6/, "N:" in ncu/)
+{ ls data/reference/h100; ls data/reference/h100/logs_1e6 | head -n 20 | sed 's/^/L:/'
+  ls data/reference/h100/ncu | head -n 5 | sed 's/^/N:/'; } >"$C/results/h100.txt"
 du -sh "$C"

@@ -77,7 +77,7 @@ expect_says "empty"
 # a good log then a bad one: still no table at all
 expect_exit 1 "$LS" known.bin truncated.bin --out bad4.tsv
 expect_exit 1 "$LS" known.bin --out no/such/dir/out.tsv
-expect_says "cannot create no/such/dir/out.tsv.tmp"
+expect_says "cannot write no/such/dir/out.tsv"
 expect_says "does the output directory exist"
 no_files_like . 'bad*.tsv*' 'no'
 done_testing

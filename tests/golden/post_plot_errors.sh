@@ -96,7 +96,9 @@ expect_says "wrote no chart"
 no_files_like out '*'
 no_files_like . '*.tmp' 'w.*' 'l.*' 't.*'
 expect_exit 1 env PATH="$TMP/fakebin:/usr/bin:/bin" "$B/plot_warps" known.bin out/w.svg --keep
-expect_says "kept for debugging: out/w.gp.tmp"
-[ -f out/w.gp.tmp ] && [ -f out/w.dat.tmp ] || fail "--keep should keep out/w.gp.tmp and out/w.dat.tmp"
+expect_says "kept for debugging: out/w.gp."
+compgen -G 'out/w.gp.??????.tmp' >/dev/null && compgen -G 'out/w.dat.??????.tmp' >/dev/null ||
+    fail "--keep should keep out/w.gp.XXXXXX.tmp and out/w.dat.XXXXXX.tmp"
+compgen -G 'out/w.svg.*' >/dev/null && fail "--keep must not keep the empty chart"
 [ -e out/w.svg ] && fail "--keep must not leave a chart"
 done_testing

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include "check.h"
 #include "logjob.h"
@@ -35,11 +36,23 @@ static void header(warplog_header *h, uint64_t n)
 
 static int exists(const char *p) { struct stat st; return stat(p, &st) == 0; }
 
+/* Temporary files (NAME.XXXXXX.tmp, outfile.h) left in dir. */
+static int temporaries(void)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strstr(e->d_name, ".tmp")) n++;
+    if (d) closedir(d);
+    return n;
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/test_logjob.%d", (int)getpid());
     mkdir(dir, 0777);
-    char path[512], tmp[520], err[1400];
+    char path[512], err[1400];
     warplog_header h;
 
     /* a whole log: records expanded with the block from the probe */
@@ -61,12 +74,11 @@ int main(void)
 
     /* a failing writer leaves neither the log nor its .tmp */
     snprintf(path, sizeof path, "%s/b.bin", dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     logjob_test_fail_after(65536);
     j = logjob_start(path, &h, probes(n), 1, err, sizeof err);
     CHECK(logjob_finish(j, err, sizeof err) == -1);
     CHECK_STR_HAS(err, "injected failure");
-    CHECK(!exists(path) && !exists(tmp));
+    CHECK(!exists(path) && !temporaries());
 
     /* abort_all while jobs run: no .tmp remains; a job that finished first
      * keeps its whole log */
@@ -78,10 +90,7 @@ int main(void)
     logjob_start(p2, &h, probes(big), 9, err, sizeof err);
     logjob_start(p3, &h, probes(big), 9, err, sizeof err);
     logjob_abort_all();
-    snprintf(tmp, sizeof tmp, "%s.tmp", p2);
-    CHECK(!exists(tmp));
-    snprintf(tmp, sizeof tmp, "%s.tmp", p3);
-    CHECK(!exists(tmp));
+    CHECK(!temporaries());
     if (exists(p2)) { /* finished before the stop: must be whole */
         r = warplog_reader_open(p2, err, sizeof err);
         CHECK(r != NULL);

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +27,135 @@ static int exists(const char *name)
     return access(p, F_OK) == 0;
 }
 
+/* Temporary files (NAME.XXXXXX.tmp) left in dir. */
+static int count_tmp(void)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strstr(e->d_name, ".tmp")) n++;
+    if (d) closedir(d);
+    return n;
+}
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+/* A directory is refused; a FIFO is written in place and stays a FIFO; a
+ * symbolic link stays a link to the new file; permissions are kept. */
+static void test_kinds(void)
+{
+    char path[512], err[256] = "";
+    outfile o;
+    CHECK(outfile_open(&o, dir, "w", err, sizeof err) == NULL);
+    CHECK_STR_HAS(err, "is a directory");
+    CHECK(outfile_open(&o, "", "w", err, sizeof err) == NULL);
+
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    CHECK(mkfifo(path, 0600) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char e2[256];
+        outfile w;
+        FILE *f = outfile_open(&w, path, "w", e2, sizeof e2);
+        if (!f) _exit(30);
+        fputs("through the fifo\n", f);
+        _exit(outfile_commit(&w, e2, sizeof e2) == 0 ? 0 : 31);
+    }
+    char buf[128];
+    slurp(path, buf, sizeof buf);
+    int st = -1;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK(!strcmp(buf, "through the fifo\n"));
+    struct stat sb;
+    CHECK(lstat(path, &sb) == 0 && S_ISFIFO(sb.st_mode));
+    CHECK_EQ_I(count_tmp(), 0);
+
+    char target[512];
+    snprintf(target, sizeof target, "%s/target.tsv", dir);
+    snprintf(path, sizeof path, "%s/link.tsv", dir);
+    FILE *t = fopen(target, "w");
+    if (t) fclose(t);
+    CHECK(chmod(target, 0640) == 0);
+    CHECK(symlink("target.tsv", path) == 0);
+    FILE *f = outfile_open(&o, path, "w", err, sizeof err);
+    CHECK(f != NULL);
+    if (f) {
+        fputs("new\n", f);
+        CHECK_EQ_I(outfile_commit(&o, err, sizeof err), 0);
+    }
+    CHECK(lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode));
+    slurp(target, buf, sizeof buf);
+    CHECK(!strcmp(buf, "new\n"));
+    CHECK(stat(target, &sb) == 0 && (sb.st_mode & 0777) == 0640);
+}
+
+/* Two writers of one file at once: each has its own temporary, and the
+ * file is one of theirs whole. */
+static void test_two_writers(void)
+{
+    char path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/both.tsv", dir);
+    outfile a, b;
+    FILE *fa = outfile_open(&a, path, "w", err, sizeof err);
+    FILE *fb = outfile_open(&b, path, "w", err, sizeof err);
+    CHECK(fa && fb);
+    if (!fa || !fb) return;
+    CHECK(strcmp(outfile_name(&a), outfile_name(&b)) != 0);
+    for (int i = 0; i < 20000; i++) {
+        fputs("aaaaaaaa\n", fa);
+        fputs("bbbbbbbb\n", fb);
+    }
+    CHECK_EQ_I(outfile_commit(&a, err, sizeof err), 0);
+    CHECK_EQ_I(outfile_commit(&b, err, sizeof err), 0);
+    FILE *f = fopen(path, "r");
+    char line[32];
+    int n = 0, mixed = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        n++;
+        if (strcmp(line, "bbbbbbbb\n") != 0) mixed++;
+    }
+    if (f) fclose(f);
+    CHECK_EQ_I(n, 20000);
+    CHECK_EQ_I(mixed, 0);
+    CHECK_EQ_I(count_tmp(), 0);
+}
+
+/* SIGTERM and SIGINT while outputs are open: the temporaries go, the
+ * process dies of the signal, the final names never appear. */
+static void test_signal(int sig)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char path[512], err[256];
+        outfile o[3];
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/sig%d.tsv", dir, i);
+            FILE *f = outfile_open(&o[i], path, "w", err, sizeof err);
+            if (!f) _exit(40);
+            fputs("partial\n", f);
+            fflush(f);
+        }
+        if (count_tmp() != 3) _exit(41);
+        raise(sig);
+        _exit(42);
+    }
+    int st = -1;
+    waitpid(pid, &st, 0);
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == sig);
+    CHECK_EQ_I(count_tmp(), 0);
+    CHECK(!exists("sig0.tsv") && !exists("sig1.tsv") && !exists("sig2.tsv"));
+}
+
 static void test_commit(void)
 {
     char path[512], err[256] = "";
@@ -34,21 +165,26 @@ static void test_commit(void)
     CHECK(f != NULL);
     if (!f) return;
     fputs("a\tb\n", f);
-    CHECK(exists("ok.tsv.tmp") && !exists("ok.tsv"));
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s", outfile_name(&o));
+    /* a unique temporary beside the target: BASE.XXXXXX.tmp */
+    CHECK(!strncmp(tmp, path, strlen(path)) && strlen(tmp) == strlen(path) + 11);
+    CHECK(access(tmp, F_OK) == 0 && !exists("ok.tsv"));
     CHECK_EQ_I(outfile_commit(&o, err, sizeof err), 0);
-    CHECK(exists("ok.tsv") && !exists("ok.tsv.tmp"));
+    CHECK(exists("ok.tsv") && access(tmp, F_OK) != 0);
+    CHECK_EQ_I(count_tmp(), 0);
 
     f = outfile_open(&o, path, "w", err, sizeof err);
     fputs("half", f);
     outfile_abort(&o);
-    CHECK(!exists("ok.tsv.tmp"));
+    CHECK_EQ_I(count_tmp(), 0);
     FILE *r = fopen(path, "r");
     char buf[16] = "";
     CHECK(r && fgets(buf, sizeof buf, r) && !strcmp(buf, "a\tb\n")); /* untouched */
     if (r) fclose(r);
 
     CHECK(outfile_open(&o, "/nonexistent-dir/x.tsv", "w", err, sizeof err) == NULL);
-    CHECK_STR_HAS(err, "cannot create /nonexistent-dir/x.tsv.tmp");
+    CHECK_STR_HAS(err, "cannot write /nonexistent-dir/x.tsv");
     CHECK_STR_HAS(err, "does the output directory exist");
 }
 
@@ -70,8 +206,8 @@ static void test_write_error(void)
         for (int i = 0; i < 100000; i++) fprintf(f, "%d\n", i);
         int rc = outfile_commit(&o, err, sizeof err);
         if (rc != -1) _exit(11);
-        if (!strstr(err, "cannot write") || !strstr(err, "full.tsv.tmp")) _exit(12);
-        if (exists("full.tsv") || exists("full.tsv.tmp")) _exit(13);
+        if (!strstr(err, "cannot write") || !strstr(err, "full.tsv")) _exit(12);
+        if (exists("full.tsv") || count_tmp() != 0) _exit(13);
         _exit(0);
     }
     int st = -1;
@@ -137,6 +273,12 @@ static void test_lines(void)
 
 int main(void)
 {
+    /* an ignored signal stays ignored by outfile (nohup, a background job):
+     * the test is about the handler, so the signals start at their default
+     * before the first output installs it */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     snprintf(dir, sizeof dir, "%s/test_outfile.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
@@ -144,6 +286,11 @@ int main(void)
     }
     test_commit();
     test_write_error();
+    test_kinds();
+    test_two_writers();
+    test_signal(SIGTERM);
+    test_signal(SIGINT);
+    test_signal(SIGHUP);
     test_stdout();
     test_lines();
     char cmd[600];
