@@ -225,15 +225,15 @@ int main(int argc, char **argv)
         h.version = WARPLOG_VERSION_REGIONS;
         const char *r = regions;
         while (h.region_count < WARPLOG_MAX_REGIONS) {
-            size_t len = strcspn(r, ",");
-            if (len == 0 || len >= WARPLOG_REGION_NAME_BYTES) {
+            size_t nlen = strcspn(r, ",");
+            if (nlen == 0 || nlen >= WARPLOG_REGION_NAME_BYTES) {
                 free(recs);
                 return cli_usage_error(PROG, "--regions: every name must have 1 to %u characters",
                                        WARPLOG_REGION_NAME_BYTES - 1);
             }
-            memcpy(h.region_names[h.region_count++], r, len);
-            if (r[len] == 0) break;
-            r += len + 1;
+            memcpy(h.region_names[h.region_count++], r, nlen);
+            if (r[nlen] == 0) break;
+            r += nlen + 1;
         }
         h.records_per_warp = h.region_count;
         const char *b = region_bytes;

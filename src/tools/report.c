@@ -2290,8 +2290,8 @@ static int cmd_render(ctx *c, const char *mode, const char *note, const char *re
     {
         /* the run log, and where this GPU was measured, its drift */
         const char *dirs[MAX_GPUS], *labels[MAX_GPUS], *names[MAX_GPUS];
-        const int measured = !strcmp(mode, "gpu") ? c->ng : 0;
-        for (int i = 0; i < measured; i++) {
+        const int nmeasured = !strcmp(mode, "gpu") ? c->ng : 0;
+        for (int i = 0; i < nmeasured; i++) {
             dirs[i] = c->g[i].r.dir;
             labels[i] = c->g[i].label;
             names[i] = c->g[i].name;
@@ -2299,7 +2299,7 @@ static int cmd_render(ctx *c, const char *mode, const char *note, const char *re
         char steps[4200], tables[4200];
         snprintf(steps, sizeof steps, "%s/logs/steps.tsv", c->outdir);
         snprintf(tables, sizeof tables, "%s/tables", c->outdir);
-        if (rr_section(d, steps, ref_root, measured, dirs, labels, names, tables) < 0) {
+        if (rr_section(d, steps, ref_root, nmeasured, dirs, labels, names, tables) < 0) {
             rd_free(d);
             return 1;
         }
