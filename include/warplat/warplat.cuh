@@ -6,7 +6,7 @@
  *   template <class W> __global__ void k(const float *x, float *y, W wl)
  *   {
  *       const float *p = warplat_pin(x + i);      // address math before the clock
- *       warplat_t t = warplat_begin(wl);          // timer, SM id, clock
+ *       warplat_t t = warplat_begin(wl);          // timer, clock
  *       float v = *p;                              // the load(s) ...
  *       warplat_end(wl, 0, t, v);                  // ... first use, clock, record
  *       y[i] = 2 * v;
@@ -19,12 +19,14 @@
  * (warplat.h) measures what the probes cost against it.
  *
  * What a region records (one 16-byte probe, in the log a 32-byte record):
- *   - only in one block in K (the device view's mask/offset): the decision is
- *     ((block ^ offset) & mask) == 0, one LOP3 and a compare, because every
- *     instruction on the path to the load shows in the overhead; the other
- *     blocks run the clean path after that one branch;
- *   - the SM clock before the load (warplat_begin) and after the first use of
- *     the loaded value (warplat_end), plus %smid and %globaltimer;
+ *   - warplat_begin reads %globaltimer and the SM clock in every block (two
+ *     instructions that depend on nothing, so the load is not held back) and
+ *     keeps their low words, two registers, across the region;
+ *   - warplat_end decides whether this block records, one block in K (the
+ *     device view's mask/offset): ((block ^ offset) & mask) == 0, one LOP3;
+ *     the other blocks branch past the rest, without waiting for the value;
+ *   - in a recording block: the first use of the loaded value, the SM clock
+ *     after it, and %smid;
  *   - stored by lane 0 of the warp with one 16-byte store, at index
  *       ((block >> log2 K) * warps_per_block + warp) * nregions + region,
  *     so a region that a warp runs several times (a loop) keeps its last pass,
@@ -55,12 +57,19 @@
 #include <string.h>
 #include "warplat.h"
 
-/* What warplat_begin hands to warplat_end. */
+/*
+ * What warplat_begin hands to warplat_end: two 32-bit registers, live across
+ * the region.  Why no more: a region may hold a loop, and every register the
+ * probe keeps live is one the compiler takes from the loop's loads in
+ * flight.  On the H100 the CSR example with a 64-bit clock, the SM id and
+ * the decision kept live (5 registers) was rescheduled with fewer loads in
+ * flight and ran 5.6 % slower.  The record stores 32 bits of each anyway;
+ * the SM id (a block never moves) and the decision are taken again at the
+ * end.
+ */
 struct warplat_t {
-    uint64_t t0;      /* %clock64 before the load */
-    uint64_t gt0;     /* %globaltimer before t0 */
-    uint32_t sm;      /* %smid */
-    uint32_t on;      /* this block records */
+    uint32_t t0;      /* %clock64's low word before the load */
+    uint32_t gt0;     /* %globaltimer's low word before t0 */
 };
 
 /* The clean launch's view: every probe call compiles to nothing. */
@@ -134,49 +143,49 @@ static __device__ __forceinline__ uint32_t warplat_word(const T &v)
 }
 
 /*
- * Start a region: timer, SM id and clock, and whether this block records.
+ * Start a region: the timer and the clock, in every block.
  *
- * Why the reads are not behind the decision: the load that follows may not
- * issue before the clock read (volatile asms keep their order), and a clock
- * read predicated on the decision waits for the block id, and so for
- * blockIdx.z and gridDim from the constant bank.  Measured on the H100, that
- * wait before every block's first load cost 5-6 % in a short kernel even
- * when one block in 65536 recorded.  Unconditional, the three reads issue at
- * once and depend on nothing; only warplat_end, where the value is used,
- * asks the decision.
+ * Why the reads are not behind the sampling decision: the load that follows
+ * may not issue before the clock read (volatile asms keep their order), and
+ * a clock read predicated on the decision waits for the block id, and so
+ * for blockIdx.z and gridDim from the constant bank.  Measured on the H100,
+ * that wait before every block's first load cost 6.2 % in the tiled
+ * transpose even when one block in 65536 recorded.  Unconditional, the two
+ * reads issue at once and depend on nothing; warplat_end, after the region,
+ * takes the decision.
  */
 static __device__ __forceinline__ warplat_t warplat_begin(const warplat_dev &w)
 {
+    (void)w;
     warplat_t t;
-    t.gt0 = warplat_globaltimer();
-    t.sm = warplat_smid();
-    t.t0 = warplat_clock64();
-    t.on = ((warplat_block_id() ^ w.offset) & w.mask) == 0;   /* one block in K */
+    t.gt0 = (uint32_t)warplat_globaltimer();
+    t.t0 = (uint32_t)warplat_clock64();
     return t;
 }
 
 /*
  * End region `region` (0 .. nregions-1, as named on the host) whose load
- * produced `value`: first use of the value, end clock, and lane 0 stores
- * the probe (start clock low word, 24-bit latency | smid << 24, timer low
- * word, linear block id) with one 16-byte store.
+ * produced `value`: does this block record (one block in K, one LOP3)?  If
+ * so: first use of the value, end clock, and lane 0 stores the probe (start
+ * clock low word, 24-bit latency | smid << 24, timer low word, linear block
+ * id) with one 16-byte store.
  */
 template <typename T>
 static __device__ __forceinline__ void warplat_end(const warplat_dev &w, uint32_t region,
                                                    const warplat_t &t, const T &value)
 {
-    if (!t.on) return;
+    const uint32_t blk = warplat_block_id();
+    if (((blk ^ w.offset) & w.mask) != 0) return;
     warplat_use_u32(warplat_word(value));
-    const uint64_t t1 = warplat_clock64();
+    const uint32_t t1 = (uint32_t)warplat_clock64();
     const uint32_t tid = warplat_thread_id();
     if ((tid & 31) == 0 && region < w.nregions && w.probes) {
-        const uint32_t blk = warplat_block_id();
         const uint32_t wpb = (blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
         const uint64_t idx = ((uint64_t)(blk >> w.shift) * wpb + (tid >> 5)) * w.nregions + region;
-        const uint64_t lat = t1 - t.t0;
-        const uint32_t lat24 = lat > 0x00ffffffu ? 0x00ffffffu : (uint32_t)lat;
+        const uint32_t lat = t1 - t.t0;   /* modulo 2^32: a region is shorter than 2 s */
+        const uint32_t lat24 = lat > 0x00ffffffu ? 0x00ffffffu : lat;
         *reinterpret_cast<uint4 *>(w.probes + 4 * idx) =
-            make_uint4((uint32_t)t.t0, lat24 | (t.sm << 24), (uint32_t)t.gt0, blk);
+            make_uint4(t.t0, lat24 | (warplat_smid() << 24), t.gt0, blk);
     }
 }
 
@@ -185,7 +194,6 @@ static __device__ __forceinline__ warplat_t warplat_begin(const warplat_off_t &)
 {
     warplat_t t;
     t.t0 = t.gt0 = 0;
-    t.sm = t.on = 0;
     return t;
 }
 template <typename T>
