@@ -232,6 +232,9 @@ collect() {
 if [ $MODE = gpu ]; then
     step "measure GPU $DEVICE (scripts/reference.sh)" measure
 else
+    if [ $MODE = reference ]; then
+        say "nothing is measured here ($NOTE): the report shows the bundled results of $REFERENCE/"
+    fi
     step "copy the results into the report's data/" collect || { say "no results to report"; exit 1; }
 fi
 

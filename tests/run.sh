@@ -21,8 +21,16 @@ run_one() {
     local name=$1; shift
     local log="$logdir/$(echo "$name" | tr '/' '_').log"
     local t0=$SECONDS
+    # a test that runs long says so every 10 s, with its last line of
+    # progress, so that the run is never silent for long
+    ( while sleep 10; do
+          printf '  ...   %-44s %3ds  %s\n' "$name" $((SECONDS - t0)) "$(tail -n 1 "$log" 2>/dev/null | cut -c1-60)"
+      done ) &
+    local ticker=$!
     "$@" >"$log" 2>&1
     local rc=$?
+    kill "$ticker" 2>/dev/null
+    wait "$ticker" 2>/dev/null
     local dt=$((SECONDS - t0))
     if [ $rc -eq 0 ]; then
         pass=$((pass + 1)); printf '  PASS  %-44s %3ds\n' "$name" "$dt"
