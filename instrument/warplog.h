@@ -77,6 +77,8 @@ extern "C" {
  *   lat_smid     bits 0..23: end - start in cycles, saturated at
  *                WARP_PROBE_LAT_MAX; bits 24..31: %smid
  *   gtimer_lo    low 32 bits of %globaltimer (ns), read just before start
+ *                (the probe API, include/warplat/warplat.cuh, reads it just
+ *                after the end clock: one register less live in the region)
  *   block        blockIdx.x of the warp
  */
 typedef struct warp_probe {
@@ -157,7 +159,7 @@ WARPLOG_HD uint64_t warplog_sampled_blocks(uint64_t blocks, uint32_t K, uint32_t
 typedef struct warp_record {
     uint64_t start_clk;  /* SM clock before the load, cycles */
     uint64_t end_clk;    /* SM clock after the first use of the loaded value */
-    uint64_t gtimer_ns;  /* %globaltimer just before start_clk, ns */
+    uint64_t gtimer_ns;  /* %globaltimer just before start_clk, ns (version 3: after end_clk) */
     uint32_t block;      /* blockIdx.x */
     uint8_t  warp;       /* warp index inside the block (< 32) */
     uint8_t  region;     /* version 3: index into header.region_names; else 0 */

@@ -19,14 +19,15 @@
  * (warplat.h) measures what the probes cost against it.
  *
  * What a region records (one 16-byte probe, in the log a 32-byte record):
- *   - warplat_begin reads %globaltimer and the SM clock in every block (two
- *     instructions that depend on nothing, so the load is not held back) and
- *     keeps their low words, two registers, across the region;
+ *   - warplat_begin reads the SM clock in every block (one instruction that
+ *     depends on nothing, so the load is not held back) and keeps its low
+ *     word, one register, across the region;
  *   - warplat_end decides whether this block records, one block in K (the
  *     device view's mask/offset): ((block ^ offset) & mask) == 0, one LOP3;
  *     the other blocks branch past the rest, without waiting for the value;
  *   - in a recording block: the first use of the loaded value, the SM clock
- *     after it, and %smid;
+ *     after it, %globaltimer (so a version-3 record's timer is the end's)
+ *     and %smid;
  *   - stored by lane 0 of the warp with one 16-byte store, at index
  *       ((block >> log2 K) * warps_per_block + warp) * nregions + region,
  *     so a region that a warp runs several times (a loop) keeps its last pass,
@@ -58,18 +59,17 @@
 #include "warplat.h"
 
 /*
- * What warplat_begin hands to warplat_end: two 32-bit registers, live across
+ * What warplat_begin hands to warplat_end: one 32-bit register, live across
  * the region.  Why no more: a region may hold a loop, and every register the
  * probe keeps live is one the compiler takes from the loop's loads in
- * flight.  On the H100 the CSR example with a 64-bit clock, the SM id and
- * the decision kept live (5 registers) was rescheduled with fewer loads in
- * flight and ran 5.6 % slower.  The record stores 32 bits of each anyway;
- * the SM id (a block never moves) and the decision are taken again at the
- * end.
+ * flight.  On the H100 the CSR example cost 5.6 % with a 64-bit clock, the
+ * timer, the SM id and the decision kept live (5 registers), 2.8 % with the
+ * clock's and the timer's low words (2 registers).  So the SM id (a block
+ * never moves), the decision and %globaltimer are all taken at the end: the
+ * record's timer is the end's (warplog.h says so of version-3 logs).
  */
 struct warplat_t {
     uint32_t t0;      /* %clock64's low word before the load */
-    uint32_t gt0;     /* %globaltimer's low word before t0 */
 };
 
 /* The clean launch's view: every probe call compiles to nothing. */
@@ -143,22 +143,21 @@ static __device__ __forceinline__ uint32_t warplat_word(const T &v)
 }
 
 /*
- * Start a region: the timer and the clock, in every block.
+ * Start a region: the clock, in every block.
  *
  * Why the reads are not behind the sampling decision: the load that follows
  * may not issue before the clock read (volatile asms keep their order), and
  * a clock read predicated on the decision waits for the block id, and so
  * for blockIdx.z and gridDim from the constant bank.  Measured on the H100,
  * that wait before every block's first load cost 6.2 % in the tiled
- * transpose even when one block in 65536 recorded.  Unconditional, the two
- * reads issue at once and depend on nothing; warplat_end, after the region,
+ * transpose even when one block in 65536 recorded.  Unconditional, the read
+ * issues at once and depends on nothing; warplat_end, after the region,
  * takes the decision.
  */
 static __device__ __forceinline__ warplat_t warplat_begin(const warplat_dev &w)
 {
     (void)w;
     warplat_t t;
-    t.gt0 = (uint32_t)warplat_globaltimer();
     t.t0 = (uint32_t)warplat_clock64();
     return t;
 }
@@ -166,9 +165,9 @@ static __device__ __forceinline__ warplat_t warplat_begin(const warplat_dev &w)
 /*
  * End region `region` (0 .. nregions-1, as named on the host) whose load
  * produced `value`: does this block record (one block in K, one LOP3)?  If
- * so: first use of the value, end clock, and lane 0 stores the probe (start
- * clock low word, 24-bit latency | smid << 24, timer low word, linear block
- * id) with one 16-byte store.
+ * so: first use of the value, end clock, %globaltimer, and lane 0 stores the
+ * probe (start clock low word, 24-bit latency | smid << 24, timer low word,
+ * linear block id) with one 16-byte store.
  */
 template <typename T>
 static __device__ __forceinline__ void warplat_end(const warplat_dev &w, uint32_t region,
@@ -178,6 +177,7 @@ static __device__ __forceinline__ void warplat_end(const warplat_dev &w, uint32_
     if (((blk ^ w.offset) & w.mask) != 0) return;
     warplat_use_u32(warplat_word(value));
     const uint32_t t1 = (uint32_t)warplat_clock64();
+    const uint32_t gt1 = (uint32_t)warplat_globaltimer();
     const uint32_t tid = warplat_thread_id();
     if ((tid & 31) == 0 && region < w.nregions && w.probes) {
         const uint32_t wpb = (blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
@@ -185,7 +185,7 @@ static __device__ __forceinline__ void warplat_end(const warplat_dev &w, uint32_
         const uint32_t lat = t1 - t.t0;   /* modulo 2^32: a region is shorter than 2 s */
         const uint32_t lat24 = lat > 0x00ffffffu ? 0x00ffffffu : lat;
         *reinterpret_cast<uint4 *>(w.probes + 4 * idx) =
-            make_uint4(t.t0, lat24 | (warplat_smid() << 24), t.gt0, blk);
+            make_uint4(t.t0, lat24 | (warplat_smid() << 24), gt1, blk);
     }
 }
 
@@ -193,7 +193,7 @@ static __device__ __forceinline__ void warplat_end(const warplat_dev &w, uint32_
 static __device__ __forceinline__ warplat_t warplat_begin(const warplat_off_t &)
 {
     warplat_t t;
-    t.t0 = t.gt0 = 0;
+    t.t0 = 0;
     return t;
 }
 template <typename T>
