@@ -3,6 +3,7 @@
 # take the bundled reference results, and write a report with every chart.
 #
 #   scripts/report.sh [--quick] [--device D] [--out DIR] [--data DIR] [--no-gpu] [--no-charts]
+#   scripts/report.sh --log FILE [--ref DIR] [--out DIR] [--no-charts]
 #   make report REPORT_ARGS="--quick --out /tmp/r"
 #
 #   --quick       shorter GPU runs (scripts/reference.sh --quick: N = 1e7,
@@ -16,6 +17,13 @@
 #                 (as data/reference), shown side by side
 #   --no-gpu      do not measure even where a GPU is present: report the
 #                 bundled results of data/reference/*/
+#   --log FILE    the report of your own kernel: a log written through the
+#                 probe API (include/warplat, docs/your-kernel.md); for each
+#                 region its latency distribution, its timeline and the
+#                 verdict of bin/verdict; nothing is measured
+#   --ref DIR     with --log: the results folder whose ceiling.tsv and
+#                 latency_ca.tsv set what Little's law needs (default: the
+#                 first folder of the log's GPU in DIR/data, then data/reference)
 #   --no-charts   write the report without charts (where gnuplot cannot be
 #                 had); without it, a machine whose gnuplot is missing or
 #                 cannot start stops here before anything is measured
@@ -54,16 +62,16 @@ REFERENCE=${WARPLAT_REFERENCE:-data/reference}
 usage() { sed -n '2,/^set -uo/p' "$0" | sed -e '/^set -uo/d' -e 's/^# \{0,1\}//'; }
 usage_error() { echo "report.sh: $*" >&2; echo "Try 'scripts/report.sh --help'." >&2; exit 2; }
 
-QUICK=0 DEVICE=0 OUTDIR=report DATA="" NOGPU=0 CHARTS=1
+QUICK=0 DEVICE=0 OUTDIR=report DATA="" NOGPU=0 CHARTS=1 LOG="" REF=""
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --quick) QUICK=1; shift ;;
         --no-gpu) NOGPU=1; shift ;;
         --no-charts) CHARTS=0; shift ;;
-        --device|--out|--data)
+        --device|--out|--data|--log|--ref)
             [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
-            case $1 in --device) DEVICE=$2 ;; --out) OUTDIR=$2 ;; --data) DATA=$2 ;; esac
+            case $1 in --device) DEVICE=$2 ;; --out) OUTDIR=$2 ;; --data) DATA=$2 ;; --log) LOG=$2 ;; --ref) REF=$2 ;; esac
             shift 2 ;;
         --device=*) DEVICE=${1#*=}; shift ;;
         --out=*) OUTDIR=${1#*=}; shift ;;
@@ -76,6 +84,16 @@ case $OUTDIR in /*) ;; *) OUTDIR=$CALLER_PWD/$OUTDIR ;; esac
 if [ -n "$DATA" ]; then
     case $DATA in /*) ;; *) DATA=$CALLER_PWD/$DATA ;; esac
     [ -d "$DATA" ] || usage_error "--data $DATA is not a directory"
+fi
+if [ -n "$LOG" ]; then
+    [ -z "$DATA" ] && [ $QUICK = 0 ] || usage_error "--log reports a log: it goes with neither --data nor --quick"
+    case $LOG in /*) ;; *) LOG=$CALLER_PWD/$LOG ;; esac
+    [ -f "$LOG" ] || usage_error "--log $LOG is not a file"
+fi
+if [ -n "$REF" ]; then
+    [ -n "$LOG" ] || usage_error "--ref goes with --log"
+    case $REF in /*) ;; *) REF=$CALLER_PWD/$REF ;; esac
+    [ -d "$REF" ] || usage_error "--ref $REF is not a directory"
 fi
 
 # ---------------------------------------------------------------- progress
@@ -156,7 +174,8 @@ have_gpu() { command -v "$NVIDIA_SMI" >/dev/null 2>&1 && "$NVIDIA_SMI" -L 2>/dev
 # the Makefile's own search for nvcc
 have_nvcc() { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }
 MODE="" NOTE=""
-if [ -n "$DATA" ]; then MODE=data NOTE=$DATA
+if [ -n "$LOG" ]; then MODE=kernel NOTE=$LOG
+elif [ -n "$DATA" ]; then MODE=data NOTE=$DATA
 elif [ $NOGPU = 0 ] && have_gpu && { [ -x "$READONLY" ] || have_nvcc; }; then
     # a fresh clone has no ./readonly yet: the build step below makes it
     MODE=gpu NOTE="device $DEVICE"
@@ -229,7 +248,29 @@ collect() {
         SOURCES+=("$(basename "$d")=${d#"$PWD"/}")
     done
 }
-if [ $MODE = gpu ]; then
+# your kernel's log: the verdict and the statistics, then a chart job per
+# region and kind (the plan, in the format of bin/report plan)
+kernel_tables() {
+    local refarg=(--ref-root "$OUTDIR/data:$REFERENCE") t
+    [ -n "$REF" ] && refarg=(--ref "$REF")
+    mkdir -p "$STAGE/tables" "$STAGE/charts" || return 1
+    bin/verdict "$LOG" "${refarg[@]}" --out "$STAGE/tables/verdict.tsv" || return 1
+    bin/latency_stats "$LOG" --out "$STAGE/tables/latency_stats.tsv" || return 1
+}
+kernel_plan() {
+    local r
+    bin/verdict "$LOG" --list-regions >"$WORK/regions.txt" || return 1
+    while IFS= read -r r; do
+        printf '%s\t-\tregion %s: latency distribution\tbin/plot_latency\t%s\t%s\t--region\t%s\n' \
+            "$STAGE/charts/latency_$r.svg" "$r" "$LOG" "$STAGE/charts/latency_$r.svg" "$r"
+        printf '%s\t-\tregion %s: per-warp timeline\tbin/plot_warps\t%s\t%s\t--region\t%s\n' \
+            "$STAGE/charts/warps_$r.svg" "$r" "$LOG" "$STAGE/charts/warps_$r.svg" "$r"
+    done <"$WORK/regions.txt" >"$WORK/plan.tsv"
+}
+if [ $MODE = kernel ]; then
+    step "the verdict and statistics of $LOG (bin/verdict, bin/latency_stats)" kernel_tables ||
+        { say "$LOG could not be read: nothing to report"; exit 1; }
+elif [ $MODE = gpu ]; then
     step "measure GPU $DEVICE (scripts/reference.sh)" measure
 else
     if [ $MODE = reference ]; then
@@ -239,8 +280,11 @@ else
 fi
 
 # ---------------------------------------------------------------- 3. plan
-plan() { bin/report plan "$STAGE" --families "$FAMILIES" >"$WORK/plan.tsv"; }
-step "plan the charts (bin/report plan)" plan || { say "bin/report plan failed: nothing to report"; exit 1; }
+plan() {
+    if [ $MODE = kernel ]; then kernel_plan
+    else bin/report plan "$STAGE" --families "$FAMILIES" >"$WORK/plan.tsv"; fi
+}
+step "plan the charts (bin/report plan)" plan || { say "the plan failed: nothing to report"; exit 1; }
 
 # ---------------------------------------------------------------- 4. charts
 # Jobs of the plan on every core.  Each job's stderr is kept in
@@ -315,7 +359,10 @@ charts() {
 step "draw the charts" charts
 
 # ---------------------------------------------------------------- 5. render
-render() { bin/report render "$STAGE" "${SOURCES[@]}" --mode "$MODE" --note "$NOTE" --families "$FAMILIES"; }
+render() {
+    if [ $MODE = kernel ]; then bin/report kernel "$STAGE"
+    else bin/report render "$STAGE" "${SOURCES[@]}" --mode "$MODE" --note "$NOTE" --families "$FAMILIES"; fi
+}
 step "write index.html and index.md (bin/report render)" render
 
 if [ ! -s "$STAGE/index.html" ] || [ ! -s "$STAGE/index.md" ]; then

@@ -7,6 +7,8 @@
  *   report render OUTDIR [LABEL=DIR...] index.html and index.md
  *   report expected DIR [--families L] the result files DIR lacks, with the
  *                                      command that makes each
+ *   report kernel OUTDIR               the report of your own kernel's log
+ *                                      (scripts/report.sh --log: report_kernel.h)
  *   report gpus DIR                    the results folders in DIR: DIR itself,
  *                                      or each of its folders that is one
  *   report chart-bandwidth OUT.svg SUMMARY...   bandwidth against WPB
@@ -54,6 +56,7 @@
 #include "report_doc.h"
 #include "report_facts.h"
 #include "report_families.h"
+#include "report_kernel.h"
 #include "report_run.h"
 #include "results.h"
 #include "stats.h"
@@ -2232,6 +2235,20 @@ static int write_atomic(const char *path, const report_doc *d, int (*w)(const re
     return 0;
 }
 
+/* The report of your own kernel (make report REPORT_ARGS="--log FILE"). */
+static int cmd_kernel(const char *outdir)
+{
+    char err[1024], html[4200], md[4200];
+    report_doc *d = rk_build(outdir, err, sizeof err);
+    if (!d) die("%s", err);
+    snprintf(html, sizeof html, "%s/index.html", outdir);
+    snprintf(md, sizeof md, "%s/index.md", outdir);
+    if (d->oom) die("out of memory while building the report");
+    const int rc = write_atomic(html, d, rd_write_html) == 0 && write_atomic(md, d, rd_write_markdown) == 0 ? 0 : 1;
+    rd_free(d);
+    return rc;
+}
+
 static int cmd_render(ctx *c, const char *mode, const char *note, const char *ref_root)
 {
     char path[4200], err[512];
@@ -3551,6 +3568,7 @@ static void usage(FILE *f)
           "                            [--families LIST]\n"
           "       report expected DIR [--families LIST]\n"
           "       report gpus DIR\n"
+          "       report kernel OUTDIR\n"
           "       report chart-bandwidth OUT.svg SUMMARY...\n"
           "       report chart-ladders OUT.svg LABEL=TSV...\n"
           "       report chart-family OUT.svg KIND DIR [N]\n"
@@ -3565,6 +3583,8 @@ static void usage(FILE *f)
           "  expected   the files a complete results folder has that DIR lacks, with the\n"
           "             command that makes each (TSV: file, command)\n"
           "  gpus       the results folders in DIR (DIR itself, or its sub-folders), one a line\n"
+          "  kernel     OUTDIR/index.html and index.md of your own kernel's log, from the\n"
+          "             tables and charts scripts/report.sh --log left there (docs/your-kernel.md)\n"
           "  chart-bandwidth  GB/s against warps per block, one line per variant\n"
           "  chart-ladders    several GPUs' latency ladders on one chart\n"
           "  chart-family     a family's own chart from the results folder DIR: copy_stride,\n"
@@ -3621,6 +3641,11 @@ int main(int argc, char **argv)
         if (r.npos != 2) return cli_usage_error(PROG, "expected takes one folder");
         if (!is_dir(r.pos[1])) die("%s is not a folder", r.pos[1]);
         return cmd_expected(r.pos[1], families);
+    }
+    if (!strcmp(cmd, "kernel")) {
+        if (r.npos != 2) return cli_usage_error(PROG, "kernel takes one folder");
+        if (!is_dir(r.pos[1])) die("%s is not a folder", r.pos[1]);
+        return cmd_kernel(r.pos[1]);
     }
     if (strcmp(cmd, "plan") && strcmp(cmd, "render"))
         return cli_usage_error(PROG, "unknown command '%s'", cmd);

@@ -3,7 +3,7 @@
  * in numbers: latency percentiles, warps and bytes in flight per SM, and what
  * Little's law needs at this GPU's achievable ceiling and DRAM latency.
  *
- *   bin/verdict LOG [--ref DIR] [--max-overhead PCT] [--out FILE]
+ *   bin/verdict LOG [--ref DIR | --ref-root ROOT[:ROOT...]] [--max-overhead PCT] [--out FILE]
  *   bin/verdict LOG --list-regions     the region names, one a line (for scripts
  *                                      that draw a chart per region)
  *
@@ -11,7 +11,11 @@
  * its ceiling.tsv gives the achievable read bandwidth (column bw_GBps of the
  * row whose operation is "read") and its latency_ca.tsv the DRAM plateau of
  * the latency ladder (ns).  Without them the bytes needed are unknown and
- * the verdict says so.  The arithmetic is regions.c's (unit-tested).
+ * the verdict says so.  --ref-root ROOT[:ROOT...]: the first results folder
+ * under the ROOTs (in order) whose GPU is the log's (by device name), as
+ * the report of your kernel uses it: your own measured results first
+ * (report/data), then the bundled ones (data/reference).  The arithmetic
+ * is regions.c's (unit-tested).
  *
  * --max-overhead PCT: exit 1 (after writing the table) when the log's
  * measured probe overhead exceeds PCT, with a sentence: what a test asserts.
@@ -23,6 +27,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "drift.h"
 #include "outfile.h"
 #include "plateau.h"
 #include "regions.h"
@@ -32,7 +37,7 @@
 #define PROG "verdict"
 
 static const char usage_text[] =
-    "usage: verdict LOG [--ref DIR] [--max-overhead PCT] [--out FILE]\n"
+    "usage: verdict LOG [--ref DIR | --ref-root ROOT[:ROOT...]] [--max-overhead PCT] [--out FILE]\n"
     "       verdict LOG --list-regions\n"
     "  One TSV row per region of a warp log (a log without regions is one region):\n"
     "  records, p50/p95/mean latency in cycles, the DRAM latency in cycles at the log's\n"
@@ -122,12 +127,14 @@ static void put_table(FILE *f, const char *log, const warplog_header *h, region_
 
 int main(int argc, char **argv)
 {
-    const char *ref = NULL, *out = NULL;
+    const char *ref = NULL, *out = NULL, *roots = NULL;
     double max_ovh = NAN;
     int max_given = 0, list = 0;
     const cli_opt opts[] = {
         {"--ref", 0, CLI_STRING, 0, 0, 0, 0, &ref, "DIR",
          "results folder with ceiling.tsv and latency_ca.tsv (e.g. data/reference/h100)", 0, 0},
+        {"--ref-root", 0, CLI_STRING, 0, 0, 0, 0, &roots, "ROOTS",
+         "the first folder under these (colon-separated) whose GPU is the log's", 0, 0},
         {"--max-overhead", 0, CLI_DOUBLE, 0, 0, 0, 1000, &max_ovh, "PCT",
          "exit 1 when the log's measured probe overhead is above PCT", 0, &max_given},
         {"--list-regions", 0, CLI_FLAG, 1, 0, 0, 0, &list, 0,
@@ -144,6 +151,7 @@ int main(int argc, char **argv)
         return outfile_check_stdout(PROG);
     }
     if (res.npos != 1) return cli_usage_error(PROG, "give exactly one LOG");
+    if (ref && roots) return cli_usage_error(PROG, "--ref and --ref-root: give one");
     const char *log = res.pos[0];
     char err[1024];
     warplog_header h;
@@ -159,6 +167,16 @@ int main(int argc, char **argv)
         }
         region_acc_free(a);
         return outfile_check_stdout(PROG);
+    }
+    char found[1024];
+    if (!ref && roots) {
+        char *copy = strdup(roots);
+        for (char *save = NULL, *root = copy ? strtok_r(copy, ":", &save) : NULL; root && !ref;
+             root = strtok_r(NULL, ":", &save))
+            if (drift_find_bundled(root, h.device_name, found, sizeof found) == 0) ref = found;
+        free(copy);
+        if (!ref)
+            fprintf(stderr, PROG ": note: no results of a %s under %s: no reference\n", h.device_name, roots);
     }
     double ceiling = h.ceiling_GBps > 0 ? h.ceiling_GBps : NAN, dram_ns = NAN;
     if (ref) read_ref(ref, &ceiling, &dram_ns);

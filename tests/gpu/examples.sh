@@ -5,7 +5,9 @@
 # and each log passes warplog check, is read by latency_stats (a row per
 # region) and gets a verdict per region, with the measured overhead at the
 # default sampling at most 2 % (read from the log header by bin/verdict).
-# WARPLAT_EXAMPLES_KEEP=DIR keeps each log's verdict, statistics and header.
+# Each log also gets the report of its kernel (scripts/report.sh --log), with a
+# verdict in numbers per region.
+# WARPLAT_EXAMPLES_KEEP=DIR keeps each log's verdict, statistics, header and report.
 source "$(dirname "$0")/../lib.sh"
 require_gpu
 require_bin bin/warplog bin/latency_stats bin/verdict
@@ -42,9 +44,20 @@ for log in "$E"/spmv.bin "$E"/histogram.bin "$E"/transpose_naive.bin "$E"/transp
     bin/verdict "$log" --ref data/reference/h100 --max-overhead 2 >"$TMP/v.tsv" 2>"$TMP/v.err" ||
         fail "verdict $log: $(cat "$TMP/v.err")"
     cat "$TMP/v.tsv"
+    # the report of the kernel (make report REPORT_ARGS="--log LOG"), charts where gnuplot is
+    b=$(basename "$log" .bin)
+    nochart=()
+    command -v gnuplot >/dev/null 2>&1 || nochart=(--no-charts)
+    bash scripts/report.sh --log "$log" --ref data/reference/h100 --out "$TMP/report_$b" "${nochart[@]}" \
+        >"$TMP/report_$b.log" 2>&1 || fail "report --log $log: $(tail -n 3 "$TMP/report_$b.log")"
+    grep -q 'failed parts: none' "$TMP/report_$b.log" || fail "report --log $log has failed parts"
+    for r in $(bin/verdict "$log" --list-regions); do
+        grep -q "^> region $r: p50 [0-9]* cycles" "$TMP/report_$b/index.md" ||
+            fail "report --log $log: no verdict in numbers for region $r"
+    done
     if [ -n "${WARPLAT_EXAMPLES_KEEP:-}" ]; then   # the reference set's examples/ summaries
         mkdir -p "$WARPLAT_EXAMPLES_KEEP"
-        b=$(basename "$log" .bin)
+        cp "$TMP/report_$b/index.md" "$WARPLAT_EXAMPLES_KEEP/${b}_report.md"
         cp "$TMP/v.tsv" "$WARPLAT_EXAMPLES_KEEP/${b}_verdict.tsv"
         printf '%s\n' "$out" >"$WARPLAT_EXAMPLES_KEEP/${b}_latency_stats.tsv"
         bin/warplog info "$log" >"$WARPLAT_EXAMPLES_KEEP/${b}_info.tsv"
