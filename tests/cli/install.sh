@@ -8,6 +8,11 @@ source "$(dirname "$0")/../lib.sh"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$NVCC" ] || skip "nvcc not found: the examples cannot be built"
 command -v pkg-config >/dev/null 2>&1 || skip "pkg-config not installed"
+# Under make test SANITIZE=1 the library is built with ASan and UBSan, and a
+# user's plain nvcc link of it cannot resolve their runtime: the plain
+# make test runs this one (nothing here reads input that a sanitizer watches)
+grep -q -- '-fsanitize' build/flags.stamp 2>/dev/null &&
+    skip "the library is built with sanitizers (SANITIZE=1): a user's build is tested by the plain make test"
 
 P=$TMP/prefix
 expect_exit 0 make -s install PREFIX="$P"
