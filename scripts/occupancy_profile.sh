@@ -63,7 +63,7 @@ OUTDIR=$(abspath "$OUTDIR") KEEP=$(abspath "$KEEP") LADDER=$(abspath "$LADDER")
 
 # <family>_<variant>, or a variant of readonly
 FAM=${KERNEL%%_*} V=${KERNEL#*_}
-if [ "$FAM" = "$KERNEL" ] || { [ ! -f "src/families/$FAM.cu" ] && [ -z "${WARPLAT_EXPERIMENT:-}" ]; }; then
+if [ "$FAM" = "$KERNEL" ] || { [ ! -f "src/families/$FAM/$FAM.cu" ] && [ -z "${WARPLAT_EXPERIMENT:-}" ]; }; then
     FAM=readonly V=$KERNEL
 fi
 EXP=${WARPLAT_EXPERIMENT:-./$FAM}

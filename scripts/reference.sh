@@ -14,7 +14,7 @@
 # Sections, in order (each one's files are rewritten whole; the others are
 # left as they are, so the script can be re-run section by section):
 #   device     device.tsv, nvidia_smi.csv
-#   summaries  <exp>_<N>_wpb<W>.tsv for every family (src/families/*.cu):
+#   summaries  <exp>_<N>_wpb<W>.tsv for every family (bin/names families):
 #              readonly at WPB 2, 4, 8, 16, 32, the others at WPB 4; and
 #              latency_stats_<N>_wpb4.tsv
 #   overhead   overhead.tsv: the clean twin against the instrumented kernel
@@ -104,8 +104,10 @@ FAILED=()
 if [ $QUICK = 1 ]; then N=1e7; else N=1e8; fi
 WPBS="2 4 8 16 32"          # readonly: the overhead table needs every WPB
 WPBS_OTHER="4"              # the other families
-FAMILIES=()
-for f in src/families/*.cu; do FAMILIES+=("$(basename "$f" .cu)"); done
+# the kernel families: the registry says which (src/families/NAME/)
+[ -x bin/names ] || make -s tools >&2 || { echo "reference.sh: could not build the tools (make tools)" >&2; exit 1; }
+mapfile -t FAMILIES < <(bin/names families)
+[ ${#FAMILIES[@]} -gt 0 ] || { echo "reference.sh: bin/names families listed no family" >&2; exit 1; }
 
 say() { echo "reference.sh: [${SECONDS}s] $*" >&2; }
 # step NAME CMD...: run CMD with a start and an end line; a failure is recorded

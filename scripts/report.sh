@@ -167,8 +167,6 @@ LOGDIR=$STAGE/logs
 mkdir -p "$STAGE/data" "$LOGDIR" || { say "cannot create folders in $STAGE"; exit 1; }
 printf 'step\tstatus\tstart_us\tend_us\n' >"$LOGDIR/steps.tsv"
 
-FAMILIES=""
-for f in src/families/*.cu; do [ -f "$f" ] && FAMILIES+="${FAMILIES:+,}$(basename "$f" .cu)"; done
 
 have_gpu() { command -v "$NVIDIA_SMI" >/dev/null 2>&1 && "$NVIDIA_SMI" -L 2>/dev/null | grep -q '^GPU'; }
 # the Makefile's own search for nvcc
@@ -195,6 +193,8 @@ build() {
     make -s -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" $target 2>&1 | tee "$LOGDIR/make.log" >&2
 }
 step "build the tools (make)" build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
+# the kernel families: the registry says which (src/families/NAME/, never listed here)
+FAMILIES=$(bin/names families | paste -sd,) && [ -n "$FAMILIES" ] || { say "bin/names families failed"; exit 1; }
 if [ $MODE = gpu ] && [ ! -x "$READONLY" ]; then
     say "make did not build $READONLY (see $LOGDIR/make.log): nothing can be measured"
     exit 1

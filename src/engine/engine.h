@@ -2,7 +2,7 @@
  * engine.h - the experiment engine: what a kernel family declares, and what
  * the engine does with it.
  *
- * A family is one .cu file (src/families/NAME.cu) holding its kernels, their
+ * A family is one .cu file (src/families/NAME/NAME.cu) holding its kernels, their
  * launchers, a CPU reference, and one table, `const eng_family eng_family`,
  * that names its variants and points at a few hooks.  The engine
  * (src/engine/engine.c, plain C against the CUDA runtime) owns everything

@@ -10,6 +10,8 @@
  *   names latency-stats N WPB
  *   names ncu-table EXP N          tiling_ncu_8192.tsv
  *   names script EXP               the family's own script (exit 1: none)
+ *   names families                 every kernel family, one per line (the
+ *                                  folders src/families/NAME/, family.h)
  *   names parse BASENAME           kind, exp, variant, label, n, wpb (TSV)
  *   names command DIR BASENAME     the command that makes that file in DIR
  */
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "family.h"
 #include "names.h"
 #include "outfile.h"
 
@@ -26,7 +29,7 @@ static int usage(FILE *f, int rc)
     fprintf(f, "usage: names summary EXP N WPB | log EXP VARIANT WPB [LABEL] | logdir N |\n"
                "             sweep EXP VARIANT WPB | sectors EXP | sass EXP |\n"
                "             latency-stats N WPB | ncu-table EXP N | gpu ORDINAL UUID NAME |\n"
-               "             parse BASENAME | command DIR BASENAME | script EXP\n"
+               "             parse BASENAME | command DIR BASENAME | script EXP | families\n"
                "Prints the name docs/naming.md gives a result file.  Exit: 0 ok, 2 usage.\n");
     return rc;
 }
@@ -47,6 +50,10 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
         return usage(stdout, 0) || outfile_check_stdout("names");
+    if (argc == 2 && !strcmp(argv[1], "families")) {
+        for (const fam_entry *e = fam_registry; e->name; e++) printf("%s\n", e->name);
+        return outfile_check_stdout("names");
+    }
     if (argc < 3) return usage(stderr, 2);
     const char *c = argv[1];
     char b[512];

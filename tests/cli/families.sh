@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every kernel family's program (src/families/NAME.cu -> ./NAME and
+# Every kernel family's program (src/families/NAME/NAME.cu -> ./NAME and
 # ./NAME_profile), found by listing the families, not by naming them: the
 # engine's command line behaves the same for all.  Usage errors exit 2 before
 # a GPU is touched; --help and --list-kernels need no GPU; each program lists
@@ -8,7 +8,7 @@
 # no file.
 source "$(dirname "$0")/../lib.sh"
 fams=()
-for f in src/families/*.cu; do fams+=("$(basename "$f" .cu)"); done
+mapfile -t fams < <(bin/names families)
 [ ${#fams[@]} -ge 1 ] || fail "no family in src/families"
 for fam in "${fams[@]}"; do
     require_bin "$fam" "${fam}_profile"

@@ -20,8 +20,7 @@ H=data/reference/h100
 r1() { awk -v a="$1" 'BEGIN { printf "%.1f", a }'; }
 
 # ---- 1. the scripts' files against bin/report expected
-for f in src/families/*.cu; do
-    fam=$(basename "$f" .cu)
+for fam in $(bin/names families); do
     if [ -f "scripts/$fam.sh" ]; then
         [ "$(bin/names script "$fam")" = "scripts/$fam.sh" ] || fail "names_family_script($fam) is not scripts/$fam.sh"
     else

@@ -15,8 +15,7 @@ listing() { # NAME: the SASS of ./NAME, built here or committed
     [ -f "data/reference/h100/sass_$1.txt" ] && echo "data/reference/h100/sass_$1.txt"
 }
 n=0
-for src in src/families/*.cu; do
-    fam=$(basename "$src" .cu)
+for fam in $(bin/names families); do
     s=$(listing "$fam") || true
     [ -n "$s" ] || { echo "no SASS of $fam (no cuobjdump, none committed)"; continue; }
     probes=$(bin/sass_check functions "$s" | grep '_probe$') || true

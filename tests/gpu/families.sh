@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# Every kernel family (found as src/families/*.cu), every variant and
+# Every kernel family (bin/names families), every variant and
 # configuration at a small size: validated against its CPU reference, timed,
 # and where it has probes, a log that bin/warplog check accepts.
 source "$(dirname "$0")/../lib.sh"
 require_gpu
 require_bin bin/warplog bin/tsv
-for src in src/families/*.cu; do
-    fam=$(basename "$src" .cu)
+for fam in $(bin/names families); do
     require_bin "$fam"
     # a small size for whatever the family's positionals are
     args=()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU test (make test-gpu; skipped without a GPU): every kernel family
-# (src/families/NAME.cu -> ./NAME) runs once on a small N under
+# (src/families/NAME/NAME.cu -> ./NAME) runs once on a small N under
 # compute-sanitizer, with memcheck (out-of-bounds and misaligned accesses,
 # bad frees, CUDA API errors) and racecheck (shared-memory hazards; a family
 # that uses no shared memory passes it trivially, so it runs for all).
@@ -17,10 +17,7 @@ for d in "${CUDA_HOME:-}" /usr/local/cuda; do
 done
 [ -n "$SAN" ] || skip "compute-sanitizer not found (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin)"
 
-families=()
-for cu in "$ROOT"/src/families/*.cu; do
-    [ -f "$cu" ] && families+=("$(basename "$cu" .cu)")
-done
+mapfile -t families < <("$ROOT"/bin/names families)
 [ ${#families[@]} -gt 0 ] || fail "no kernel family in src/families/"
 for f in "${families[@]}"; do require_bin "$f"; done
 
