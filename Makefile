@@ -94,7 +94,10 @@ ifneq ($(file <$(GEN_FAM)),$(FAM_GEN_TEXT))
 $(file >$(GEN_FAM),$(FAM_GEN_TEXT))
 endif
 
-LIB_SRC   := $(wildcard instrument/*.c) $(wildcard src/lib/*.c) $(wildcard src/families/*/*.c) $(GEN_FAM)
+# a family's unit tests (src/families/NAME/test_*.c) are tests, not library code
+FAM_TEST_SRC := $(wildcard src/families/*/test_*.c)
+LIB_SRC   := $(wildcard instrument/*.c) $(wildcard src/lib/*.c) \
+             $(filter-out $(FAM_TEST_SRC),$(wildcard src/families/*/*.c)) $(GEN_FAM)
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
 LIB       := $(B)/libwarplat.a
 
@@ -102,7 +105,7 @@ TOOL_SRC  := $(wildcard src/tools/*.c)
 TOOLS     := $(TOOL_SRC:src/tools/%.c=bin/%)
 
 TEST_SRC  := $(wildcard tests/unit/test_*.c)
-TESTS     := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+TESTS     := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%) $(foreach t,$(FAM_TEST_SRC),$(B)/tests/$(basename $(notdir $(t))))
 
 # Kernel families: src/families/NAME/NAME.cu -> ./NAME and ./NAME_profile.
 CUDA_CFLAGS := -I$(CUDA_HOME)/include -Isrc/cudahost -Isrc/engine -Isrc/kernels -DWARPLAT_CUDA_ARCH=\"$(CUDA_ARCH)\"
@@ -144,6 +147,15 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# a family's own unit tests: src/families/NAME/test_X.c -> build/tests/test_X
+define family_test
+$(B)/tests/$(basename $(notdir $(1))): $(B)/$(1:.c=.o) $(LIB)
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LINK    $$@")
+	$$(Q)$$(CC) $$(ALL_CFLAGS) $$(ALL_LDFLAGS) -o $$@ $$< $$(LIB) $$(LDLIBS)
+endef
+$(foreach t,$(FAM_TEST_SRC),$(eval $(call family_test,$(t))))
 
 # ---- CUDA ------------------------------------------------------------------
 # Host code (engine, drivers) is C compiled by gcc against the CUDA runtime

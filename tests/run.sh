@@ -2,7 +2,8 @@
 # tests/run.sh - runs every test and prints one verdict line:
 #   "N passed, N failed, N skipped"
 # A test is a unit-test binary build/tests/test_*, or a script tests/cli/*.sh,
-# tests/golden/*.sh, tests/faults/*.sh or tests/gpu/*.sh.  Exit status 0 = pass, 77 = skipped
+# tests/golden/*.sh, tests/faults/*.sh or tests/gpu/*.sh, and a family's own src/families/NAME/test_*.c
+# (built as build/tests/test_*), test_*.sh and gpu_*.sh (GPU).  Exit status 0 = pass, 77 = skipped
 # (for example a GPU test on a machine without a GPU), anything else = fail.
 # WARPLAT_GPU_TESTS=only runs only tests/gpu (make test-gpu).
 set -u
@@ -52,8 +53,12 @@ if [ "${WARPLAT_GPU_TESTS:-}" != only ]; then
     for t in tests/faults/*.sh; do
         [ -f "$t" ] && run_one "${t#tests/}" bash "$t"
     done
+    # a family's own script tests (src/families/NAME/test_*.sh)
+    for t in src/families/*/test_*.sh; do
+        [ -f "$t" ] && run_one "${t#src/}" bash "$t"
+    done
 fi
-for t in tests/gpu/*.sh; do
+for t in tests/gpu/*.sh src/families/*/gpu_*.sh; do
     [ -f "$t" ] && run_one "${t#tests/}" bash "$t"
 done
 
