@@ -4,9 +4,9 @@
  *
  * A family is one .cu file (src/families/NAME/NAME.cu) holding its kernels, their
  * launchers, a CPU reference, and one table, `const eng_family eng_family`,
- * that names its variants and points at a few hooks.  The engine
- * (src/engine/engine.c, plain C against the CUDA runtime) owns everything
- * else, the same way for every family:
+ * that names its variants and points at a few hooks.  The engine (the .c
+ * files of src/engine/, plain C against the CUDA runtime; eng_run.h lists its
+ * rooms) owns everything else, the same way for every family:
  *
  *   command line   PROG N SMEM WPB [options]: the same spellings everywhere
  *                  (--kernel, --reps, --sample, --out, --device, ...), plus
@@ -24,7 +24,8 @@
  *                  --max-overhead percent (2)
  *   the log        header, background writer threads, no partial file on any
  *                  failure (CUDA error, signal, validation failure)
- *   the summary    one TSV row per variant (and configuration) on stdout
+ *   the summary    one TSV row per variant (and configuration) on stdout;
+ *                  its columns are one table (columns.c, --list-columns)
  *
  * Each variant is compiled as three kernels (engine.cuh, ENG_KERNELS):
  *   NAME          the clean twin: the loads (and the stores that are the
@@ -70,6 +71,9 @@ typedef struct eng_ctx {
     const warplog_header *dev;   /* the device's facts (devinfo) */
     const int *selected;         /* selected[v] != 0: variant v runs */
     void *state;                 /* the family's own (set by setup) */
+    int carveout_pct;            /* the carveout the engine sets on kernels: --carveout,
+                                    100 in sweeps, or -1: per kernel, the smallest that
+                                    keeps its resident blocks (eng_resident_blocks) */
 } eng_ctx;
 
 /* One configuration of one variant: its grid and what it moves. */
@@ -148,6 +152,10 @@ typedef struct eng_family {
     /* How many leading positionals go together (0: all of them): given all
      * or none; the ones after them may be given one by one. */
     int pos_group;
+    /* Which positionals are the data's sizes, when there is no "N": bit i for
+     * posnames[i]; n (eng_ctx.n, the summary's n) is their product.  0: the
+     * positionals whose name starts with N (N0, N1). */
+    unsigned size_pos;
 } eng_family;
 
 /* Each family defines exactly one. */

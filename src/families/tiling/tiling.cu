@@ -316,4 +316,5 @@ extern "C" const eng_family eng_family_table = {
     TL_POS, TL_POSDEF, TL_VARIANTS, TL_NVARIANTS, TL_OPTIONS,
     NULL, tl_geometry, tl_kernel, tl_setup, NULL, tl_launch, tl_poison, tl_check, tl_teardown,
     0,
+    1u, /* size_pos: DSIZE is the size (the summary's n) */
 };

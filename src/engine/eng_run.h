@@ -1,0 +1,206 @@
+/*
+ * eng_run.h - what the engine's rooms share (private to src/engine/; the
+ * families' contract is engine.h).
+ *
+ * One eng_run is made by eng_main at start-up and handed down to every
+ * function of the engine: the options as parsed, the configuration (the
+ * context the hooks see), the device's facts and what the run holds (the
+ * probe buffer, the events, the table, the log jobs).  The engine keeps
+ * nothing in a global: its only statics are read-only tables.  What a signal
+ * must clean up (temporary logs and the --table temporary) is registered by
+ * the library that writes it (logjob.c, outfile.c), not here.
+ *
+ * Warps per block has one home: r->ctx.wpb, the run's (positional WPB or
+ * --wpb; 4 for a family without WPB), set once by eng_parse_positional.  A
+ * variant that fixes its own block (eng_geom.wpb: tiling's tiles) runs with a
+ * copy of the context (eng_var.ctx), so nothing it does reaches the next
+ * variant or sweep point.
+ *
+ * The rooms, in the order of a run:
+ *   options.c    the common options, which apply, --help, positionals, --kernel
+ *   devices.c    --out and --table folders, --device LIST|all, the GPU lock
+ *   run.c        eng_main: start-up, the loop over variants, the end; failures
+ *   occupancy.c  SMEM opt-in, carveout, resident blocks, --list-occupancy
+ *   measure.c    validation, warm-up, interleaved timing, sampling
+ *   log.c        the log's header, path and writer jobs
+ *   table.c      the summary: '#' lines, one row per variant
+ *   columns.c    the summary's columns: one table for header, row, --list-columns
+ *   sweep.c      --sweep: one row per resident-block count
+ */
+#ifndef WARPLAT_ENG_RUN_H
+#define WARPLAT_ENG_RUN_H
+
+#include <stdio.h>
+
+#include "engine.h"
+#include "logjob.h"
+#include "outfile.h"
+
+/* The common options as parsed (read-only once eng_parse_options returns). */
+typedef struct eng_opts {
+    const char *kernels;
+    int list_kernels, list_probed, list_columns, list_occupancy, sweep, no_probes, quiet;
+    int device_info, list_positional;
+    uint64_t reps, warmup, l2_fetch, carveout, level, seed;
+    const char *out_dir, *sample, *ladder, *table, *devices;
+    double max_overhead, ceiling;
+    uint64_t min_records, configs_max;
+    cli_list points;
+    int seed_given, carveout_given;
+    uint64_t wpb_opt, smem_opt, n_opt;
+    int wpb_given, smem_given, n_given;
+} eng_opts;
+
+#define ENG_MAX_COMMON 40     /* rows of the common option table, CLI_END included */
+#define ENG_MAX_VARIANTS 256
+
+/* The common options split for this program: those that apply (listed by
+ * --help, parsed into eng_opts) and those that do not (parsed without reading
+ * their value, then refused with the reason). */
+typedef struct eng_optsplit {
+    cli_opt apply[ENG_MAX_COMMON];
+    cli_opt not_apply[ENG_MAX_COMMON];
+    int not_apply_given[ENG_MAX_COMMON];
+    const char *not_apply_value;
+    int not_apply_flag;
+} eng_optsplit;
+
+/* A log being written in the background, joined at the end of the run. */
+typedef struct eng_pending {
+    logjob *job;
+    char path[1024];
+} eng_pending;
+
+typedef struct eng_run {
+    const eng_family *fam;
+    int profile_only;          /* PROG_profile: clean kernels only */
+    char prog[64];             /* "readonly", "readonly_profile": every message's prefix */
+    eng_opts opt;
+    eng_optsplit cli;
+
+    /* the configuration, fixed at start-up */
+    eng_ctx ctx;               /* what the hooks see; ctx.state is the family's */
+    int selected[ENG_MAX_VARIANTS]; /* 1: runs, 2: asked for by name (--kernel) */
+    uint32_t fixed_K;          /* --sample K, or 0 (auto, overhead) */
+    int sample_mode_overhead;  /* --sample overhead */
+    uint32_t sample_offset;    /* which block of each group of K records (warplog.h) */
+    long inject_at;            /* WARPLAT_INJECT_CUDA_ERROR: the probe launch that fails */
+    long probe_launches;       /* ... counted here */
+
+    /* the device */
+    warplog_header dev;
+    size_t l2_fetch_now;       /* cudaLimitMaxL2FetchGranularity as set */
+
+    /* what the run holds */
+    cudaEvent_t ev0, ev1;
+    warp_probe *d_probes;      /* device: room for every warp of the largest grid */
+    uint64_t probe_cap;        /* probes that fit */
+    FILE *tbl;                 /* the table: stdout, or table_out's temporary */
+    outfile table_out;
+    eng_pending *jobs;
+    size_t njobs, capjobs;
+} eng_run;
+
+/* One configuration of one variant, as it runs. */
+typedef struct eng_var {
+    int v, cfg;
+    eng_geom g;
+    eng_ctx ctx;               /* r->ctx with this variant's WPB (g.wpb, else the run's) */
+} eng_var;
+
+typedef struct eng_timing {
+    double med, min, max;
+} eng_timing;
+
+/* One measured point: a variant at one SMEM (a sweep has several). */
+typedef struct eng_point {
+    int bps, bps_probe;        /* resident blocks per SM: clean twin, probe kernel */
+    uint32_t smem;
+    int carveout;              /* the carveout set on the log's kernel (the probe kernel) */
+    eng_timing clean, instr;
+    double overhead_pct;
+    uint32_t sample;
+    uint64_t nprobes, sampled_blocks;
+    warp_probe *probes;        /* host copy, owned */
+    uint64_t gt_base;
+    int overhead_met;
+} eng_point;
+
+/* ---- run.c: failures.  Each removes every temporary log first. */
+void eng_die(const eng_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* A hook's return code rc: nothing when 0, else the CUDA error with what the
+ * engine was doing, and exit 1. */
+void eng_hook(const eng_run *r, int rc, const char *what, const char *variant);
+
+/* ---- options.c */
+void eng_opts_defaults(eng_opts *o);
+/* Parse argv: 0, or the exit status of a usage error (2); r->opt filled. */
+int eng_parse_options(eng_run *r, int argc, char **argv, cli_parse_result *pr);
+void eng_usage(const eng_run *r, FILE *f);
+/* Variant v has an instrumented kernel in this build. */
+int eng_variant_probed(const eng_run *r, int v);
+/* The positionals, --n, --wpb, --smem into r->ctx; 0 or 2 (usage error). */
+int eng_parse_positional(eng_run *r, const cli_parse_result *pr);
+/* --kernel into r->selected; 0 or 2. */
+int eng_select_kernels(eng_run *r);
+/* --sample into r->fixed_K and r->sample_mode_overhead; 0 or 2. */
+int eng_parse_sample(eng_run *r);
+int eng_first_selected(const eng_run *r);
+/* Configurations of v this run runs (--configs-max). */
+int eng_nconfigs(const eng_run *r, int v);
+
+/* ---- devices.c */
+int eng_dir_usable(const eng_run *r, const char *dir, const char *opt);
+int eng_mkdir_p(const char *dir);
+/* --device into ords (at most 64); 0, or an exit status. */
+int eng_parse_devices(const eng_run *r, int *ords, int *nord);
+int eng_run_on_devices(const eng_run *r, int argc, char **argv, const int *ords, int nord);
+void eng_lock_device(const eng_run *r);
+
+/* ---- occupancy.c */
+/* Opt-in, carveout (carveout_pct >= 0: that one; -1: the smallest that keeps
+ * the resident blocks of 100) on kernel k; returns the carveout set, -1 for
+ * no kernel. */
+int eng_configure_kernel(const warplog_header *dev, int carveout_pct, const void *k, uint32_t tpb,
+                         uint32_t smem);
+/* All three kernels of x at smem; the carveout of the log's kernel. */
+int eng_configure(const eng_run *r, const eng_var *x, uint32_t smem);
+int eng_occupancy(const eng_run *r, const eng_var *x, eng_mode m, uint32_t smem);
+long eng_smem_for_blocks(const eng_run *r, const eng_var *x, int b);
+int eng_list_occupancy(const eng_run *r);
+int eng_is_kernel(const eng_run *r, const eng_var *x);
+int eng_has_probe(const eng_run *r, const eng_var *x);
+
+/* ---- measure.c */
+/* The geometry of configuration cfg of v into x (and x->ctx); 0, or -1 when
+ * the family skips it: said on stderr, and exit 2 when v was asked for by
+ * name, unless quiet (then also -1 for an empty grid). */
+int eng_variant_at(const eng_run *r, int v, int cfg, eng_var *x, int quiet);
+/* The prepare hook of x (its inputs), if the family has one. */
+void eng_prepare(eng_run *r, eng_var *x);
+uint64_t eng_nprobes_for(const eng_run *r, const eng_var *x, uint32_t K);
+uint32_t eng_first_sample(const eng_run *r, const eng_var *x);
+void eng_launch_one(eng_run *r, const eng_var *x, eng_mode m, uint32_t smem, uint32_t K);
+int eng_validate(eng_run *r, const eng_var *x, uint32_t smem, eng_check *chk);
+void eng_run_point(eng_run *r, const eng_var *x, uint32_t smem, eng_point *p);
+
+/* ---- log.c */
+void eng_fill_header(const eng_run *r, warplog_header *h, const eng_var *x, const eng_point *p,
+                     double clk);
+void eng_log_path(const eng_run *r, char *buf, size_t len, const eng_var *x, int bps);
+/* Hand p's probes to a writer thread; returns the log's path (kept by r). */
+const char *eng_start_log(eng_run *r, const warplog_header *h, eng_point *p, const char *path);
+/* Join every writer; the number that failed. */
+int eng_finish_logs(eng_run *r);
+
+/* ---- table.c */
+void eng_table_open(eng_run *r);
+int eng_table_close(eng_run *r, int keep);
+void eng_print_meta(const eng_run *r);
+/* Validate, time and report configuration cfg of v: one row; 1 when it failed validation. */
+int eng_run_variant(eng_run *r, int v, int cfg);
+
+/* ---- sweep.c */
+int eng_run_sweep(eng_run *r, int v, int argc, char **argv);
+
+#endif

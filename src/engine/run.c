@@ -1,0 +1,277 @@
+/*
+ * run.c - eng_main (contract: engine.h): one eng_run made at start-up and
+ * handed down (eng_run.h), and how the engine fails.
+ *
+ * Plain C11 against the CUDA runtime API.  Kernels are reached only through
+ * the family's hooks; the engine itself launches nothing but what those
+ * hooks launch, and sets kernel attributes through the function pointers the
+ * family hands out.
+ *
+ * Order of work for every variant (and configuration) of a run:
+ *   1. prepare its inputs; set SMEM opt-in and carveout on its three kernels;
+ *      resident blocks per SM from the occupancy API, for the clean twin and
+ *      the probe kernel (a probe kernel that fits fewer blocks would record
+ *      another occupancy: the run says so);
+ *   2. validate: poison, one CHECK launch, compare with the CPU reference;
+ *      a variant that fails is reported and gets no timing and no log;
+ *   3. warm up both kernels, then time them interleaved (clean, probe, clean,
+ *      probe, ...) so that both medians see the same clocks and temperature;
+ *      with --sample auto, K doubles from 1 until the measured overhead is at
+ *      most --max-overhead, and the K found is measured once more: the
+ *      figures reported are that fresh measurement, not the one that chose K;
+ *   4. copy the probes back, check every sampled warp wrote its probe,
+ *      summarise the latencies, measure the SM clock, and hand the probes to
+ *      a writer thread while the GPU goes on with the next variant.
+ */
+#define _GNU_SOURCE   /* program_invocation_short_name */
+#include "eng_run.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "devinfo.h"
+
+/* ------------------------------------------------------------ failures */
+
+/* Every failure removes the temporary logs (logjob) and, at exit, the
+ * table's temporary (outfile, registered by eng_table_open). */
+
+/* Families (and ./latency) call this from code that has no run at hand, so
+ * it names the program as it was started. */
+void eng_cuda_fail(const char *file, int line, const char *call, cudaError_t e)
+{
+    fprintf(stderr, "%s: %s:%d: CUDA error in %s: %s (%s)\n", program_invocation_short_name, file,
+            line, call, cudaGetErrorString(e), cudaGetErrorName(e));
+    logjob_abort_all();
+    exit(1);
+}
+
+void eng_hook(const eng_run *r, int rc, const char *what, const char *variant)
+{
+    if (rc == 0) return;
+    fprintf(stderr, "%s: %s %s: CUDA error: %s (%s)\n", r->prog, what, variant,
+            cudaGetErrorString((cudaError_t)rc), cudaGetErrorName((cudaError_t)rc));
+    logjob_abort_all();
+    exit(1);
+}
+
+void eng_die(const eng_run *r, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", r->prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    logjob_abort_all();
+    exit(1);
+}
+
+/* ------------------------------------------------------------ start-up */
+
+static int print_done(void) { return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1; }
+
+/* The --list-* options that need no GPU; -1 when none was given. */
+static int list_and_exit(const eng_run *r)
+{
+    const eng_family *f = r->fam;
+    if (r->opt.list_positional) {
+        for (int i = 0; f->posnames[i]; i++) printf("%s\n", f->posnames[i]);
+        return print_done();
+    }
+    if (r->opt.list_kernels) {
+        for (int v = 0; v < f->nvariants; v++) printf("%s\t%s\n", f->variants[v].name, f->variants[v].about);
+        return print_done();
+    }
+    if (r->opt.list_probed) {
+        for (int v = 0; v < f->nvariants; v++)
+            if (eng_variant_probed(r, v)) printf("%s\n", f->variants[v].name);
+        return print_done();
+    }
+    if (r->opt.list_columns) {
+        eng_columns_list(stdout);
+        return print_done();
+    }
+    return -1;
+}
+
+/* What the command line asks, checked before any GPU is touched: 0, or the
+ * exit status (an early exit: *done). */
+static int configure_run(eng_run *r, int argc, char **argv, int *done)
+{
+    const eng_family *f = r->fam;
+    const eng_opts *o = &r->opt;
+    cli_parse_result pr;
+    int rc;
+    *done = 1;
+    if ((rc = eng_parse_options(r, argc, argv, &pr)) != 0) return rc;
+    if (pr.help) {
+        eng_usage(r, stdout);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    if ((rc = list_and_exit(r)) >= 0) return rc;
+    if ((rc = eng_parse_positional(r, &pr)) != 0) return rc;
+    if ((rc = eng_select_kernels(r)) != 0) return rc;
+    if ((rc = eng_parse_sample(r)) != 0) return rc;
+    int nsel = 0;
+    for (int v = 0; v < f->nvariants; v++) nsel += r->selected[v] != 0;
+    if (o->sweep && nsel != 1)
+        return cli_usage_error(r->prog, "--sweep takes one variant: add --kernel NAME");
+    if (o->sweep && f->configs)
+        for (int v = 0; v < f->nvariants; v++)
+            if (r->selected[v] && f->configs(&r->ctx, v) != 1)
+                return cli_usage_error(r->prog, "--sweep takes one configuration of %s", f->variants[v].name);
+    const int logs = !r->profile_only && !o->no_probes && !o->list_occupancy;
+    if (logs && eng_dir_usable(r, o->out_dir, "--out") != 0) return 1;
+    if (o->table && eng_dir_usable(r, ".", "--table") != 0) return 1;
+    /* the carveout: 100 in sweeps and occupancy listings (SMEM alone sets the
+     * resident blocks); otherwise, unless given, chosen per kernel: the
+     * largest L1 that keeps the resident blocks */
+    r->ctx.carveout_pct = o->carveout_given ? (int)o->carveout : o->sweep || o->list_occupancy ? 100 : -1;
+    r->ctx.seed = o->seed;
+    r->ctx.selected = r->selected;
+    r->sample_offset = (uint32_t)((o->seed * 0x9E3779B97F4A7C15ull) >> 40);
+    const char *inj = getenv("WARPLAT_INJECT_CUDA_ERROR");
+    r->inject_at = inj && *inj ? atol(inj) : -1;
+    *done = 0;
+    return 0;
+}
+
+/* The device's facts, and whether the run fits it: 0, or the exit status. */
+static int open_device(eng_run *r, int ordinal)
+{
+    char err[512];
+    r->ctx.device = ordinal;
+    if (devinfo_select(ordinal, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", r->prog, err);
+        return 1;
+    }
+    warplog_header_init(&r->dev);
+    if (devinfo_fill(ordinal, &r->dev, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", r->prog, err);
+        return 1;
+    }
+    r->ctx.dev = &r->dev;
+    if (cli_check_smem(r->ctx.smem_bytes, r->dev.max_smem_optin_per_block, r->dev.max_smem_per_sm,
+                       r->dev.reserved_smem_per_block, r->dev.device_name, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", r->prog, err);
+        return 2;
+    }
+    if (r->dev.sm_count > (int)WARP_PROBE_MAX_SMS) {
+        fprintf(stderr, "%s: %s has %d SMs; the probe format holds SM ids below %u\n", r->prog,
+                r->dev.device_name, r->dev.sm_count, WARP_PROBE_MAX_SMS);
+        return 1;
+    }
+    return 0;
+}
+
+/* The probe buffer: every warp of the largest grid of the run, at the
+ * densest sampling it may use. */
+static void alloc_probes(eng_run *r, int logs)
+{
+    r->probe_cap = 0;
+    for (int v = 0; v < r->fam->nvariants; v++) {
+        if (!r->selected[v]) continue;
+        const int nc = eng_nconfigs(r, v);
+        for (int c = 0; c < nc; c++) {
+            eng_var x;
+            if (eng_variant_at(r, v, c, &x, 1) != 0) continue;
+            const uint64_t np = eng_nprobes_for(r, &x, eng_first_sample(r, &x));
+            if (np > r->probe_cap) r->probe_cap = np;
+        }
+    }
+    if (!logs || !r->probe_cap) return;
+    size_t free_b = 0, total_b = 0;
+    ENG_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    if (r->probe_cap * sizeof(warp_probe) > free_b / 2)
+        eng_die(r, "recording needs %.1f GB of device memory for the probes (%llu of them), more than "
+                "half of what is free (%.1f GB): record fewer blocks (a larger --sample K)",
+                r->probe_cap * sizeof(warp_probe) / 1e9, (unsigned long long)r->probe_cap, free_b / 1e9);
+    ENG_CUDA(cudaMalloc((void **)&r->d_probes, r->probe_cap * sizeof(warp_probe)));
+}
+
+/* ------------------------------------------------------------ the run */
+
+/* Every selected variant and configuration, or the sweep; failures counted. */
+static int run_all(eng_run *r, int argc, char **argv)
+{
+    int failures = 0;
+    eng_table_open(r);
+    if (r->opt.sweep) {
+        eng_run_sweep(r, eng_first_selected(r), argc, argv);
+    } else {
+        eng_print_meta(r);
+        fflush(r->tbl);
+        for (int v = 0; v < r->fam->nvariants; v++) {
+            if (!r->selected[v]) continue;
+            const int nc = eng_nconfigs(r, v);
+            for (int c = 0; c < nc; c++) failures += eng_run_variant(r, v, c);
+        }
+    }
+    failures += eng_finish_logs(r);
+    if (eng_table_close(r, 1) != 0) failures++;   /* whole: every row, FAIL rows too */
+    return failures;
+}
+
+/* On the one GPU chosen: set up, run, tear down. */
+static int run_on_device(eng_run *r, int argc, char **argv, int ordinal)
+{
+    const eng_opts *o = &r->opt;
+    int rc = open_device(r, ordinal);
+    if (rc) return rc;
+    eng_lock_device(r);
+    if (o->list_occupancy) return eng_list_occupancy(r);
+    if (o->device_info) {
+        printf("key\tvalue\n");
+        warplog_header_print(stdout, &r->dev, "");
+        return print_done();
+    }
+    const int logs = !r->profile_only && !o->no_probes;
+    if (logs && eng_mkdir_p(o->out_dir) != 0) {
+        fprintf(stderr, "%s: cannot create --out %s: %s\n", r->prog, o->out_dir, strerror(errno));
+        return 1;
+    }
+    logjob_install_signal_handlers();
+    if (o->l2_fetch) ENG_CUDA(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, o->l2_fetch));
+    ENG_CUDA(cudaDeviceGetLimit(&r->l2_fetch_now, cudaLimitMaxL2FetchGranularity));
+    eng_hook(r, r->fam->setup(&r->ctx), "setting up the inputs of", r->fam->name);
+    alloc_probes(r, logs);
+    ENG_CUDA(cudaEventCreate(&r->ev0));
+    ENG_CUDA(cudaEventCreate(&r->ev1));
+    const int failures = run_all(r, argc, argv);
+    if (r->fam->teardown) r->fam->teardown(&r->ctx);
+    cudaFree(r->d_probes);
+    cudaEventDestroy(r->ev0);
+    cudaEventDestroy(r->ev1);
+    return failures ? 1 : 0;
+}
+
+int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
+{
+    eng_run *r = calloc(1, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "%s: out of host memory\n", f->name);
+        return 1;
+    }
+    r->fam = f;
+    r->profile_only = profile_only;
+    snprintf(r->prog, sizeof r->prog, "%s%s", f->name, profile_only ? "_profile" : "");
+    int done, ords[64], nord = 0;
+    int rc = configure_run(r, argc, argv, &done);
+    if (!done && (rc = eng_parse_devices(r, ords, &nord)) != 0) done = 1;
+    if (!done && nord > 1) {
+        done = 1;
+        if (r->opt.list_occupancy || r->opt.device_info)
+            rc = cli_usage_error(r->prog, "this takes one --device");
+        else if (eng_dir_usable(r, r->opt.out_dir, "--out") != 0)
+            rc = 1;
+        else
+            rc = eng_run_on_devices(r, argc, argv, ords, nord);
+    }
+    if (!done) rc = run_on_device(r, argc, argv, ords[0]);
+    free(r);
+    return rc;
+}
