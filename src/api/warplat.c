@@ -3,7 +3,7 @@
  *
  * Plain C against the CUDA runtime API: the user's kernels are launched by
  * the user's own functions, so this file needs no nvcc.  What it shares with
- * the experiment engine (src/engine/engine.c): the interleaved timing with
+ * the experiment engine (src/engine/measure.c): the interleaved timing with
  * CUDA events and medians (stats.h), the probe expansion and the SM clock
  * measured from the probes (warplog.h, probeset.h), the device facts
  * (devinfo.h) and the log writer (warplog_writer_*).  Unlike the engine it
