@@ -22,7 +22,7 @@
  *
  * Validation: the counters are zeroed, the CHECK kernel (the clean kernel
  * itself: the counts are its result) runs once, and every word of the
- * counter array must equal the number of threads that map to it
+ * variant's counter array must equal the number of threads that map to it
  * (atm_expected, atomics_model.c): exact integers, compared exactly.
  */
 #include <stdlib.h>
@@ -57,9 +57,10 @@ template <eng_mode M, int RET> static __device__ __forceinline__ void at_body(co
         eng_consume(A.E, __float_as_uint(u));
         return;
     }
-    /* the clean twin uses the old value too, so that it stays an ATOMG: a
-     * counter equal to E.never (all ones: 2^32 - 1 adds to one word, after
-     * hundreds of launches) stores it to the sink, which nobody reads */
+    /* the clean twin uses the old value too, so that it stays an ATOMG.  A
+     * counter that reaches E.never (all ones: 2^32 - 1 adds to one word over
+     * the launches, some 43 launches of same_address at N = 1e8) makes the
+     * one thread that sees it store it to the sink, which nobody reads */
     eng_consume(A.E, atomicAdd(p, 1u));
 }
 
@@ -161,8 +162,7 @@ static int at_launch(const eng_ctx *c, int v, int, eng_mode m, const eng_launch 
 static int at_poison(const eng_ctx *c, int v, int)
 {
     const at_state *s = (const at_state *)c->state;
-    (void)v;
-    return cudaMemset(s->ctr, 0, s->words * sizeof(uint32_t));
+    return cudaMemset(s->ctr, 0, atm_footprint_words(atomics_variant_pattern(v), c->n) * sizeof(uint32_t));
 }
 
 struct at_ref {
@@ -186,13 +186,17 @@ static uint64_t at_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 static int at_check(const eng_ctx *c, int v, int, eng_check *out)
 {
     const at_state *s = (const at_state *)c->state;
-    /* every word of the array, not only the variant's: a stray add anywhere fails */
-    cudaError_t e = cudaMemcpy(s->h_ctr, s->ctr, s->words * sizeof(uint32_t), cudaMemcpyDeviceToHost);
+    /* the variant's footprint is enough: its expected counts add up to N, one
+     * add per thread, so an add that went anywhere else leaves a word of the
+     * footprint short; and the copy stays the variant's size (line_spread's
+     * 128 N bytes are not copied for same_address's one line) */
+    const uint64_t words = atm_footprint_words(atomics_variant_pattern(v), c->n);
+    cudaError_t e = cudaMemcpy(s->h_ctr, s->ctr, words * sizeof(uint32_t), cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) return e;
     at_ref r = {atomics_variant_pattern(v), c->n, s->h_ctr};
     uint64_t first;
-    out->checked = s->words;
-    out->bad = eng_parallel_check(s->words, at_check_range, &r, &first);
+    out->checked = words;
+    out->bad = eng_parallel_check(words, at_check_range, &r, &first);
     if (out->bad)
         snprintf(out->first, sizeof out->first, "counter %llu holds %u, the CPU expects %llu",
                  (unsigned long long)first, s->h_ctr[first],
