@@ -8,7 +8,7 @@
  * they measure is L2's (docs/atomics.md; the counts: atomics_model.h).
  *
  * Each pattern in two forms (three kernels each, engine.cuh):
- *   atomics_PATTERN_red   the result unused: RED.E.ADD, fire and forget; the
+ *   atomics_PATTERN_red   the result unused: REDG.E.ADD, fire and forget; the
  *                         throughput form (no probe: no value ends a region)
  *   atomics_PATTERN_atom  the result used: ATOMG.E.ADD; in the probe kernel
  *                         the clock is read before it and after the first use
@@ -67,24 +67,18 @@ template <eng_mode M, int RET> static __device__ __forceinline__ void at_body(co
 template <eng_mode M> static __device__ __forceinline__ void at_red(const at_args &A) { at_body<M, 0>(A); }
 template <eng_mode M> static __device__ __forceinline__ void at_atom(const at_args &A) { at_body<M, 1>(A); }
 
-/* One pair of kernels per pattern: the bodies are alike, the names let
- * Nsight Compute and cuobjdump tell the variants apart. */
-ENG_KERNELS_NOPROBE(atomics_same_address_red, at_red, at_args)
-ENG_KERNELS(atomics_same_address_atom, at_atom, at_args)
-ENG_KERNELS_NOPROBE(atomics_warp_address_red, at_red, at_args)
-ENG_KERNELS(atomics_warp_address_atom, at_atom, at_args)
-ENG_KERNELS_NOPROBE(atomics_lane_spread_red, at_red, at_args)
-ENG_KERNELS(atomics_lane_spread_atom, at_atom, at_args)
-ENG_KERNELS_NOPROBE(atomics_line_spread_red, at_red, at_args)
-ENG_KERNELS(atomics_line_spread_atom, at_atom, at_args)
+/* The kernels of every variant in variants.h: RED forms without a probe
+ * kernel, ATOM forms with one.  The bodies are alike; the names let Nsight
+ * Compute and cuobjdump tell the variants apart. */
+#define AT_KERNELS_0(NAME) ENG_KERNELS_NOPROBE(NAME, at_red, at_args)
+#define AT_KERNELS_1(NAME) ENG_KERNELS(NAME, at_atom, at_args)
+#define AT_X_KERNELS(E, id, pat, ret, about) AT_KERNELS_##ret(atomics_##id)
+ATOMICS_VARIANTS(AT_X_KERNELS)
 
-#define AT_TRIO_RED(NAME) {(const void *)NAME, NULL, (const void *)NAME##_check}
-static const void *const AT_KERNELS[AT_NVARIANTS][ENG_NMODES] = {
-    AT_TRIO_RED(atomics_same_address_red), ENG_KERNEL_TRIO(atomics_same_address_atom),
-    AT_TRIO_RED(atomics_warp_address_red), ENG_KERNEL_TRIO(atomics_warp_address_atom),
-    AT_TRIO_RED(atomics_lane_spread_red),  ENG_KERNEL_TRIO(atomics_lane_spread_atom),
-    AT_TRIO_RED(atomics_line_spread_red),  ENG_KERNEL_TRIO(atomics_line_spread_atom),
-};
+#define AT_TRIO_0(NAME) {(const void *)NAME, NULL, (const void *)NAME##_check},
+#define AT_TRIO_1(NAME) ENG_KERNEL_TRIO(NAME),
+#define AT_X_TRIO(E, id, pat, ret, about) AT_TRIO_##ret(atomics_##id)
+static const void *const AT_KERNELS[AT_NVARIANTS][ENG_NMODES] = {ATOMICS_VARIANTS(AT_X_TRIO)};
 
 /* ------------------------------------------------------------ the table */
 
@@ -218,7 +212,7 @@ static void at_teardown(eng_ctx *c)
 static const char *const AT_POS[] = {"N", "SMEM", "WPB", NULL};
 static const char *const AT_POSDEF[] = {"1e7", "0", "4", NULL};
 
-#define AT_X_VARIANT(E, name, pat, ret, about) {name, about},
+#define AT_X_VARIANT(E, id, pat, ret, about) {#id, about},
 static const eng_variant AT_VARIANTS[AT_NVARIANTS] = {ATOMICS_VARIANTS(AT_X_VARIANT)};
 
 extern "C" const eng_family eng_family_table = {

@@ -21,12 +21,16 @@
  *   line_spread    1024  32  every lane its own 128-byte line: 32 lines (32
  *                            sectors) per warp instruction, no contention
  *
- * ATOMICS_VARIANTS(X): X(ENUM, name, PATTERN, RET, about)
+ * ATOMICS_VARIANTS(X): X(ENUM, ID, PATTERN, RET, about)
+ * ID is the variant's name as an identifier: #ID is what --kernel takes, and
+ * atomics_##ID the kernel's name (atomics.cu makes the kernels and their
+ * table from this list, so a variant is one line here).
  * Each pattern comes in two forms.  RET = 0: the returned value is unused, so
- * the compiler emits a reduction (SASS RED.E.ADD): fire and forget, the
- * throughput form; it has no probe kernel (no value ends a timed region).
- * RET = 1: the returned old value is used, so it is an atomic (ATOMG.E.ADD),
- * and its return ends the timed region: the latency form.
+ * the compiler emits a reduction (on sm_90, REDG.E.ADD.STRONG.GPU): fire and
+ * forget, the throughput form; it has no probe kernel (no value ends a timed
+ * region).  RET = 1: the returned old value is used, so it is an atomic
+ * (ATOMG.E.ADD.STRONG.GPU), and its return ends the timed region: the
+ * latency form.
  */
 #ifndef WARPLAT_ATOMICS_VARIANTS_H
 #define WARPLAT_ATOMICS_VARIANTS_H
@@ -41,21 +45,21 @@
       "each lane its own 128 B line: 32 lines per warp instruction")
 
 #define ATOMICS_VARIANTS(X)                                                          \
-    X(AT_SAME_ADDRESS_RED, "same_address_red", AT_SAME_ADDRESS, 0,                   \
+    X(AT_SAME_ADDRESS_RED, same_address_red, AT_SAME_ADDRESS, 0,                   \
       "every lane of every warp adds to one word; result unused (RED): throughput") \
-    X(AT_SAME_ADDRESS_ATOM, "same_address_atom", AT_SAME_ADDRESS, 1,                 \
+    X(AT_SAME_ADDRESS_ATOM, same_address_atom, AT_SAME_ADDRESS, 1,                 \
       "every lane of every warp adds to one word; result used (ATOMG): latency")    \
-    X(AT_WARP_ADDRESS_RED, "warp_address_red", AT_WARP_ADDRESS, 0,                   \
+    X(AT_WARP_ADDRESS_RED, warp_address_red, AT_WARP_ADDRESS, 0,                   \
       "a warp's 32 lanes add to one word, one 32 B sector per warp; RED: throughput") \
-    X(AT_WARP_ADDRESS_ATOM, "warp_address_atom", AT_WARP_ADDRESS, 1,                 \
+    X(AT_WARP_ADDRESS_ATOM, warp_address_atom, AT_WARP_ADDRESS, 1,                 \
       "a warp's 32 lanes add to one word, one 32 B sector per warp; ATOMG: latency") \
-    X(AT_LANE_SPREAD_RED, "lane_spread_red", AT_LANE_SPREAD, 0,                      \
+    X(AT_LANE_SPREAD_RED, lane_spread_red, AT_LANE_SPREAD, 0,                      \
       "each lane its own word, a warp on one 128 B line; RED: throughput")          \
-    X(AT_LANE_SPREAD_ATOM, "lane_spread_atom", AT_LANE_SPREAD, 1,                    \
+    X(AT_LANE_SPREAD_ATOM, lane_spread_atom, AT_LANE_SPREAD, 1,                    \
       "each lane its own word, a warp on one 128 B line; ATOMG: latency")           \
-    X(AT_LINE_SPREAD_RED, "line_spread_red", AT_LINE_SPREAD, 0,                      \
+    X(AT_LINE_SPREAD_RED, line_spread_red, AT_LINE_SPREAD, 0,                      \
       "each lane its own 128 B line, 32 lines per warp; RED: throughput")           \
-    X(AT_LINE_SPREAD_ATOM, "line_spread_atom", AT_LINE_SPREAD, 1,                    \
+    X(AT_LINE_SPREAD_ATOM, line_spread_atom, AT_LINE_SPREAD, 1,                    \
       "each lane its own 128 B line, 32 lines per warp; ATOMG: latency")
 
 #define ATOMICS_X_ENUM(E, ...) E,
@@ -74,9 +78,9 @@ enum atomics_variant { ATOMICS_VARIANTS(ATOMICS_X_ENUM) AT_NVARIANTS };
 #define ATOMICS_X_CASE_LW(E, name, ww, lw, about) case E: return lw;
 #define ATOMICS_X_CASE_PNAME(E, name, ww, lw, about) case E: return name;
 #define ATOMICS_X_CASE_PABOUT(E, name, ww, lw, about) case E: return about;
-#define ATOMICS_X_CASE_VPAT(E, name, pat, ret, about) case E: return pat;
-#define ATOMICS_X_CASE_VRET(E, name, pat, ret, about) case E: return ret;
-#define ATOMICS_X_CASE_VNAME(E, name, pat, ret, about) case E: return name;
+#define ATOMICS_X_CASE_VPAT(E, id, pat, ret, about) case E: return pat;
+#define ATOMICS_X_CASE_VRET(E, id, pat, ret, about) case E: return ret;
+#define ATOMICS_X_CASE_VNAME(E, id, pat, ret, about) case E: return #id;
 
 /* Words between the first lanes of neighbouring warps, and between lanes. */
 static inline ATOMICS_HD unsigned atomics_warp_words(int p)
