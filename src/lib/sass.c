@@ -176,16 +176,24 @@ int sass_check_region(const sass_func *f, int open, int close, char *msg, size_t
         set_err(msg, msglen, "%s: region not found (%d clock reads)", f->name, nclk);
         return -1;
     }
+    /* the value-returning global accesses: loads, and atomics that return
+     * the old value (ATOMG PT, Rd, [addr], Rv: a predicate comes first) */
     size_t last = 0;
     for (size_t i = a + 1; i < b; i++)
-        if (sass_op_is(&f->insn[i], "LDG")) last = i;
+        if (sass_op_is(&f->insn[i], "LDG") || sass_op_is(&f->insn[i], "ATOMG")) last = i;
     if (!last) {
-        set_err(msg, msglen, "%s: no LDG between the clock reads", f->name);
+        set_err(msg, msglen, "%s: no LDG or ATOMG between the clock reads", f->name);
         return -1;
     }
     const sass_insn *ld = &f->insn[last];
+    const char *dtext = ld->operands;
+    const char *pred_end = strchr(dtext, ',');
+    if (sass_op_is(ld, "ATOMG") && dtext[0] == 'P' && pred_end) {
+        dtext = pred_end + 1;
+        while (isspace((unsigned char)*dtext)) dtext++;
+    }
     int dst = -1;
-    if (sscanf(ld->operands, "R%d", &dst) != 1) {
+    if (sscanf(dtext, "R%d", &dst) != 1) {
         set_err(msg, msglen, "%s: cannot read the destination of \"%s %s\"", f->name, ld->op, ld->operands);
         return -1;
     }

@@ -52,8 +52,9 @@ int sass_op_is(const sass_insn *i, const char *prefix);
 
 /*
  * The timed region of f: from the open-th to the close-th read of SR_CLOCKLO
- * (1-based).  Checks that it holds at least one LDG and that the
- * destination register(s) of its last LDG are read by a later instruction
+ * (1-based).  Checks that it holds at least one LDG (or ATOMG, an atomic
+ * that returns the old value) and that the destination register(s) of the
+ * last of them are read by a later instruction
  * of the region (a load does not block: only a use of its value does).
  * Returns 0 with a description in msg ("LDG.E R8 used by FADD R0, RZ, R8"),
  * or -1 with the reason in msg.

@@ -59,6 +59,27 @@ int main(void)
     CHECK(sass_check_region(sass_find(&s, "excerpt_probe"), 1, 2, msg, sizeof msg) == -1);
     CHECK(sass_check_region(g, 2, 3, msg, sizeof msg) == -1);
     CHECK_STR_HAS(msg, "region not found");
+    /* an atomic that returns the old value ends a region like a load: its
+     * destination comes after the predicate (ATOMG PT, R8, ...) */
+    static const char *ATOM =
+        "\t\tFunction : atom_probe\n"
+        "        /*0260*/                   CS2R R4, SR_CLOCKLO ;\n"
+        "        /*0280*/                   ATOMG.E.ADD.STRONG.GPU PT, R8, desc[UR8][R8.64], R11 ;\n"
+        "        /*0290*/                   FADD R0, RZ, R8 ;\n"
+        "        /*02a0*/                   CS2R R8, SR_CLOCKLO ;\n"
+        "\t\tFunction : red_probe\n"
+        "        /*0260*/                   CS2R R4, SR_CLOCKLO ;\n"
+        "        /*0280*/                   REDG.E.ADD.STRONG.GPU desc[UR8][R8.64], R11 ;\n"
+        "        /*02a0*/                   CS2R R8, SR_CLOCKLO ;\n";
+    sass_file at;
+    f = fmemopen((void *)ATOM, strlen(ATOM), "r");
+    CHECK(sass_parse(f, &at, err, sizeof err) == 0);
+    fclose(f);
+    CHECK(sass_check_region(sass_find(&at, "atom_probe"), 1, 2, msg, sizeof msg) == 0);
+    CHECK_STR_HAS(msg, "used by FADD R0, RZ, R8");
+    CHECK(sass_check_region(sass_find(&at, "red_probe"), 1, 2, msg, sizeof msg) == -1);
+    CHECK_STR_HAS(msg, "no LDG or ATOMG between the clock reads");
+    sass_free(&at);
     const sass_func *l = sass_find(&s, "loop");
     char pat[16];
     sass_ldst_pattern(l, pat, sizeof pat);

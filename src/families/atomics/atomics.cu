@@ -1,0 +1,225 @@
+/*
+ * atomics.cu - the atomics family: how fast, and how long, is a global
+ * atomicAdd when many threads want the same word?  Every thread adds 1 to
+ * one 32-bit counter in global memory; the variants (variants.h) differ in
+ * which counter: all threads one word (same_address), a warp one word
+ * (warp_address), each thread its own word packed (lane_spread) or on a line
+ * of its own (line_spread).  Atomics are performed at L2, so the contention
+ * they measure is L2's (docs/atomics.md; the counts: atomics_model.h).
+ *
+ * Each pattern in two forms (three kernels each, engine.cuh):
+ *   atomics_PATTERN_red   the result unused: REDG.E.ADD, fire and forget; the
+ *                         throughput form (no probe: no value ends a region)
+ *   atomics_PATTERN_atom  the result used: ATOMG.E.ADD; in the probe kernel
+ *                         the clock is read before it and after the first use
+ *                         of the old value it returns: its latency
+ *
+ * The word's index is computed from two runtime arguments (words between
+ * warps, between lanes), never from constants: with a constant address nvcc
+ * may aggregate a warp's atomics into one (a vote and a population count
+ * before a single atomic), and same_address would no longer be 32 lanes on
+ * one word.  The SASS shows one RED or ATOMG per thread (docs/atomics.md).
+ *
+ * Validation: the counters are zeroed, the CHECK kernel (the clean kernel
+ * itself: the counts are its result) runs once, and every word of the
+ * variant's counter array must equal the number of threads that map to it
+ * (atm_expected, atomics_model.c): exact integers, compared exactly.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.cuh"
+#include "atomics_model.h"
+
+struct at_args {
+    uint32_t *ctr;         /* the counters (atm_footprint_words) */
+    uint64_t items;        /* threads that add: N */
+    uint64_t warp_words;   /* words between neighbouring warps' first lanes */
+    uint64_t lane_words;   /* words between neighbouring lanes */
+    eng_dev E;
+};
+
+template <eng_mode M, int RET> static __device__ __forceinline__ void at_body(const at_args &A)
+{
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= A.items) return;
+    uint32_t *p = eng_pin_mut(A.ctr + (t >> 5) * A.warp_words + (t & 31) * A.lane_words);
+    if (!RET) {
+        atomicAdd(p, 1u);   /* unused result: RED */
+        return;
+    }
+    ENG_IF_RECORDING(M, A.E) {
+        ENG_TIMED_BEGIN();
+        const uint32_t old = atomicAdd(p, 1u);
+        const float u = probe_use_f32(__uint_as_float(old));
+        ENG_TIMED_END();
+        ENG_RECORD(A.E);
+        eng_consume(A.E, __float_as_uint(u));
+        return;
+    }
+    /* the clean twin uses the old value too, so that it stays an ATOMG.  A
+     * counter that reaches E.never (all ones: 2^32 - 1 adds to one word over
+     * the launches, some 43 launches of same_address at N = 1e8) makes the
+     * one thread that sees it store it to the sink, which nobody reads */
+    eng_consume(A.E, atomicAdd(p, 1u));
+}
+
+template <eng_mode M> static __device__ __forceinline__ void at_red(const at_args &A) { at_body<M, 0>(A); }
+template <eng_mode M> static __device__ __forceinline__ void at_atom(const at_args &A) { at_body<M, 1>(A); }
+
+/* The kernels of every variant in variants.h: RED forms without a probe
+ * kernel, ATOM forms with one.  The bodies are alike; the names let Nsight
+ * Compute and cuobjdump tell the variants apart. */
+#define AT_KERNELS_0(NAME) ENG_KERNELS_NOPROBE(NAME, at_red, at_args)
+#define AT_KERNELS_1(NAME) ENG_KERNELS(NAME, at_atom, at_args)
+#define AT_X_KERNELS(E, id, pat, ret, about) AT_KERNELS_##ret(atomics_##id)
+ATOMICS_VARIANTS(AT_X_KERNELS)
+
+#define AT_TRIO_0(NAME) {(const void *)NAME, NULL, (const void *)NAME##_check},
+#define AT_TRIO_1(NAME) ENG_KERNEL_TRIO(NAME),
+#define AT_X_TRIO(E, id, pat, ret, about) AT_TRIO_##ret(atomics_##id)
+static const void *const AT_KERNELS[AT_NVARIANTS][ENG_NMODES] = {ATOMICS_VARIANTS(AT_X_TRIO)};
+
+/* ------------------------------------------------------------ the table */
+
+struct at_state {
+    uint32_t *ctr;         /* the largest footprint of the selected variants */
+    uint32_t *sink;
+    uint32_t *h_ctr;       /* the host copy for validation */
+    uint64_t words;
+};
+
+static int at_geometry(const eng_ctx *c, int v, int, eng_geom *g, char *err, size_t errlen)
+{
+    if (c->n == 0) {
+        snprintf(err, errlen, "N must be at least 1 (one atomicAdd per thread)");
+        return -1;
+    }
+    const int p = atomics_variant_pattern(v);
+    const double mib = 4.0 * (double)atm_footprint_words(p, c->n) / (1 << 20);
+    if (mib > 64.0 * 1024) {
+        snprintf(err, errlen, "N = %llu needs %.0f MiB of counters for %s: too many",
+                 (unsigned long long)c->n, mib, atomics_variant_name(v));
+        return -1;
+    }
+    g->items = c->n;
+    g->blocks = (c->n + c->tpb - 1) / c->tpb;
+    g->tail_idle = 1;
+    g->elem_bytes = 4;
+    g->loads_per_warp = 1;
+    g->bytes_per_warp_load = 128;
+    g->stride = atomics_lane_words(p);
+    /* what the kernel asks of memory: each atomic reads its 4-byte word and
+     * writes it back, so bw_GBps / 8 is the rate in G atomics per second */
+    g->bytes_read = 4.0 * (double)c->n;
+    g->bytes_written = 4.0 * (double)c->n;
+    g->record_covers = atomics_variant_ret(v) ? "one atomicAdd (ATOMG) to the first use of the old value it returns"
+                                              : "no probes (RED returns nothing)";
+    return 0;
+}
+
+static const void *at_kernel(int v, int, eng_mode m) { return AT_KERNELS[v][m]; }
+
+static int at_setup(eng_ctx *c)
+{
+    at_state *s = (at_state *)calloc(1, sizeof *s);
+    if (!s) return (int)cudaErrorMemoryAllocation;
+    c->state = s;
+    for (int v = 0; v < AT_NVARIANTS; v++) {
+        const uint64_t w = atm_footprint_words(atomics_variant_pattern(v), c->n);
+        if (c->selected[v] && w > s->words) s->words = w;
+    }
+    cudaError_t e;
+    if ((e = cudaMalloc((void **)&s->ctr, s->words * sizeof(uint32_t))) != cudaSuccess) return e;
+    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    s->h_ctr = (uint32_t *)malloc(s->words * sizeof(uint32_t));
+    if (!s->h_ctr) return (int)cudaErrorMemoryAllocation;
+    return cudaMemset(s->ctr, 0, s->words * sizeof(uint32_t));
+}
+
+static int at_launch(const eng_ctx *c, int v, int, eng_mode m, const eng_launch *L)
+{
+    const at_state *s = (const at_state *)c->state;
+    const int p = atomics_variant_pattern(v);
+    at_args A;
+    A.ctr = s->ctr;
+    A.items = c->n;
+    A.warp_words = atomics_warp_words(p);
+    A.lane_words = atomics_lane_words(p);
+    A.E = eng_dev_args(L, 0xffffffffu, s->sink);
+    void *args[] = {&A};
+    return cudaLaunchKernel(AT_KERNELS[v][m], dim3((unsigned)L->blocks), dim3(L->threads), args,
+                            L->smem_bytes, L->stream);
+}
+
+/* Zero: the check launch must bring every counter to exactly its count. */
+static int at_poison(const eng_ctx *c, int v, int)
+{
+    const at_state *s = (const at_state *)c->state;
+    return cudaMemset(s->ctr, 0, atm_footprint_words(atomics_variant_pattern(v), c->n) * sizeof(uint32_t));
+}
+
+struct at_ref {
+    int pattern;
+    uint64_t n;
+    const uint32_t *got;
+};
+
+static uint64_t at_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
+{
+    const at_ref *r = (const at_ref *)ctx;
+    uint64_t bad = 0;
+    for (uint64_t j = lo; j < hi; j++)
+        if (r->got[j] != atm_expected(r->pattern, r->n, j)) {
+            if (!bad) *first = j;
+            bad++;
+        }
+    return bad;
+}
+
+static int at_check(const eng_ctx *c, int v, int, eng_check *out)
+{
+    const at_state *s = (const at_state *)c->state;
+    /* the variant's footprint is enough: its expected counts add up to N, one
+     * add per thread, so an add that went anywhere else leaves a word of the
+     * footprint short; and the copy stays the variant's size (line_spread's
+     * 128 N bytes are not copied for same_address's one line) */
+    const uint64_t words = atm_footprint_words(atomics_variant_pattern(v), c->n);
+    cudaError_t e = cudaMemcpy(s->h_ctr, s->ctr, words * sizeof(uint32_t), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) return e;
+    at_ref r = {atomics_variant_pattern(v), c->n, s->h_ctr};
+    uint64_t first;
+    out->checked = words;
+    out->bad = eng_parallel_check(words, at_check_range, &r, &first);
+    if (out->bad)
+        snprintf(out->first, sizeof out->first, "counter %llu holds %u, the CPU expects %llu",
+                 (unsigned long long)first, s->h_ctr[first],
+                 (unsigned long long)atm_expected(r.pattern, c->n, first));
+    return 0;
+}
+
+static void at_teardown(eng_ctx *c)
+{
+    at_state *s = (at_state *)c->state;
+    if (!s) return;
+    cudaFree(s->ctr);
+    cudaFree(s->sink);
+    free(s->h_ctr);
+    free(s);
+    c->state = NULL;
+}
+
+static const char *const AT_POS[] = {"N", "SMEM", "WPB", NULL};
+static const char *const AT_POSDEF[] = {"1e7", "0", "4", NULL};
+
+#define AT_X_VARIANT(E, id, pat, ret, about) {#id, about},
+static const eng_variant AT_VARIANTS[AT_NVARIANTS] = {ATOMICS_VARIANTS(AT_X_VARIANT)};
+
+extern "C" const eng_family eng_family_table = {
+    "atomics",
+    "Global atomicAdd under contention: its throughput (RED, the result unused) and\n"
+    "its latency (ATOMG, the result used), for four address patterns, from every\n"
+    "thread on one word to every thread on a line of its own.",
+    AT_POS, AT_POSDEF, AT_VARIANTS, AT_NVARIANTS, NULL,
+    NULL, at_geometry, at_kernel, at_setup, NULL, at_launch, at_poison, at_check, at_teardown,
+};
