@@ -757,16 +757,17 @@ size_t rfm_tiling_read(const tsv_table *sm, const tsv_table *ncu, rfm_tiling *ou
     for (size_t r = 0; r < sm->nrow && n < max; r++) {
         rfm_tiling *k = &out[n++];
         memset(k, 0, sizeof *k);
-        const char *name = tsv_get(sm, r, "kernel"), *cfg = tsv_get(sm, r, "config");
-        snprintf(k->kernel, sizeof k->kernel, "%s", name ? name : "?");
+        rf_kernel row;
+        rf_kernel_read(sm, r, &row);
+        snprintf(k->kernel, sizeof k->kernel, "%s", row.kernel);
         char b[64];
-        k->tile = num_of(cfg ? ceiling_config_get(cfg, "tile", b, sizeof b) : NULL);
-        k->wpb = tsv_num(sm, r, "warps_per_block");
-        k->blocks_per_sm = tsv_num(sm, r, "blocks_per_sm");
-        k->kernel_ms = tsv_num(sm, r, "kernel_ms");
-        k->gflops = tsv_num(sm, r, "gflops");
-        k->lat_p50_cycles = tsv_num(sm, r, "lat_p50_cycles");
-        k->lat_p95_cycles = tsv_num(sm, r, "lat_p95_cycles");
+        k->tile = num_of(tsv_get(sm, r, "config") ? ceiling_config_get(row.config, "tile", b, sizeof b) : NULL);
+        k->wpb = row.wpb;
+        k->blocks_per_sm = row.blocks_per_sm;
+        k->kernel_ms = row.kernel_ms;
+        k->gflops = row.gflops;
+        k->lat_p50_cycles = row.lat_p50_cycles;
+        k->lat_p95_cycles = row.lat_p95_cycles;
         k->l1_bytes = k->l1_hit_pct = k->l2_bytes = k->dram_bytes = k->ncu_ms = NAN;
         const char *fn = tsv_get(sm, r, "kernel_fn");
         const long q = ncu && fn ? tsv_find(ncu, "kernel", fn, 0) : -1;
