@@ -224,7 +224,6 @@ double rc_ceiling_in(const res_gpu *r, const char *op)
     return n > 0 ? rfm_ceiling_of(c, (size_t)n, op) : NAN;
 }
 
-
 /* The series of kernel=K over the config key, column col (summary). */
 void rc_kseries(const tsv_table *t, const char *kernel, const char *key, const char *col, rfm_series *out)
 {

@@ -96,9 +96,12 @@ struct fam_report {
      * function mirrors its script; tests/cli/report_families.sh runs the
      * scripts with stand-ins and compares. */
     void (*expected)(int quick, fam_file_fn fn, void *arg);
-    /* Its own section, after its summaries (before every family's, with
-     * no_summaries); NULL: none. */
-    void (*section)(report_doc *d, const struct rc_ctx *c, const char *name);
+    /* Its own section (id: the family's name), after its summaries
+     * (before every family's, with no_summaries): the report opens it with
+     * its title and one paragraph, then section fills it; NULL: none. */
+    const char *section_title;
+    const char *section_intro;
+    void (*section)(report_doc *d, rd_section *s, const struct rc_ctx *c);
     /* Its own charts, in the order the plan lists them. */
     const fam_chart *charts;
     size_t ncharts;

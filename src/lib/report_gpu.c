@@ -15,7 +15,6 @@
 #include "report_cmd.h"
 #include "stats.h"
 
-
 const struct fam_report *rc_family(const char *name)
 {
     const fam_entry *e = fam_lookup(name);
@@ -194,7 +193,6 @@ static void device_facts(rc_gpu *G)
          s = res_next(&G->r, s, NAMES_FIXED, NULL, NULL, NULL, 0, ""))
         if (!strcmp(s->base, "nvidia_smi.csv")) smi_field(s->path, "driver_version", G->driver, sizeof G->driver);
 }
-
 
 /* The achievable ceiling (ceiling.tsv) and the ladder's levels. */
 static void ceiling_facts(rc_gpu *G)

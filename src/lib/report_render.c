@@ -93,7 +93,11 @@ int rc_cmd_render(rc_ctx *c, const char *mode, const char *note, const char *ref
             const int first = fi && fi->no_summaries;
             if (first != !pass) continue;
             if (!first) rc_sec_family(d, c, c->families[f]);
-            if (fi && fi->section) fi->section(d, c, c->families[f]);
+            if (fi && fi->section) {
+                rd_section *s = rd_section_add(d, c->families[f], fi->section_title);
+                rd_para(d, s, "%s", fi->section_intro);
+                fi->section(d, s, c);
+            }
         }
     rc_sec_overhead(d, c);
     rc_sec_timelines(d, c, stats, nstats);

@@ -121,7 +121,6 @@ void rc_sec_overhead(report_doc *d, const rc_ctx *c)
     }
 }
 
-
 rc_logstat *rc_timeline_stats(const rc_gpu *G, const char *dir, size_t *n)
 {
     size_t k = 0;
@@ -338,7 +337,6 @@ void rc_sec_latency(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t *
         }
     }
 }
-
 
 void rc_sec_ladder(report_doc *d, const rc_ctx *c)
 {

@@ -11,7 +11,6 @@
 #include "report_cmd.h"
 #include "sweep.h"
 
-
 /* A sector table (bin/sector_compare --generic, 40-odd columns) as the page
  * shows it: the sectors at each level, predicted against measured, and the
  * verdict; the raw table stays in its file, linked below it.  NULL when t is

@@ -51,7 +51,6 @@ static int col_useful(const tsv_table *t, const char *col)
     return 0;
 }
 
-
 /* The bytes a warp of exp's variant asks for in its timed load, from any of
  * its logs' headers; NAN when none is there. */
 static double bytes_per_warp(const rc_gpu *G, const char *exp, const char *variant)

@@ -109,7 +109,6 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r, const
     return rc_pc_finish(&pc, title, set);
 }
 
-
 /* One pivot: rows the integer values of key, a column per kernel (GB/s and
  * % of the reference). */
 static rd_table *pivot(const tsv_table *t, const char *key, const char *const *kernels, size_t nk, double ref)
@@ -143,14 +142,8 @@ static rd_table *pivot(const tsv_table *t, const char *key, const char *const *k
     return x;
 }
 
-static void sec_copy(report_doc *d, const rc_ctx *c, const char *exp)
+static void sec_copy(report_doc *d, rd_section *s, const rc_ctx *c)
 {
-    (void)exp;
-    rd_section *s = rd_section_add(d, "copy", "copy: strides, batches and vector widths");
-    rd_para(d, s, "Lab 000 part I and lab 004: what a stride costs in bandwidth and in sectors per request, "
-                  "what more elements per thread and wider accesses buy, with cudaMemcpy, the DRAM peak and "
-                  "the achievable ceiling as references. Sectors per request come from the sector model and "
-                  "from Nsight Compute (sectors_copy.tsv, N = 1e7).");
     char p[64], note[4096];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -238,7 +231,6 @@ static void sec_copy(report_doc *d, const rc_ctx *c, const char *exp)
     }
 }
 
-
 static const fam_chart CHARTS[] = {
     {"copy_stride", "copy: bandwidth against stride", FAM_CHART_SUMMARY, chart_copy},
     {"copy_sectors", "copy: sectors per request against stride", FAM_CHART_SECTORS, chart_copy},
@@ -252,6 +244,11 @@ const struct fam_report fam_report_copy = {
              "GB/s counts the bytes read plus the bytes written over the clean twin's time.",
     .doc = "docs/copy.md",
     .has_sectors = 1,
+    .section_title = "copy: strides, batches and vector widths",
+    .section_intro = "Lab 000 part I and lab 004: what a stride costs in bandwidth and in sectors per request, "
+                     "what more elements per thread and wider accesses buy, with cudaMemcpy, the DRAM peak and "
+                     "the achievable ceiling as references. Sectors per request come from the sector model and "
+                     "from Nsight Compute (sectors_copy.tsv, N = 1e7).",
     .section = sec_copy,
     .charts = CHARTS,
     .ncharts = sizeof CHARTS / sizeof CHARTS[0],

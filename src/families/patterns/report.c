@@ -58,14 +58,91 @@ static int chart_patterns(const char *out, const char *kind, const res_gpu *r, c
     return rc_pc_finish(&pc, title, set);
 }
 
-static void sec_patterns(report_doc *d, const rc_ctx *c, const char *exp)
+/* Lecture 001's utilization table beside the model's and the GPU's. */
+static void util_table(report_doc *d, rd_section *s, const rc_gpu *G, const char *p, const tsv_table *sec)
 {
-    (void)exp;
-    rd_section *s = rd_section_add(d, "patterns", "patterns: bus utilization, misalignment, writes, AoS and SoA");
-    rd_para(d, s, "Lecture 001's utilization table (bytes the warp asks for over bytes moved, with its cached "
-                  "and uncached columns) and lab 002's coalescing scenarios, beside the sector model and what "
-                  "Nsight Compute measured (sectors_patterns.tsv, N = 1e7); then bandwidth and L1 utilization "
-                  "against the misalignment offset for the three paths, the write patterns and AoS against SoA.");
+    char b[64];
+    rd_heading(d, s, "%sBus utilization: the lectures, the model and %s", p, G->label);
+    rfm_util_row u[32];
+    const size_t nu = rfm_patterns_util(sec, u, 32);
+    rd_table *x = rd_table_new(9);
+    static const char *const head[] = {"pattern", "lecture: cached %", "lecture: uncached %", "source",
+                                       "model ca / cg / nc %", "", "", "", ""};
+    for (size_t k = 0; k < 5; k++) rd_table_set(x, 0, k, "%s", head[k]);
+    rd_table_set(x, 0, 5, "%s ca %%", G->label);
+    rd_table_set(x, 0, 6, "%s cg %%", G->label);
+    rd_table_set(x, 0, 7, "%s nc %%", G->label);
+    rd_table_set(x, 0, 8, "the GPU against the lecture");
+    for (size_t k = 0; k < nu; k++) {
+        rd_table_set(x, k + 1, 0, "%s", u[k].pattern);
+        rd_table_set(x, k + 1, 1, "%s", rc_num(b, sizeof b, "%.4g", u[k].lab_cached));
+        rd_table_set(x, k + 1, 2, "%s", rc_num(b, sizeof b, "%.4g", u[k].lab_uncached));
+        rd_table_set(x, k + 1, 3, "%s", u[k].lab_source);
+        char m[3][32];
+        for (int q = 0; q < 3; q++) rc_num(m[q], sizeof m[q], "%.4g", u[k].model[q]);
+        rd_table_set(x, k + 1, 4, "%s / %s / %s", m[0], m[1], m[2]);
+        for (int q = 0; q < 3; q++) rd_table_set(x, k + 1, 5 + (size_t)q, "%s", rc_num(b, sizeof b, "%.4g", u[k].measured[q]));
+        const int sc = rfm_lab_same("%", u[k].lab_cached, u[k].measured[0]);
+        const int su = rfm_lab_same("%", u[k].lab_uncached, u[k].measured[1]);
+        rd_table_set(x, k + 1, 8, "%s", sc && su ? "same" : !sc && !su ? "differs in both" : sc ? "uncached differs" : "cached differs");
+    }
+    rd_table_add(d, s, x);
+}
+
+/* AoS against SoA: the table, and each field count's ratio. */
+static void aos_soa(report_doc *d, rd_section *s, const char *p, const tsv_table *t, const tsv_table *sec)
+{
+    char b[64], note[8192];
+    /* AoS against SoA */
+    rd_heading(d, s, "%sAoS against SoA", p);
+    rd_table *a = rd_table_new(6);
+    static const char *const ah[] = {"kernel", "ms", "GB/s (bytes asked)", "L1 utilization % (measured)",
+                                     "DRAM utilization % (measured)", "GB/s moved from DRAM"};
+    for (size_t k = 0; k < 6; k++) rd_table_set(a, 0, k, "%s", ah[k]);
+    size_t row = 1;
+    for (size_t r = 0; r < t->nrow; r++) {
+        const char *k = tsv_get(t, r, "kernel");
+        if (!k || (strncmp(k, "aos", 3) && strncmp(k, "soa", 3))) continue;
+        const double bw = tsv_num(t, r, "bw_GBps");
+        double l1 = NAN, dr = NAN;
+        if (sec) {
+            char fv[96];
+            snprintf(fv, sizeof fv, "variant=%s", k);
+            const char *fl[] = {fv, "op=ld", NULL};
+            l1 = rfm_value(sec, fl, NULL, "l1_util_pct_meas");
+            dr = rfm_value(sec, fl, NULL, "dram_util_pct_meas");
+        }
+        rd_table_set(a, row, 0, "%s", k);
+        rd_table_set(a, row, 1, "%s", rc_num(b, sizeof b, "%.4f", tsv_num(t, r, "kernel_ms")));
+        rd_table_set(a, row, 2, "%s", rc_num(b, sizeof b, "%.1f", bw));
+        rd_table_set(a, row, 3, "%s", rc_num(b, sizeof b, "%.1f", l1));
+        rd_table_set(a, row, 4, "%s", rc_num(b, sizeof b, "%.1f", dr));
+        rd_table_set(a, row, 5, "%s", rc_num(b, sizeof b, "%.1f", rfm_moved_GBps(bw, dr)));
+        row++;
+    }
+    rd_table_add(d, s, a);
+    /* one field and all fields of F, AoS over SoA */
+    size_t used = 0;
+    note[0] = 0;
+    for (int f = 2; f <= 8; f *= 2)
+        for (int all = 0; all < 2; all++) {
+            char ka[32], ks[32], fa[48], fs[48];
+            snprintf(ka, sizeof ka, "aos%d_%s", f, all ? "all" : "one");
+            snprintf(ks, sizeof ks, "soa%d_%s", f, all ? "all" : "one");
+            snprintf(fa, sizeof fa, "kernel=%s", ka);
+            snprintf(fs, sizeof fs, "kernel=%s", ks);
+            const char *la[] = {fa, NULL}, *ls[] = {fs, NULL};
+            const double x = rfm_value(t, la, NULL, "bw_GBps"), y = rfm_value(t, ls, NULL, "bw_GBps");
+            if (!isfinite(x) || !isfinite(y)) continue;
+            const int m = snprintf(note + used, sizeof note - used, "%s%s of %d floats: AoS %.1f, SoA %.1f GB/s (x%.2f)",
+                                   used ? "; " : "", all ? "all fields" : "one field", f, x, y, y / x);
+            if (m > 0 && (size_t)m < sizeof note - used) used += (size_t)m;
+        }
+    if (used) rd_finding(d, s, "%sSoA against AoS, GB/s of the bytes asked: %s.", p, note);
+}
+
+static void sec_patterns(report_doc *d, rd_section *s, const rc_ctx *c)
+{
     char p[64], b[64], note[8192];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -73,33 +150,7 @@ static void sec_patterns(report_doc *d, const rc_ctx *c, const char *exp)
         const int hs = rc_gpu_summary(G, "patterns", &t), hc = rc_gpu_sectors(G, "patterns", &sec);
         if (!hs && !hc) continue;
         rc_pfx(c, G, p, sizeof p);
-        if (hc) {
-            rd_heading(d, s, "%sBus utilization: the lectures, the model and %s", p, G->label);
-            rfm_util_row u[32];
-            const size_t nu = rfm_patterns_util(&sec, u, 32);
-            rd_table *x = rd_table_new(9);
-            static const char *const head[] = {"pattern", "lecture: cached %", "lecture: uncached %", "source",
-                                               "model ca / cg / nc %", "", "", "", ""};
-            for (size_t k = 0; k < 5; k++) rd_table_set(x, 0, k, "%s", head[k]);
-            rd_table_set(x, 0, 5, "%s ca %%", G->label);
-            rd_table_set(x, 0, 6, "%s cg %%", G->label);
-            rd_table_set(x, 0, 7, "%s nc %%", G->label);
-            rd_table_set(x, 0, 8, "the GPU against the lecture");
-            for (size_t k = 0; k < nu; k++) {
-                rd_table_set(x, k + 1, 0, "%s", u[k].pattern);
-                rd_table_set(x, k + 1, 1, "%s", rc_num(b, sizeof b, "%.4g", u[k].lab_cached));
-                rd_table_set(x, k + 1, 2, "%s", rc_num(b, sizeof b, "%.4g", u[k].lab_uncached));
-                rd_table_set(x, k + 1, 3, "%s", u[k].lab_source);
-                char m[3][32];
-                for (int q = 0; q < 3; q++) rc_num(m[q], sizeof m[q], "%.4g", u[k].model[q]);
-                rd_table_set(x, k + 1, 4, "%s / %s / %s", m[0], m[1], m[2]);
-                for (int q = 0; q < 3; q++) rd_table_set(x, k + 1, 5 + (size_t)q, "%s", rc_num(b, sizeof b, "%.4g", u[k].measured[q]));
-                const int sc = rfm_lab_same("%", u[k].lab_cached, u[k].measured[0]);
-                const int su = rfm_lab_same("%", u[k].lab_uncached, u[k].measured[1]);
-                rd_table_set(x, k + 1, 8, "%s", sc && su ? "same" : !sc && !su ? "differs in both" : sc ? "uncached differs" : "cached differs");
-            }
-            rd_table_add(d, s, x);
-        }
+        if (hc) util_table(d, s, G, p, &sec);
         if (hs) {
             rd_heading(d, s, "%sMisalignment: offset 0 to 32 floats", p);
             rd_figures_start(d, s);
@@ -136,52 +187,7 @@ static void sec_patterns(report_doc *d, const rc_ctx *c, const char *exp)
                 rd_table_set(w, j + 1, 5, "%s", rc_num(b, sizeof b, "%.2f", g[j].l2_per_request));
             }
             rd_table_add(d, s, w);
-            /* AoS against SoA */
-            rd_heading(d, s, "%sAoS against SoA", p);
-            rd_table *a = rd_table_new(6);
-            static const char *const ah[] = {"kernel", "ms", "GB/s (bytes asked)", "L1 utilization % (measured)",
-                                             "DRAM utilization % (measured)", "GB/s moved from DRAM"};
-            for (size_t k = 0; k < 6; k++) rd_table_set(a, 0, k, "%s", ah[k]);
-            size_t row = 1;
-            for (size_t r = 0; r < t.nrow; r++) {
-                const char *k = tsv_get(&t, r, "kernel");
-                if (!k || (strncmp(k, "aos", 3) && strncmp(k, "soa", 3))) continue;
-                const double bw = tsv_num(&t, r, "bw_GBps");
-                double l1 = NAN, dr = NAN;
-                if (hc) {
-                    char fv[96];
-                    snprintf(fv, sizeof fv, "variant=%s", k);
-                    const char *fl[] = {fv, "op=ld", NULL};
-                    l1 = rfm_value(&sec, fl, NULL, "l1_util_pct_meas");
-                    dr = rfm_value(&sec, fl, NULL, "dram_util_pct_meas");
-                }
-                rd_table_set(a, row, 0, "%s", k);
-                rd_table_set(a, row, 1, "%s", rc_num(b, sizeof b, "%.4f", tsv_num(&t, r, "kernel_ms")));
-                rd_table_set(a, row, 2, "%s", rc_num(b, sizeof b, "%.1f", bw));
-                rd_table_set(a, row, 3, "%s", rc_num(b, sizeof b, "%.1f", l1));
-                rd_table_set(a, row, 4, "%s", rc_num(b, sizeof b, "%.1f", dr));
-                rd_table_set(a, row, 5, "%s", rc_num(b, sizeof b, "%.1f", rfm_moved_GBps(bw, dr)));
-                row++;
-            }
-            rd_table_add(d, s, a);
-            /* one field and all fields of F, AoS over SoA */
-            size_t used = 0;
-            note[0] = 0;
-            for (int f = 2; f <= 8; f *= 2)
-                for (int all = 0; all < 2; all++) {
-                    char ka[32], ks[32], fa[48], fs[48];
-                    snprintf(ka, sizeof ka, "aos%d_%s", f, all ? "all" : "one");
-                    snprintf(ks, sizeof ks, "soa%d_%s", f, all ? "all" : "one");
-                    snprintf(fa, sizeof fa, "kernel=%s", ka);
-                    snprintf(fs, sizeof fs, "kernel=%s", ks);
-                    const char *la[] = {fa, NULL}, *ls[] = {fs, NULL};
-                    const double x = rfm_value(&t, la, NULL, "bw_GBps"), y = rfm_value(&t, ls, NULL, "bw_GBps");
-                    if (!isfinite(x) || !isfinite(y)) continue;
-                    const int m = snprintf(note + used, sizeof note - used, "%s%s of %d floats: AoS %.1f, SoA %.1f GB/s (x%.2f)",
-                                           used ? "; " : "", all ? "all fields" : "one field", f, x, y, y / x);
-                    if (m > 0 && (size_t)m < sizeof note - used) used += (size_t)m;
-                }
-            if (used) rd_finding(d, s, "%sSoA against AoS, GB/s of the bytes asked: %s.", p, note);
+            aos_soa(d, s, p, &t, hc ? &sec : NULL);
         }
         if (hc) {
             rd_heading(d, s, "%sThe labs' figures: lab, model and %s", p, G->label);
@@ -196,7 +202,6 @@ static void sec_patterns(report_doc *d, const rc_ctx *c, const char *exp)
     }
 }
 
-
 static const fam_chart CHARTS[] = {
     {"patterns_offset", "patterns: bandwidth and L1 utilization against offset", FAM_CHART_SUMMARY, chart_patterns},
 };
@@ -207,6 +212,11 @@ const struct fam_report fam_report_patterns = {
              "the bytes the threads ask for over the clean twin's time.",
     .doc = "docs/patterns.md",
     .has_sectors = 1,
+    .section_title = "patterns: bus utilization, misalignment, writes, AoS and SoA",
+    .section_intro = "Lecture 001's utilization table (bytes the warp asks for over bytes moved, with its cached "
+                     "and uncached columns) and lab 002's coalescing scenarios, beside the sector model and what "
+                     "Nsight Compute measured (sectors_patterns.tsv, N = 1e7); then bandwidth and L1 utilization "
+                     "against the misalignment offset for the three paths, the write patterns and AoS against SoA.",
     .section = sec_patterns,
     .charts = CHARTS,
     .ncharts = sizeof CHARTS / sizeof CHARTS[0],

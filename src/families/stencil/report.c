@@ -142,16 +142,41 @@ static int chart_stencil(const char *out, const char *kind, const res_gpu *r, co
     return rc_pc_finish(&pc, title, set);
 }
 
-static void sec_stencil(report_doc *d, const rc_ctx *c, const char *exp)
+/* The lab's cases: every row of sectors_stencil.tsv with a lab figure, the
+ * four quantities as lab / model / GPU. */
+static void cases_table(report_doc *d, rd_section *s, const rc_gpu *G, const tsv_table *sec)
 {
-    (void)exp;
-    rd_section *s = rd_section_add(d, "stencil", "stencil: sectors, padding and the halo");
-    rd_para(d, s, "Lab 000 part 3: the lab's small cases measured with Nsight Compute (sectors_stencil.tsv) "
-                  "beside the lab's figures and the sector model; the size sweep, bandwidth against N0 with "
-                  "and without padding, with the over-fetch of each layout: the 32 B sectors the centre "
-                  "loads touch over the sectors the same floats fill when aligned (computed from the layout "
-                  "of stencil.cu: lead=1 puts the first updated element on a 128 B line, padld=1 rounds the "
-                  "leading dimension up to 32 floats); and the halo probe against the ladder's L1 plateau.");
+    rd_table *x = rd_table_new(7);
+    static const char *const head[] = {"variant", "op", "geometry", "L1 sectors", "L1 hits", "L1 hit rate %",
+                                       "L2 requests"};
+    for (size_t k = 0; k < 7; k++) rd_table_set(x, 0, k, "%s", head[k]);
+    for (size_t k = 3; k < 7; k++) rd_table_set(x, 0, k, "%s: lab / model / %s", head[k], G->label);
+    size_t row = 1;
+    for (size_t r = 0; r < sec->nrow; r++) {
+        rfm_case_q q[RFM_NCASE];
+        if (rfm_stencil_case(sec, r, q) == 0) continue;
+        rd_table_set(x, row, 0, "%s", tsv_get(sec, r, "variant") ? tsv_get(sec, r, "variant") : "?");
+        rd_table_set(x, row, 1, "%s", tsv_get(sec, r, "op") ? tsv_get(sec, r, "op") : "?");
+        rd_table_set(x, row, 2, "%s", tsv_get(sec, r, "config") ? tsv_get(sec, r, "config") : "?");
+        for (int k = 0; k < RFM_NCASE; k++) {
+            const char *fmt = k == RFM_CASE_HIT_PCT ? "%.2f" : "%.0f";
+            char lab[32], m[32], mh[32], me[32];
+            rc_num(lab, sizeof lab, k == RFM_CASE_HIT_PCT ? "%.1f" : "%.0f", q[k].lab);
+            rc_num(m, sizeof m, fmt, q[k].model);
+            rc_num(me, sizeof me, fmt, q[k].measured);
+            if (isfinite(q[k].model_hi))
+                rd_table_set(x, row, 3 + (size_t)k, "%s / %s..%s / %s", isfinite(q[k].lab) ? lab : "-", m,
+                             rc_num(mh, sizeof mh, fmt, q[k].model_hi), me);
+            else
+                rd_table_set(x, row, 3 + (size_t)k, "%s / %s / %s", isfinite(q[k].lab) ? lab : "-", m, me);
+        }
+        row++;
+    }
+    rd_table_add(d, s, x);
+}
+
+static void sec_stencil(report_doc *d, rd_section *s, const rc_ctx *c)
+{
     char p[64], b[64], note[4096];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -162,34 +187,7 @@ static void sec_stencil(report_doc *d, const rc_ctx *c, const char *exp)
         rc_pfx(c, G, p, sizeof p);
         if (hc) {
             rd_heading(d, s, "%sThe lab's cases: L1 sectors, hits, hit rate, L2 requests", p);
-            /* every row with a lab figure: the four quantities as lab / model / GPU */
-            rd_table *x = rd_table_new(7);
-            static const char *const head[] = {"variant", "op", "geometry", "L1 sectors", "L1 hits", "L1 hit rate %",
-                                               "L2 requests"};
-            for (size_t k = 0; k < 7; k++) rd_table_set(x, 0, k, "%s", head[k]);
-            for (size_t k = 3; k < 7; k++) rd_table_set(x, 0, k, "%s: lab / model / %s", head[k], G->label);
-            size_t row = 1;
-            for (size_t r = 0; r < sec.nrow; r++) {
-                rfm_case_q q[RFM_NCASE];
-                if (rfm_stencil_case(&sec, r, q) == 0) continue;
-                rd_table_set(x, row, 0, "%s", tsv_get(&sec, r, "variant") ? tsv_get(&sec, r, "variant") : "?");
-                rd_table_set(x, row, 1, "%s", tsv_get(&sec, r, "op") ? tsv_get(&sec, r, "op") : "?");
-                rd_table_set(x, row, 2, "%s", tsv_get(&sec, r, "config") ? tsv_get(&sec, r, "config") : "?");
-                for (int k = 0; k < RFM_NCASE; k++) {
-                    const char *fmt = k == RFM_CASE_HIT_PCT ? "%.2f" : "%.0f";
-                    char lab[32], m[32], mh[32], me[32];
-                    rc_num(lab, sizeof lab, k == RFM_CASE_HIT_PCT ? "%.1f" : "%.0f", q[k].lab);
-                    rc_num(m, sizeof m, fmt, q[k].model);
-                    rc_num(me, sizeof me, fmt, q[k].measured);
-                    if (isfinite(q[k].model_hi))
-                        rd_table_set(x, row, 3 + (size_t)k, "%s / %s..%s / %s", isfinite(q[k].lab) ? lab : "-", m,
-                                     rc_num(mh, sizeof mh, fmt, q[k].model_hi), me);
-                    else
-                        rd_table_set(x, row, 3 + (size_t)k, "%s / %s / %s", isfinite(q[k].lab) ? lab : "-", m, me);
-                }
-                row++;
-            }
-            rd_table_add(d, s, x);
+            cases_table(d, s, G, &sec);
             if (rfm_stencil_cases_note(&sec, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
             rd_para(d, s, "%sThe lab's figures of these rows, merged over geometries, with the model at the lab's "
                           "setting:", p);
@@ -267,7 +265,6 @@ static void sec_stencil(report_doc *d, const rc_ctx *c, const char *exp)
     }
 }
 
-
 static const fam_chart CHARTS[] = {
     {"stencil_sweep", "stencil: bandwidth and over-fetch against N0", FAM_CHART_SUMMARY, chart_stencil},
 };
@@ -281,6 +278,13 @@ const struct fam_report fam_report_stencil = {
     .script = "scripts/stencil.sh",
     .has_sectors = 1,
     .expected = expect_stencil,
+    .section_title = "stencil: sectors, padding and the halo",
+    .section_intro = "Lab 000 part 3: the lab's small cases measured with Nsight Compute (sectors_stencil.tsv) "
+                     "beside the lab's figures and the sector model; the size sweep, bandwidth against N0 with "
+                     "and without padding, with the over-fetch of each layout: the 32 B sectors the centre "
+                     "loads touch over the sectors the same floats fill when aligned (computed from the layout "
+                     "of stencil.cu: lead=1 puts the first updated element on a 128 B line, padld=1 rounds the "
+                     "leading dimension up to 32 floats); and the halo probe against the ladder's L1 plateau.",
     .section = sec_stencil,
     .charts = CHARTS,
     .ncharts = sizeof CHARTS / sizeof CHARTS[0],

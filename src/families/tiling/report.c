@@ -73,16 +73,8 @@ static int chart_tiling(const char *out, const char *kind, const res_gpu *r, con
                                  "set y2label 'DRAM bytes read (GB)'\nset y2range [0:*]\nset y2tics");
 }
 
-static void sec_tiling(report_doc *d, const rc_ctx *c, const char *exp)
+static void sec_tiling(report_doc *d, rd_section *s, const rc_ctx *c)
 {
-    (void)exp;
-    rd_section *s = rd_section_add(d, "tiling", "tiling: why the tiles are faster");
-    rd_para(d, s, "Naive against shared-memory tiles: time, GFLOP/s, the bytes each kernel read at L1, L2 and "
-                  "DRAM (Nsight Compute, tiling_ncu_<DSIZE>.tsv) against the ideal of reading A and B once "
-                  "(2 x DSIZE^2 x 4 B), the naive kernel's L1 hit rate, the per-warp latency of the "
-                  "summaries (a record is one tile step of a tiled kernel, one inner-loop iteration of the "
-                  "naive one) and Little's law for the measured DRAM throughput at the ladder's DRAM "
-                  "latency. The sentences compare the naive kernel with the fastest.");
     char p[64], b[64], note[4096];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -163,7 +155,6 @@ static void sec_tiling(report_doc *d, const rc_ctx *c, const char *exp)
     }
 }
 
-
 static const fam_chart CHARTS[] = {
     {"tiling", "tiling: time and DRAM bytes against tile size", FAM_CHART_PER_N, chart_tiling},
 };
@@ -176,6 +167,13 @@ const struct fam_report fam_report_tiling = {
     .doc = "docs/tiling.md",
     .script = "scripts/tiling.sh",
     .expected = expect_tiling,
+    .section_title = "tiling: why the tiles are faster",
+    .section_intro = "Naive against shared-memory tiles: time, GFLOP/s, the bytes each kernel read at L1, L2 and "
+                     "DRAM (Nsight Compute, tiling_ncu_<DSIZE>.tsv) against the ideal of reading A and B once "
+                     "(2 x DSIZE^2 x 4 B), the naive kernel's L1 hit rate, the per-warp latency of the "
+                     "summaries (a record is one tile step of a tiled kernel, one inner-loop iteration of the "
+                     "naive one) and Little's law for the measured DRAM throughput at the ladder's DRAM "
+                     "latency. The sentences compare the naive kernel with the fastest.",
     .section = sec_tiling,
     .charts = CHARTS,
     .ncharts = sizeof CHARTS / sizeof CHARTS[0],
