@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "family.h"
+#include "report_family.h"
+
 int names_valid_exp(const char *e)
 {
     if (!e || !*e) return 0;
@@ -81,18 +84,19 @@ int names_ncu_table(char *buf, size_t len, const char *exp, const char *n)
     return put(len, snprintf(buf, len, "%s_ncu_%s.tsv", exp, n));
 }
 
-/* The families whose reference runs are a script of their own (the list
- * scripts/reference.sh finds as scripts/<family>.sh). */
-static const char *const SCRIPTED[][2] = {
-    {"ceiling", "scripts/ceiling.sh"},
-    {"stencil", "scripts/stencil.sh"},
-    {"tiling", "scripts/tiling.sh"},
-};
-
 const char *names_family_script(const char *exp)
 {
-    for (size_t i = 0; exp && i < sizeof SCRIPTED / sizeof SCRIPTED[0]; i++)
-        if (!strcmp(exp, SCRIPTED[i][0])) return SCRIPTED[i][1];
+    const fam_entry *e = fam_lookup(exp);
+    return e && e->report ? e->report->script : NULL;
+}
+
+/* The family whose script writes the result file of fixed name base
+ * (report_family.h fixed_files), or NULL. */
+static const fam_entry *fixed_file_family(const char *base)
+{
+    for (const fam_entry *e = fam_registry; e->name; e++)
+        for (const char *const *f = e->report ? e->report->fixed_files : NULL; f && *f; f++)
+            if (!strcmp(*f, base)) return e;
     return NULL;
 }
 
@@ -120,8 +124,8 @@ static long tail_number(const char *s, size_t n, const char *prefix)
 names_kind names_parse(const char *base, char *exp, char *variant, char *label, char *n,
                        size_t partlen, unsigned *wpb)
 {
-    static const char *fixed[] = {"device.tsv", "overhead.tsv", "sampling.tsv", "ceiling.tsv",
-                                  "nvidia_smi.csv", NULL};
+    /* and the families' own (report_family.h fixed_files: ceiling.tsv) */
+    static const char *fixed[] = {"device.tsv", "overhead.tsv", "sampling.tsv", "nvidia_smi.csv", NULL};
     if (exp) *exp = 0;
     if (variant) *variant = 0;
     if (label) *label = 0;
@@ -129,6 +133,7 @@ names_kind names_parse(const char *base, char *exp, char *variant, char *label, 
     if (wpb) *wpb = 0;
     for (int i = 0; fixed[i]; i++)
         if (!strcmp(base, fixed[i])) return NAMES_FIXED;
+    if (fixed_file_family(base)) return NAMES_FIXED;
     if (!strcmp(base, "latency_ca.tsv") || !strcmp(base, "latency_cg.tsv")) return NAMES_LADDER;
     if (!strcmp(base, "legacy")) return NAMES_LEGACY;
     const size_t L = strlen(base);
@@ -268,7 +273,7 @@ const char *names_kind_name(names_kind k)
 const char *names_reference_section(const char *base)
 {
     if (!base) return NULL;
-    if (!strcmp(base, "ceiling.tsv")) return "families";
+    if (fixed_file_family(base)) return "families";
     char exp[64];
     if (!strcmp(base, "device.tsv") || !strcmp(base, "nvidia_smi.csv")) return "device";
     if (!strcmp(base, "overhead.tsv")) return "overhead";
@@ -300,10 +305,12 @@ int names_command(char *buf, size_t len, const char *dir, const char *base)
                                  exp, variant, wpb, dir, dir));
     if (k == NAMES_SECTORS || k == NAMES_NCU)
         return put(len, snprintf(buf, len, "scripts/ncu_profile.sh --out %s", dir));
-    if (!strcmp(base, "ceiling.tsv"))
-        return put(len, snprintf(buf, len, "scripts/ceiling.sh %s --ladder %s/latency_ca.tsv "
-                                           "(or scripts/reference.sh %s --only families)",
-                                 dir, dir, dir));
+    const fam_entry *owner = fixed_file_family(base);
+    if (owner && owner->report->script)
+        return put(len, snprintf(buf, len, "%s %s%s%s%s (or scripts/reference.sh %s --only families)",
+                                 owner->report->script, dir, owner->report->script_ladder ? " --ladder " : "",
+                                 owner->report->script_ladder ? dir : "",
+                                 owner->report->script_ladder ? "/latency_ca.tsv" : "", dir));
     const char *script = names_family_script(exp);
     if (k == NAMES_NCU_TABLE)
         return put(len, snprintf(buf, len, "%s %s --ncu-only (needs Nsight Compute)",

@@ -22,7 +22,8 @@ typedef enum names_kind {
     NAMES_SASS,           /* sass_<exp>.txt */
     NAMES_LATENCY_STATS,  /* latency_stats_<N>_wpb<W>.tsv */
     NAMES_LADDER,         /* latency_ca.tsv, latency_cg.tsv */
-    NAMES_FIXED,          /* device.tsv, overhead.tsv, sampling.tsv, ceiling.tsv, nvidia_smi.csv */
+    NAMES_FIXED,          /* device.tsv, overhead.tsv, sampling.tsv, nvidia_smi.csv, and the
+                             families' own (report_family.h fixed_files: ceiling.tsv) */
     NAMES_LOGDIR,         /* logs_<N>: a folder */
     NAMES_NCU,            /* ncu/<exp>_<label>.csv: raw Nsight Compute output */
     NAMES_LEGACY,         /* legacy: a folder of files from before the contract */
@@ -56,7 +57,8 @@ int names_gpu(char *buf, size_t len, int ordinal, const char *uuid, const char *
 /* The script that runs a family whose runs are not the generic summaries
  * ("scripts/stencil.sh"), run by scripts/reference.sh's families section
  * (scripts/<family>.sh OUTDIR [--quick] [--ladder TSV]); NULL for the
- * others.  tests/cli/families.sh checks this list against scripts/. */
+ * others.  The family's report entry says it (report_family.h script);
+ * tests/cli/report_families.sh checks it against scripts/. */
 const char *names_family_script(const char *exp);
 
 /* The experiment name is acceptable: [a-z0-9]+ */
@@ -71,8 +73,8 @@ const char *names_reference_section(const char *base);
  * The command that makes the result file `base` in results folder `dir`,
  * for the report's "missing" notes: "scripts/reference.sh DIR --only
  * summaries", "scripts/ncu_profile.sh --out DIR" for sectors, the family's
- * own script for the summaries of a family that has one (stencil, tiling),
- * for ceiling.tsv and for <exp>_ncu_<N>.tsv.  0, or -1 when
+ * own script (report_family.h) for the summaries of a family that has one,
+ * for a family's fixed file (ceiling.tsv) and for <exp>_ncu_<N>.tsv.  0, or -1 when
  * base is not a name of the contract or the command does not fit.
  */
 int names_command(char *buf, size_t len, const char *dir, const char *base);

@@ -428,3 +428,26 @@ int rf_sectors_note(const rf_sectors *c, char *buf, size_t len)
         sb_add(&s, " The largest DRAM disagreement is %s.", c->worst);
     return sb_done(&s);
 }
+
+void rf_kernel_read(const tsv_table *t, size_t r, rf_kernel *k)
+{
+    memset(k, 0, sizeof *k);
+    k->kernel = tsv_get(t, r, "kernel");
+    k->config = tsv_get(t, r, "config");
+    if (!k->kernel) k->kernel = "?";
+    if (!k->config) k->config = "";
+    k->wpb = tsv_num(t, r, "warps_per_block");
+    k->blocks_per_sm = tsv_num(t, r, "blocks_per_sm");
+    k->kernel_ms = tsv_num(t, r, "kernel_ms");
+    k->bw_GBps = tsv_num(t, r, "bw_GBps");
+    k->pct_peak = tsv_num(t, r, "pct_peak");
+    k->sm_clock_MHz = tsv_num(t, r, "sm_clock_MHz");
+    k->lat_mean_cycles = tsv_num(t, r, "lat_mean_cycles");
+    k->lat_p50_cycles = tsv_num(t, r, "lat_p50_cycles");
+    k->lat_p95_cycles = tsv_num(t, r, "lat_p95_cycles");
+    k->instr_ms = tsv_num(t, r, "instr_ms");
+    k->overhead_pct = tsv_num(t, r, "overhead_pct");
+    k->bytes_per_warp = NAN;
+    k->flops = tsv_num(t, r, "flops");
+    k->gflops = tsv_num(t, r, "gflops");
+}

@@ -46,6 +46,13 @@ typedef struct rf_kernel {
     double flops, gflops;      /* a compute kernel's (tiling): flops > 0; else 0 or NAN */
 } rf_kernel;
 
+/* Row r of a summary (<exp>_<N>_wpb<W>.tsv, the engine's summary row), by
+ * column name: a column the table lacks is NAN, a missing kernel "?", a
+ * missing config ""; bytes_per_warp NAN (the summary does not hold it).
+ * k->kernel and k->config point into t.  The one reader of the summary row:
+ * the report's tables and the families' (rfm_tiling_read) read through it. */
+void rf_kernel_read(const tsv_table *t, size_t r, rf_kernel *k);
+
 /* "At 1980 MHz, the 3352 GB/s peak is 1693.1 bytes per SM cycle across the
  * GPU, 12.8 B per cycle per SM: one 128 B warp load every 10.0 cycles on
  * each SM." */

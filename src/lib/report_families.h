@@ -6,6 +6,8 @@
  * the achievable ceiling.  Every table is read by column name (tsv.h); every
  * sentence is computed from the numbers (the conventions of report_facts.h:
  * 0 written, 1 nothing to say and buf "", -1 buf too small).
+ *
+ * report_labs.c: the series and the labs; report_families.c: the rest.
  */
 #ifndef WARPLAT_REPORT_FAMILIES_H
 #define WARPLAT_REPORT_FAMILIES_H
@@ -17,6 +19,15 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ------------------------------------------------------------ fields */
+
+/* A whole field as a number (strtod over all of it), else NAN. */
+double rfm_num(const char *s);
+
+/* Copy [a, b) with its leading and trailing spaces trimmed into dst (at
+ * most len bytes, cut where it does not fit). */
+void rfm_trim(char *dst, size_t len, const char *a, const char *b);
 
 /* ------------------------------------------------------------ series */
 

@@ -1,7 +1,9 @@
 /* fuzz_report_families - what the report reads from a family's comparison
  * table (src/lib/report_families.h, report_facts.h): series by column name,
  * the lab figures of the lab column and its verdict, the merged lab rows
- * and their sentence, the patterns' utilization, the sectors counts.  The
+ * and their sentence, the patterns' utilization, the sectors counts, and
+ * the table read as a summary (rf_kernel_read, its sentences, and as the
+ * tiling's summary and Nsight Compute table at once).  The
  * first line of the input is also given to the lab parser as text. */
 #include "fuzz_common.h"
 #include "report_facts.h"
@@ -33,6 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rfm_series_get(&t, filters, "w", "bw_GBps", &ser);
         rfm_value(&t, filters, "w=1", "bw_GBps");
         for (size_t r = 0; r < t.nrow && r < 8; r++) rfm_lab_measured(&t, r, "sectors/request");
+        static rf_kernel k[16];
+        size_t nk = 0;
+        for (; nk < t.nrow && nk < 16; nk++) rf_kernel_read(&t, nk, &k[nk]);
+        rf_overhead_note(k, nk, buf, sizeof buf);
+        static rfm_tiling tk[16];
+        rfm_tiling_read(&t, &t, tk, 16);
         rf_sectors sec;
         if (rf_sectors_count(&t, &sec) == 0) rf_sectors_note(&sec, buf, sizeof buf);
         tsv_free(&t);

@@ -88,7 +88,14 @@ int main(void)
     CHECK(names_command(b, sizeof b, "OUT", "stencil_32x3125000_wpb4.tsv") == 0);
     CHECK(!strcmp(b, "scripts/stencil.sh OUT (or scripts/reference.sh OUT --only families)"));
     CHECK(names_command(b, sizeof b, "OUT", "ceiling.tsv") == 0);
-    CHECK_STR_HAS(b, "scripts/ceiling.sh OUT --ladder OUT/latency_ca.tsv");
+    CHECK(!strcmp(b, "scripts/ceiling.sh OUT --ladder OUT/latency_ca.tsv (or scripts/reference.sh OUT --only families)"));
+    /* a family's fixed file (report_family.h fixed_files) is of the contract */
+    CHECK(names_parse("ceiling.tsv", e, v, l, n, 32, &w) == NAMES_FIXED && !e[0] && w == 0);
+    CHECK(!strcmp(names_reference_section("ceiling.tsv"), "families"));
+    CHECK(names_parse("floor.tsv", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    CHECK(!strcmp(names_family_script("tiling"), "scripts/tiling.sh"));
+    CHECK(!strcmp(names_family_script("ceiling"), "scripts/ceiling.sh"));
+    CHECK(names_family_script("copy") == NULL && names_family_script("nosuch") == NULL);
     CHECK(names_command(b, sizeof b, "OUT", "tiling_ncu_8192.tsv") == 0);
     CHECK(!strcmp(b, "scripts/tiling.sh OUT --ncu-only (needs Nsight Compute)"));
     CHECK(names_command(b, sizeof b, "OUT", "notes.md") == -1);

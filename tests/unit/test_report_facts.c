@@ -233,6 +233,30 @@ int main(void)
     CHECK(rf_sectors_count(&t, &s) == -1);
     tsv_free(&t);
 
+    /* the one reader of the summary row: by column name, in any order */
+    t = parse("kernel\tconfig\twarps_per_block\tblocks_per_sm\tkernel_ms\tbw_GBps\tpct_peak\tsm_clock_MHz\t"
+              "lat_mean_cycles\tlat_p50_cycles\tlat_p95_cycles\tinstr_ms\toverhead_pct\tflops\tgflops\n"
+              "float4\t-\t4\t16\t0.1432\t2793.0\t83.3\t1980\t1800\t1762\t2500\t0.1450\t1.26\t0\t0\n"
+              "tiled32\ttile=32\t32\t2\t122.458\t0\t0\t1755\t40\t38\t90\t124.1\t1.34\t1.1e12\t8978.7\n");
+    rf_kernel row;
+    rf_kernel_read(&t, 0, &row);
+    CHECK(!strcmp(row.kernel, "float4") && !strcmp(row.config, "-"));
+    CHECK(row.wpb == 4 && row.blocks_per_sm == 16 && row.kernel_ms == 0.1432 && row.bw_GBps == 2793.0);
+    CHECK(row.pct_peak == 83.3 && row.sm_clock_MHz == 1980 && row.lat_mean_cycles == 1800);
+    CHECK(row.lat_p50_cycles == 1762 && row.lat_p95_cycles == 2500 && row.instr_ms == 0.1450);
+    CHECK(row.overhead_pct == 1.26 && row.flops == 0 && row.gflops == 0 && isnan(row.bytes_per_warp));
+    rf_kernel_read(&t, 1, &row);
+    CHECK(!strcmp(row.kernel, "tiled32") && !strcmp(row.config, "tile=32") && row.wpb == 32);
+    CHECK(row.flops == 1.1e12 && row.gflops == 8978.7 && row.kernel_ms == 122.458);
+    tsv_free(&t);
+    /* another order, columns missing: NAN, kernel "?", config "" */
+    t = parse("bw_GBps\tlat_p50_cycles\twarps_per_block\n1641.5\t812\t8\n");
+    rf_kernel_read(&t, 0, &row);
+    CHECK(!strcmp(row.kernel, "?") && !strcmp(row.config, ""));
+    CHECK(row.bw_GBps == 1641.5 && row.lat_p50_cycles == 812 && row.wpb == 8);
+    CHECK(isnan(row.kernel_ms) && isnan(row.instr_ms) && isnan(row.flops) && isnan(row.pct_peak));
+    tsv_free(&t);
+
     /* formatting */
     CHECK(!strcmp(rf_fmt_bytes(8192, b, sizeof b), "8.2 KB"));
     CHECK(!strcmp(rf_fmt_bytes(1274900, b, sizeof b), "1.27 MB"));

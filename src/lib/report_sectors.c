@@ -1,0 +1,276 @@
+/* report_sectors.c - the occupancy sweeps and the sectors
+ * sections of the report (report_cmd.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
+#include "report_cmd.h"
+#include "sweep.h"
+
+/* A sector table (bin/sector_compare --generic, 40-odd columns) as the page
+ * shows it: the sectors at each level, predicted against measured, and the
+ * verdict; the raw table stays in its file, linked below it.  NULL when t is
+ * not such a table. */
+static rd_table *sector_digest(const tsv_table *t)
+{
+    static const char *const need[] = {"variant", "op", "l1_sectors_pred", "l1_sectors_meas",
+                                       "dram_sectors_pred", "dram_sectors_meas", "agree", NULL};
+    for (int k = 0; need[k]; k++)
+        if (tsv_col(t, need[k]) < 0) return NULL;
+    static const char *const head[] = {"variant", "config", "op", "L1 sectors pred / meas",
+                                       "L2 sectors pred / meas", "DRAM sectors pred / meas", "DRAM err %",
+                                       "agree"};
+    rd_table *r = rd_table_new(8);
+    for (size_t k = 0; r && k < 8; k++) rd_table_set(r, 0, k, "%s", head[k]);
+    for (size_t q = 0; r && q < t->nrow; q++) {
+#define G_(col) (tsv_get(t, q, col) ? tsv_get(t, q, col) : "n/a")
+        rd_table_set(r, q + 1, 0, "%s", G_("variant"));
+        rd_table_set(r, q + 1, 1, "%s", G_("config"));
+        rd_table_set(r, q + 1, 2, "%s", G_("op"));
+        rd_table_set(r, q + 1, 3, "%s / %s", G_("l1_sectors_pred"), G_("l1_sectors_meas"));
+        rd_table_set(r, q + 1, 4, "%s / %s", G_("l2_sectors_pred"), G_("l2_sectors_meas"));
+        rd_table_set(r, q + 1, 5, "%s / %s", G_("dram_sectors_pred"), G_("dram_sectors_meas"));
+        rd_table_set(r, q + 1, 6, "%s", G_("dram_err_pct"));
+        rd_table_set(r, q + 1, 7, "%s", G_("agree"));
+#undef G_
+    }
+    return r;
+}
+
+void rc_sec_sweeps(report_doc *d, const rc_ctx *c)
+{
+    rd_section *s = rd_section_add(d, "sweeps", "Occupancy sweeps: throughput against Little's law");
+    rd_para(d, s, "Bandwidth against resident warps per SM (the clean twin), with the Little's-law bound "
+                  "(bytes in flight / latency) and the DRAM peak (bin/plot_throughput, docs/occupancy.md). "
+                  "In the table, the bound is Little's law at each point's own mean latency "
+                  "(src/lib/littles.h), and a point near 100%% of it is latency-bound; a point far below "
+                  "is limited by something else.");
+    char p[64], rel[1024], cap[512], b[8][32];
+    for (int i = 0; i < c->ng; i++) {
+        const rc_gpu *G = &c->g[i];
+        rc_pfx(c, G, p, sizeof p);
+        double dram = NAN, dram_ns = NAN;
+        const res_file *ca = res_find(&G->r, NAMES_LADDER, NULL, NULL, NULL, 0, "");
+        while (ca && strcmp(ca->base, "latency_ca.tsv")) ca = res_next(&G->r, ca, NAMES_LADDER, NULL, NULL, NULL, 0, "");
+        char err[512];
+        if (ca && plateau_dram_latency_from_tsv(ca->path, &dram, &dram_ns, err, sizeof err) != 0) dram = NAN;
+        for (const res_file *f = res_find(&G->r, NAMES_SWEEP, NULL, NULL, NULL, 0, ""); f;
+             f = res_next(&G->r, f, NAMES_SWEEP, NULL, NULL, NULL, 0, "")) {
+            rd_heading(d, s, "%s%s %s, %u warps per block", p, f->exp, f->variant, f->wpb);
+            rc_sweep_chart(rel, sizeof rel, G, f);
+            snprintf(cap, sizeof cap, "%s%s %s, %u warps per block", p, f->exp, f->variant, f->wpb);
+            rd_figures_start(d, s);
+            rc_figure(d, s, c, rel, cap);
+            sweep sw;
+            if (sweep_read(f->path, &sw, err, sizeof err) != 0) { rd_failed(d, s, f->rel, err); continue; }
+            rf_device dev = G->dev;
+            if (!isfinite(dev.peak_GBps)) dev.peak_GBps = sweep_meta_num(&sw, "peak_dram_GBps");
+            if (!isfinite(dev.sm_count)) dev.sm_count = sweep_meta_num(&sw, "sm_count");
+            const double mc = sweep_meta_num(&sw, "sm_clock_measured_MHz");
+            if (mc > 0) dev.sm_clock_MHz = mc;
+            const double bpw = sweep_meta_num(&sw, "bytes_per_warp_load");
+            rf_sweep_point *pt = rc_xcalloc(sw.npoints, sizeof *pt);
+            for (size_t q = 0; q < sw.npoints; q++) {
+                pt[q].warps_per_sm = sw.points[q].warps_per_sm;
+                pt[q].occupancy_pct = sw.points[q].occupancy_pct;
+                pt[q].bw_GBps = sw.points[q].bw_GBps;
+                pt[q].lat_mean_cycles = sw.points[q].lat_mean_cycles;
+                pt[q].sm_clock_MHz = NAN;
+            }
+            rf_sweep_bounds(pt, sw.npoints, bpw, &dev);
+            rd_table *t = rd_table_new(7);
+            static const char *const head[] = {"warps/SM", "occupancy %", "GB/s", "% of peak",
+                                               "mean latency (cycles)", "bound at own latency (GB/s)", "% of bound"};
+            for (size_t k = 0; k < 7; k++) rd_table_set(t, 0, k, "%s", head[k]);
+            for (size_t q = 0; q < sw.npoints; q++) {
+                rd_table_set(t, q + 1, 0, "%s", rc_num(b[0], 32, "%.0f", pt[q].warps_per_sm));
+                rd_table_set(t, q + 1, 1, "%s", rc_num(b[1], 32, "%.1f", pt[q].occupancy_pct));
+                rd_table_set(t, q + 1, 2, "%s", rc_num(b[2], 32, "%.1f", pt[q].bw_GBps));
+                rd_table_set(t, q + 1, 3, "%s", rc_num(b[3], 32, "%.1f", 100 * pt[q].bw_GBps / dev.peak_GBps));
+                rd_table_set(t, q + 1, 4, "%s", rc_num(b[4], 32, "%.0f", pt[q].lat_mean_cycles));
+                rd_table_set(t, q + 1, 5, "%s", rc_num(b[5], 32, "%.0f", pt[q].bound_GBps));
+                rd_table_set(t, q + 1, 6, "%s", rc_num(b[6], 32, "%.0f", pt[q].of_bound_pct));
+            }
+            rd_table_add(d, s, t);
+            char note[2048], kname[256];
+            snprintf(kname, sizeof kname, "%s", f->variant);
+            if (rf_sweep_best_note(kname, pt, sw.npoints, &dev, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+            double lat = dram;
+            int given = isfinite(dram);
+            if (!given)
+                for (size_t q = 0; q < sw.npoints; q++)
+                    if (sw.points[q].lat_p50_cycles > 0 && !(lat <= sw.points[q].lat_p50_cycles)) lat = sw.points[q].lat_p50_cycles;
+            if (rf_sweep_need_note(lat, given, bpw, &dev, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+            if (rf_sweep_bound_note(pt, sw.npoints, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+            rd_links_start(d, s, "data:");
+            rd_link(d, s, rc_rel_to_out(c, f->path), f->base);
+            free(pt);
+            sweep_free(&sw);
+        }
+        for (size_t fa = 0; fa < c->nfam; fa++) {
+            const char *name = c->families[fa];
+            const struct fam_report *fi = rc_family(name);
+            if (!fi) continue;
+            for (const char *const *v = fi->sweep_variants; v && *v; v++) {
+                if (res_find(&G->r, NAMES_SWEEP, name, *v, NULL, fi->sweep_wpb, "")) continue;
+                char base[256];
+                names_sweep(base, sizeof base, name, *v, fi->sweep_wpb);
+                rc_missing(d, s, c, G, base, NULL);
+            }
+        }
+    }
+}
+
+/* The blocks of a file that holds several tables separated by blank lines
+ * (sector_compare: the main table, then "# gathers"). */
+static int read_blocks(const char *path, tsv_table *blocks, int max, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) { snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)); return -1; }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    char buf[8192];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (len + k + 1 > cap) {
+            cap = (len + k + 1) * 2;
+            char *t = realloc(text, cap);
+            if (!t) { free(text); fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+            text = t;
+        }
+        memcpy(text + len, buf, k);
+        len += k;
+    }
+    fclose(f);
+    if (!text) { snprintf(err, errlen, "%s is empty", path); return -1; }
+    text[len] = 0;
+    int n = 0;
+    char *p = text;
+    while (p && *p && n < max) {
+        char *end = strstr(p, "\n\n");
+        if (end) *end = 0;
+        while (*p == '\n') p++;
+        if (*p) {
+            FILE *m = fmemopen(p, strlen(p), "r");
+            if (!m || tsv_parse(m, path, &blocks[n], err, errlen) != 0) {
+                if (m) fclose(m);
+                for (int i = 0; i < n; i++) tsv_free(&blocks[i]);
+                free(text);
+                return -1;
+            }
+            fclose(m);
+            n++;
+        }
+        p = end ? end + 2 : NULL;
+    }
+    free(text);
+    return n;
+}
+
+void rc_sec_sectors(report_doc *d, const rc_ctx *c)
+{
+    rd_section *s = rd_section_add(d, "sectors", "What the hardware moves: sectors");
+    rd_para(d, s, "L1 requests and sectors, L2 and DRAM sectors per access pattern, measured with Nsight "
+                  "Compute against the sector model (bin/sector_model, docs/sectors.md). A row agrees when "
+                  "its L1 sectors equal the prediction and its DRAM sectors are within 5%%.");
+    char p[64], rel[1024], cap[512], err[512], b[32];
+    for (int i = 0; i < c->ng; i++) {
+        const rc_gpu *G = &c->g[i];
+        rc_pfx(c, G, p, sizeof p);
+        for (const res_file *f = res_find(&G->r, NAMES_SECTORS, NULL, NULL, NULL, 0, ""); f;
+             f = res_next(&G->r, f, NAMES_SECTORS, NULL, NULL, NULL, 0, "")) {
+            rd_heading(d, s, "%s%s: measured against the model", p, f->exp);
+            tsv_table blocks[4];
+            int nb;
+            const int cmp = rc_sectors_need_compare(f->path);
+            char tab[1024], abs[2048];
+            if (cmp) {
+                rc_compare_rel(tab, sizeof tab, G, f->exp);
+                snprintf(abs, sizeof abs, "%s/%s", c->outdir, tab);
+                if (!rc_exists(abs)) {
+                    const char *e = rc_failure_of(c, tab);
+                    rd_failed(d, s, "sector comparison", e ? e : "bin/sector_compare was not run");
+                    continue;
+                }
+                nb = read_blocks(abs, blocks, 4, err, sizeof err);
+            } else {
+                nb = read_blocks(f->path, blocks, 4, err, sizeof err);
+            }
+            if (nb < 1) { rd_failed(d, s, f->rel, err); continue; }
+            const tsv_table *t = &blocks[0];
+            if (cmp) {
+                /* sector_compare's columns, shown as the model against ncu */
+                rd_table *r = rd_table_new(12);
+                static const char *const head[] = {"pattern", "elem (B)", "stride", "L1 requests pred / meas",
+                                                   "L1 sectors pred", "L1 sectors meas", "L2 sectors meas",
+                                                   "DRAM sectors pred", "DRAM sectors meas", "DRAM err %",
+                                                   "time (us)", "verdict"};
+                for (size_t k = 0; k < 12; k++) rd_table_set(r, 0, k, "%s", head[k]);
+                for (size_t q = 0; q < t->nrow; q++) {
+#define G_(col) (tsv_get(t, q, col) ? tsv_get(t, q, col) : "n/a")
+                    rd_table_set(r, q + 1, 0, "%s", G_("pattern"));
+                    rd_table_set(r, q + 1, 1, "%s", G_("elem_bytes"));
+                    rd_table_set(r, q + 1, 2, "%s", G_("stride"));
+                    rd_table_set(r, q + 1, 3, "%s / %s", G_("l1_requests_pred"), G_("l1_requests_meas"));
+                    rd_table_set(r, q + 1, 4, "%s", G_("l1_sectors_pred"));
+                    rd_table_set(r, q + 1, 5, "%s", G_("l1_sectors_meas"));
+                    rd_table_set(r, q + 1, 6, "%s", G_("l2_sectors_meas"));
+                    rd_table_set(r, q + 1, 7, "%s", G_("dram_sectors_pred"));
+                    rd_table_set(r, q + 1, 8, "%s", G_("dram_sectors_meas"));
+                    rd_table_set(r, q + 1, 9, "%s", G_("dram_err_pct"));
+                    rd_table_set(r, q + 1, 10, "%s", rc_num(b, sizeof b, "%.1f", tsv_num(t, q, "time_ns") / 1000));
+                    rd_table_set(r, q + 1, 11, "%s", G_("verdict"));
+#undef G_
+                }
+                rd_table_add(d, s, r);
+            } else {
+                rd_table *dg = sector_digest(t);
+                if (dg) {
+                    rd_para(d, s, "%sThe sectors at each level, predicted / measured; requests, wavefronts, "
+                                  "hits, utilizations and the labs' figures (%zu columns in all) are in %s, "
+                                  "linked below.", p, t->ncol, f->base);
+                    rd_table_add(d, s, dg);
+                } else {
+                    rd_table_add(d, s, rc_plain_table(t));
+                }
+            }
+            rf_sectors cnt;
+            char note[2048];
+            if (rf_sectors_count(t, &cnt) == 0 && rf_sectors_note(&cnt, note, sizeof note) == 0)
+                rd_finding(d, s, "%s%s", p, note);
+            for (int k = 1; k < nb; k++) {
+                const char *why = blocks[k].ncomment ? blocks[k].comment[0] : "";
+                rd_para(d, s, "%s%s", p, *why ? why : "more of the comparison:");
+                rd_table_add(d, s, rc_plain_table(&blocks[k]));
+            }
+            for (int k = 0; k < nb; k++) tsv_free(&blocks[k]);
+            if (cmp) {
+                rc_chart_rel(rel, sizeof rel, G, "sectors_%s", f->exp);
+                snprintf(cap, sizeof cap, "%s%s: sectors and time against stride", p, f->exp);
+                rd_figures_start(d, s);
+                rc_figure(d, s, c, rel, cap);
+            }
+            rd_links_start(d, s, "data:");
+            rd_link(d, s, rc_rel_to_out(c, f->path), f->base);
+            if (cmp) rd_link(d, s, tab, "the comparison (bin/sector_compare)");
+        }
+        for (size_t fa = 0; fa < c->nfam; fa++) {
+            const char *name = c->families[fa];
+            const struct fam_report *fi = rc_family(name);
+            if (!fi || !fi->has_sectors || res_find(&G->r, NAMES_SECTORS, name, NULL, NULL, 0, "")) continue;
+            char base[256];
+            names_sectors(base, sizeof base, name);
+            rc_missing(d, s, c, G, base, "(needs Nsight Compute)");
+        }
+        int any = 0;
+        for (const res_file *f = res_find(&G->r, NAMES_SASS, NULL, NULL, NULL, 0, ""); f;
+             f = res_next(&G->r, f, NAMES_SASS, NULL, NULL, NULL, 0, "")) {
+            if (!any) { snprintf(cap, sizeof cap, "%sSASS of the kernels:", p); rd_links_start(d, s, cap); any = 1; }
+            rd_link(d, s, rc_rel_to_out(c, f->path), f->base);
+        }
+    }
+}
