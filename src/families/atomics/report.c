@@ -1,0 +1,103 @@
+/*
+ * report.c - the atomics family's part of the report (report_family.h):
+ * its summaries (the common table), then one table per GPU that sets each
+ * contention pattern's throughput form (RED) beside its latency form (ATOMG)
+ * and the model's count of what one warp instruction asks of L1 and L2
+ * (atomics_model.h), so that "how much does contention cost" is one row.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "atomics_model.h"
+#include "report_ctx.h"
+
+static const char *const PATTERN_NAME[] = {
+#define AT_PATTERN_NAME(E, name, ww, lw, about) name,
+    ATOMICS_PATTERNS(AT_PATTERN_NAME)
+#undef AT_PATTERN_NAME
+};
+enum { AT_NPATTERN_NAMES = sizeof PATTERN_NAME / sizeof PATTERN_NAME[0] };
+
+/* The variant (enum atomics_variant) of pattern p in form ret, its name. */
+static const struct { int v, pattern, ret; const char *name; } VARIANT[] = {
+#define AT_VARIANT_ROW(E, id, pattern, ret, about) {E, pattern, ret, #id},
+    ATOMICS_VARIANTS(AT_VARIANT_ROW)
+#undef AT_VARIANT_ROW
+};
+enum { AT_NVARIANTS_ROWS = sizeof VARIANT / sizeof VARIANT[0] };
+
+/* Row of `name` in summary t, or -1. */
+static long row_of(const tsv_table *t, const char *name)
+{
+    return tsv_find(t, "kernel", name, 0);
+}
+
+/* Billions of atomics a second: N atomics in kernel_ms. */
+static double gatomics(const tsv_table *t, long r)
+{
+    if (r < 0) return NAN;
+    const double n = tsv_num(t, (size_t)r, "n"), ms = tsv_num(t, (size_t)r, "kernel_ms");
+    return n > 0 && ms > 0 ? n / (ms * 1e6) : NAN;
+}
+
+/* One table: a row per pattern. */
+static rd_table *pattern_table(const tsv_table *t)
+{
+    static const char *const head[] = {"pattern", "RED (G atomics/s)", "ATOMG (G atomics/s)", "ATOMG p50 (cycles)",
+                                       "ATOMG p95 (cycles)", "L1 sectors / request", "L2 requests / warp"};
+    rd_table *x = rd_table_new(7);
+    for (size_t h = 0; h < 7; h++) rd_table_set(x, 0, h, "%s", head[h]);
+    char b[64];
+    const double n = t->nrow ? tsv_num(t, 0, "n") : NAN;
+    for (int p = 0; p < AT_NPATTERN_NAMES; p++) {
+        long red = -1, atom = -1;
+        int atom_v = -1;
+        for (int i = 0; i < AT_NVARIANTS_ROWS; i++) {
+            if (VARIANT[i].pattern != p) continue;
+            if (VARIANT[i].ret) { atom = row_of(t, VARIANT[i].name); atom_v = VARIANT[i].v; }
+            else red = row_of(t, VARIANT[i].name);
+        }
+        const size_t r = (size_t)p + 1;
+        rd_table_set(x, r, 0, "%s", PATTERN_NAME[p]);
+        rd_table_set(x, r, 1, "%s", rc_num(b, sizeof b, "%.2f", gatomics(t, red)));
+        rd_table_set(x, r, 2, "%s", rc_num(b, sizeof b, "%.2f", gatomics(t, atom)));
+        rd_table_set(x, r, 3, "%s", rc_num(b, sizeof b, "%.0f", atom >= 0 ? tsv_num(t, (size_t)atom, "lat_p50_cycles") : NAN));
+        rd_table_set(x, r, 4, "%s", rc_num(b, sizeof b, "%.0f", atom >= 0 ? tsv_num(t, (size_t)atom, "lat_p95_cycles") : NAN));
+        atm_pred pr;
+        char err[256];
+        const int ok = atom_v >= 0 && n >= 32 &&
+                       atm_predict(atom_v, (uint64_t)n, 4, ATM_L2_PER_ADDRESS, 64, &pr, err, sizeof err) == 0;
+        rd_table_set(x, r, 5, "%s", rc_num(b, sizeof b, "%.1f", ok ? (double)pr.l1_sectors / (double)pr.l1_requests : NAN));
+        rd_table_set(x, r, 6, "%s", rc_num(b, sizeof b, "%.1f", ok ? (double)pr.l2_requests / (double)pr.l1_requests : NAN));
+    }
+    return x;
+}
+
+static void sec_atomics(report_doc *d, rd_section *s, const rc_ctx *c)
+{
+    char p[64];
+    for (int i = 0; i < c->ng; i++) {
+        const rc_gpu *G = &c->g[i];
+        tsv_table t;
+        if (rc_gpu_summary(G, "atomics", &t) != 0) continue;
+        rd_heading(d, s, "%scontention, pattern by pattern", rc_pfx(c, G, p, sizeof p));
+        rd_table_add(d, s, pattern_table(&t));
+        tsv_free(&t);
+    }
+}
+
+const struct fam_report fam_report_atomics = {
+    .about = "Global atomicAdd under contention (./atomics N 0 WPB): every thread adds 1 to a 32-bit counter, "
+             "all threads on one word (same_address), a warp on one word (warp_address), each lane its own "
+             "word (lane_spread) or its own 128 B line (line_spread). The _red form leaves the result unused "
+             "(REDG: throughput); the _atom form uses it (ATOMG: its latency is the probe's record). GB/s counts "
+             "4 B read and 4 B written per atomic, so GB/s / 8 is billions of atomics a second.",
+    .doc = "docs/atomics.md",
+    .section_title = "atomics: contention",
+    .section_intro = "Each contention pattern in its two forms, and what the model says one warp instruction asks "
+                     "of L1 and L2 (docs/atomics.md): atomics are performed at L2, so L2 requests per warp say how "
+                     "many operations one instruction becomes there.",
+    .section = sec_atomics,
+};
