@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,13 @@ void gp_put_str(FILE *f, const char *s)
         fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
     }
     fputc('\'', f);
+}
+
+void gp_put_num(FILE *f, const char *sep, double v)
+{
+    fputs(sep, f);
+    if (isnan(v)) fputs("nan", f);
+    else fprintf(f, "%.6g", v);
 }
 
 FILE *gp_job_script(gp_job *job, char *err, size_t errlen)

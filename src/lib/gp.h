@@ -79,6 +79,9 @@ void gp_job_abort(gp_job *job);
 /* Write s as a gnuplot single-quoted string (literal: only ' is doubled). */
 void gp_put_str(FILE *f, const char *s);
 
+/* Write sep, then v as %.6g, or "nan" (a data file's missing value). */
+void gp_put_num(FILE *f, const char *sep, double v);
+
 /* The final name (no directory) of the chart, or of the script. */
 const char *gp_job_chart_name(const gp_job *job);
 const char *gp_job_script_name(const gp_job *job);
