@@ -310,54 +310,58 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
 
 /* ------------------------------------------------------------------ main */
 
+/* What the command line asks for. */
+typedef struct args {
+    const char *tsv, *out, *levels_out;
+    int dram_only, script_only;
+    plateau_params pp;
+} args;
+
+/* Fill a from argv, or exit (0 after --help, 2 on a usage error). */
+static void parse_args(int argc, char **argv, args *a)
+{
+    memset(a, 0, sizeof *a);
+    plateau_params_default(&a->pp);
+    const char *tol = NULL;
+    uint64_t min_points = (uint64_t)a->pp.min_points;
+    const cli_opt opts[] = {
+        {"--dram-latency", 0, CLI_FLAG, 0, 0, 0, 0, &a->dram_only, 0, "the DRAM plateau only", 0, 0},
+        {"--script-only", 0, CLI_FLAG, 0, 0, 0, 0, &a->script_only, 0, "no gnuplot run", 0, 0},
+        {"--levels-out", 0, CLI_STRING, 0, 0, 0, 0, &a->levels_out, "FILE", "the levels' file", 0, 0},
+        {"--tol", 0, CLI_STRING, 0, 0, 0, 0, &tol, "F", "plateau tolerance", 0, 0},
+        {"--min-points", 0, CLI_U64, 1, 1000, 0, 0, &min_points, "N", "points per plateau", 0, 0},
+        CLI_END};
+    const cli_opt *tables[] = {opts};
+    cli_parse_result r;
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, 2, &r);
+    if (prc) exit(prc);
+    if (r.help) {
+        usage(stdout);
+        exit(outfile_check_stdout(PROG));
+    }
+    a->pp.min_points = (int)min_points;
+    char perr[256];
+    if (tol) {
+        if (cli_parse_double("--tol", tol, 0, 1, &a->pp.tol, perr, sizeof perr) != 0)
+            die_usage(perr, NULL);
+        if (!(a->pp.tol > 0 && a->pp.tol < 1))
+            die_usage("--tol must be a number between 0 and 1 (both excluded), not ", tol);
+    }
+    a->tsv = r.npos > 0 ? r.pos[0] : NULL;
+    a->out = r.npos > 1 ? r.pos[1] : NULL;
+    if (!a->tsv) die_usage("missing the latency table (TSV)", NULL);
+    if (a->dram_only && (a->out || a->levels_out || a->script_only))
+        die_usage("--dram-latency takes only the table", NULL);
+    if (a->script_only && !a->out) die_usage("--script-only needs OUT", NULL);
+}
+
 int main(int argc, char **argv)
 {
-    const char *tsv = NULL, *out = NULL, *levels_out = NULL;
-    int dram_only = 0, script_only = 0;
-    plateau_params pp;
-    plateau_params_default(&pp);
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return outfile_check_stdout(PROG);
-        } else if (!strcmp(a, "--dram-latency")) {
-            dram_only = 1;
-        } else if (!strcmp(a, "--script-only")) {
-            script_only = 1;
-        } else if (!strcmp(a, "--levels-out") || !strcmp(a, "--tol") || !strcmp(a, "--min-points")) {
-            if (i + 1 >= argc) die_usage("option needs a value: ", a);
-            const char *v = argv[++i];
-            char perr[256];
-            if (!strcmp(a, "--levels-out")) {
-                if (!*v) die_usage("--levels-out needs a file name", NULL);
-                levels_out = v;
-            } else if (!strcmp(a, "--tol")) {
-                if (cli_parse_double("--tol", v, 0, 1, &pp.tol, perr, sizeof perr) != 0)
-                    die_usage(perr, NULL);
-                if (!(pp.tol > 0 && pp.tol < 1))
-                    die_usage("--tol must be a number between 0 and 1 (both excluded), not ", v);
-            } else {
-                uint64_t m;
-                if (cli_parse_range("--min-points", v, 1, 1000, &m, perr, sizeof perr) != 0)
-                    die_usage(perr, NULL);
-                pp.min_points = (int)m;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            die_usage("unknown option ", a);
-        } else if (!tsv) {
-            tsv = a;
-        } else if (!out) {
-            out = a;
-        } else {
-            die_usage("unexpected argument ", a);
-        }
-    }
-    if (!tsv) die_usage("missing the latency table (TSV)", NULL);
-    if (dram_only && (out || levels_out || script_only))
-        die_usage("--dram-latency takes only the table", NULL);
-    if (script_only && !out) die_usage("--script-only needs OUT", NULL);
+    args A;
+    parse_args(argc, argv, &A);
+    const char *tsv = A.tsv, *out = A.out, *levels_out = A.levels_out;
+    const int dram_only = A.dram_only, script_only = A.script_only;
+    plateau_params pp = A.pp;
 
     const char *ext = NULL;
     if (out) {
