@@ -92,8 +92,9 @@ typedef struct cli_opt {
 /* A table ends with a row whose name is NULL. */
 #define CLI_END {0, 0, CLI_FLAG, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 
+#define CLI_MAX_POS 256     /* the most positional arguments (LOGs of a tool) */
 typedef struct cli_parse_result {
-    char *pos[64];          /* positional arguments, in order */
+    char *pos[CLI_MAX_POS]; /* positional arguments, in order */
     int npos;
     int help;               /* -h or --help was given: print usage, exit 0 */
 } cli_parse_result;

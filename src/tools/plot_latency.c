@@ -109,7 +109,7 @@ static int parse_args(int argc, char **argv, args *a)
         {"--region", 0, CLI_STRING, 0, 0, 0, 0, &a->region, "NAME", "one region", 0, 0},
         CLI_END};
     const cli_opt *tables[] = {opts};
-    const int prc = cli_parse(PROG, argc, argv, tables, 1, 64, &a->r);
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, CLI_MAX_POS, &a->r);
     if (prc) return prc;
     if (a->r.help) {
         fputs(usage_text, stdout);

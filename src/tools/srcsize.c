@@ -190,7 +190,7 @@ int main(int argc, char **argv)
         CLI_END};
     const cli_opt *tables[] = {opts};
     cli_parse_result res;
-    const int prc = cli_parse(PROG, argc, argv, tables, 1, 64, &res);
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, CLI_MAX_POS, &res);
     if (prc) return prc;
     if (res.help) {
         fputs(usage_text, stdout);

@@ -75,7 +75,7 @@ expect_says "note: the ladder ca.tsv ran at about 1995 MHz, slow.bin at 1500 MHz
 
 # --- errors: usage 2; unreadable ladder or no DRAM level 1, and no table -------
 expect_exit 2 "$B/latency_stats" known.bin --ladder
-expect_says "--ladder needs a latency-ladder TSV"
+expect_says "option --ladder needs a value"
 expect_exit 2 "$B/latency_stats" known.bin --ladder=
 expect_exit 1 "$B/latency_stats" known.bin --ladder missing.tsv --out bad1.tsv
 expect_says "latency ladder: cannot open missing.tsv"

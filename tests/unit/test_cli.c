@@ -124,5 +124,15 @@ int main(void)
     char h1[] = "-h";
     char *argv8[] = {a0, h1};
     CHECK(cli_parse("prog", 2, argv8, tabs, 1, 3, &r) == 0); CHECK(r.help);
+
+    /* up to CLI_MAX_POS positional arguments (the LOGs of latency_stats), not one more */
+    static char *many[CLI_MAX_POS + 2];
+    char lg[] = "x.bin";
+    many[0] = a0;
+    for (int i = 1; i < CLI_MAX_POS + 2; i++) many[i] = lg;
+    CHECK(cli_parse("prog", CLI_MAX_POS + 1, many, tabs, 1, CLI_MAX_POS, &r) == 0);
+    CHECK_EQ_I(r.npos, CLI_MAX_POS);
+    CHECK(cli_parse("prog", CLI_MAX_POS + 2, many, tabs, 1, CLI_MAX_POS, &r) == 2);
+    CHECK(cli_parse("prog", CLI_MAX_POS + 2, many, tabs, 1, 100000, &r) == 2); /* clamped */
     return check_report("test_cli");
 }
