@@ -153,8 +153,16 @@ static int read_logs(const args *a, cdf *cs)
     return 0;
 }
 
-static void write_script(FILE *s, const args *a, const cdf *cs)
+/* What the chart is drawn from. */
+typedef struct chart {
+    const args *a;
+    const cdf *cs;
+} chart;
+
+static void write_script(FILE *s, const void *ctx)
 {
+    const args *a = ((const chart *)ctx)->a;
+    const cdf *cs = ((const chart *)ctx)->cs;
     char dev[100];
     snprintf(dev, sizeof dev, "%.*s", (int)strnlen(cs[0].h.device_name, sizeof cs[0].h.device_name),
              cs[0].h.device_name);
@@ -184,34 +192,17 @@ static void write_script(FILE *s, const args *a, const cdf *cs)
     fputc('\n', s);
 }
 
-/* Draw the chart: 0, or 1 with a sentence said. */
-static int draw(const args *a, const cdf *cs)
+static int write_data(FILE *d, const void *ctx, char *err, size_t errlen)
 {
-    char err[1024];
-    gp_job *job = gp_job_new(a->out, 900, 680, err, sizeof err);
-    if (!job) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
-    }
-    gp_job_keep_on_failure(job, a->keep);
-    FILE *d = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
-    for (int i = 0; d && i < a->nlogs; i++) {
+    (void)err, (void)errlen;
+    const args *a = ((const chart *)ctx)->a;
+    const cdf *cs = ((const chart *)ctx)->cs;
+    for (int i = 0; i < a->nlogs; i++) {
         fputs(i ? "\n\n# " : "# ", d);
         outfile_put_field(d, a->logs[i]);
         fputs("\n# lat_cycles\tfraction_le\n", d);
         if (cs[i].s.count == 0) fputs("nan\tnan\n", d); /* keeps the index numbering */
         else put_cdf(d, &cs[i]);
-    }
-    FILE *s = d ? gp_job_script(job, err, sizeof err) : NULL;
-    if (!s) {
-        fprintf(stderr, PROG ": %s\n", err);
-        gp_job_abort(job);
-        return 1;
-    }
-    write_script(s, a, cs);
-    if (gp_job_finish(job, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
     }
     return 0;
 }
@@ -227,7 +218,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = read_logs(&a, cs);
-    if (!rc) rc = draw(&a, cs);
+    const chart c = {&a, cs};
+    if (!rc) rc = gp_draw(PROG, a.out, 900, 680, a.keep, "w", write_data, write_script, &c);
     for (int i = 0; i < a.nlogs; i++) {
         free(cs[i].lat);
         free(cs[i].n);

@@ -225,9 +225,19 @@ static int choose_latency(const args *a, const char *ladder, double ladder_cycle
     return 0;
 }
 
+/* What the chart is drawn from. */
+typedef struct chart {
+    const sweep *sw;
+    const inputs *in;
+    double ceiling_GBps;
+} chart;
+
 /* The three data blocks: measured, the bound, the bound at each point's latency. */
-static void write_data(FILE *d, const sweep *sw, const inputs *in)
+static int write_data(FILE *d, const void *ctx, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
+    const sweep *sw = ((const chart *)ctx)->sw;
+    const inputs *in = ((const chart *)ctx)->in;
     fputs("# index 0: measured\n"
           "# warps_per_sm\toccupancy_pct\tbw_GBps\tbw_GBps_min\tbw_GBps_max\n", d);
     for (size_t i = 0; i < sw->npoints; i++) {
@@ -273,10 +283,14 @@ static void write_data(FILE *d, const sweep *sw, const inputs *in)
         nown++;
     }
     if (!nown) fputs("nan\tnan\tnan\n", d); /* keeps index 2 present */
+    return 0;
 }
 
-static void write_script(FILE *s, const sweep *sw, const inputs *in, double ceiling_GBps)
+static void write_script(FILE *s, const void *ctx)
 {
+    const sweep *sw = ((const chart *)ctx)->sw;
+    const inputs *in = ((const chart *)ctx)->in;
+    const double ceiling_GBps = ((const chart *)ctx)->ceiling_GBps;
     const char *kernel = sweep_meta_get(sw, "kernel");
     const char *device = sweep_meta_get(sw, "device_name");
     char t1[300], t2[300], tb[200], tp[120];
@@ -315,35 +329,6 @@ static void write_script(FILE *s, const sweep *sw, const inputs *in, double ceil
     fputc('\n', s);
 }
 
-/* Draw the chart: 0, or 1 with a sentence said. */
-static int draw(const args *a, const sweep *sw, const inputs *in)
-{
-    char err[1024];
-    gp_job *job = gp_job_new(a->out, 900, 680, err, sizeof err);
-    if (!job) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
-    }
-    gp_job_keep_on_failure(job, a->keep);
-    FILE *d = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
-    FILE *s = NULL;
-    if (d) {
-        write_data(d, sw, in);
-        s = gp_job_script(job, err, sizeof err);
-    }
-    if (!s) {
-        fprintf(stderr, PROG ": %s\n", err);
-        gp_job_abort(job);
-        return 1;
-    }
-    write_script(s, sw, in, a->ceiling_GBps);
-    if (gp_job_finish(job, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     args a;
@@ -375,7 +360,10 @@ int main(int argc, char **argv)
     int rc = 1;
     if (read_inputs(&a, &sw, &in) == 0 &&
         choose_latency(&a, ladder, ladder_cycles, ladder_ns, &in) == 0)
-        rc = draw(&a, &sw, &in);
+    {
+        const chart c = {&sw, &in, a.ceiling_GBps};
+        rc = gp_draw(PROG, a.out, 900, 680, a.keep, "w", write_data, write_script, &c);
+    }
     sweep_free(&sw);
     return rc;
 }

@@ -174,8 +174,18 @@ static timeline *read_warps(const args *a, warplog_reader *r, const warplog_head
     return t;
 }
 
-static void write_script(FILE *s, const args *a, const warplog_header *h, const timeline *t)
+/* What the chart is drawn from. */
+typedef struct chart {
+    const args *a;
+    const warplog_header *h;
+    const timeline *t;
+} chart;
+
+static void write_script(FILE *s, const void *ctx)
 {
+    const args *a = ((const chart *)ctx)->a;
+    const warplog_header *h = ((const chart *)ctx)->h;
+    const timeline *t = ((const chart *)ctx)->t;
     char kernel[40], device[100];
     snprintf(kernel, sizeof kernel, "%.*s", (int)strnlen(h->kernel, sizeof h->kernel), h->kernel);
     snprintf(device, sizeof device, "%.*s", (int)strnlen(h->device_name, sizeof h->device_name),
@@ -217,37 +227,19 @@ static void write_script(FILE *s, const args *a, const warplog_header *h, const 
     fputs(", \\\n     keyentry with lines lw 3 lc rgb '#000000' title 'warp 0 of a block'\n", s);
 }
 
-/* Draw the chart: 0, or 1 with a sentence said. */
-static int draw(const args *a, const warplog_header *h, const timeline *t)
+/* Four float64 per warp: x_start, y, length, rgb. */
+static int write_data(FILE *d, const void *ctx, char *err, size_t errlen)
 {
-    char err[1024];
-    gp_job *job = gp_job_new(a->out, 1000, 700, err, sizeof err);
-    if (!job) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
-    }
-    gp_job_keep_on_failure(job, a->keep);
-    FILE *d = gp_job_add_data(job, ".dat", "dat", "wb", err, sizeof err);
-    for (size_t i = 0; d && i < t->n; i++) {
+    const timeline *t = ((const chart *)ctx)->t;
+    for (size_t i = 0; i < t->n; i++) {
         const timeline_warp *w = &t->w[i];
         uint32_t rgb = w->warp == 0 ? 0x000000 : palette_rgb[w->sm_rank % NPALETTE];
         if (write_f64(d, (double)(w->start_clk - t->min_start[w->sm_rank])) ||
             write_f64(d, (double)i) || write_f64(d, (double)w->lat_cycles) ||
             write_f64(d, (double)rgb)) {
-            snprintf(err, sizeof err, "cannot write the chart data: %s", strerror(errno));
-            d = NULL;
+            snprintf(err, errlen, "cannot write the chart data: %s", strerror(errno));
+            return -1;
         }
-    }
-    FILE *s = d ? gp_job_script(job, err, sizeof err) : NULL;
-    if (!s) {
-        fprintf(stderr, PROG ": %s\n", err);
-        gp_job_abort(job);
-        return 1;
-    }
-    write_script(s, a, h, t);
-    if (gp_job_finish(job, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
     }
     return 0;
 }
@@ -265,7 +257,8 @@ int main(int argc, char **argv)
     }
     const warplog_header h = *warplog_reader_header(r);
     timeline *t = read_warps(&a, r, &h);
-    const int rc = t ? draw(&a, &h, t) : 1;
+    const chart c = {&a, &h, t};
+    const int rc = t ? gp_draw(PROG, a.out, 1000, 700, a.keep, "wb", write_data, write_script, &c) : 1;
     timeline_free(t);
     warplog_reader_close(r);
     return rc;
