@@ -440,3 +440,26 @@ int plateau_dram_latency_from_tsv(const char *path, double *cycles, double *ns,
     plateau_series_free(&s);
     return 0;
 }
+
+int plateau_pow2_axis(double xmin, double xmax, int *e0, int *e1, int *step)
+{
+    if (!(xmin > 0) || !(xmax > 0) || !isfinite(xmin) || !isfinite(xmax)) return -1;
+    /* log2 of a positive finite double is within [-1075, 1024] */
+    *e0 = (int)floor(log2(xmin) + 1e-9);
+    *e1 = (int)ceil(log2(xmax) - 1e-9);
+    if (*e1 <= *e0) *e1 = *e0 + 1;
+    const int span = *e1 - *e0;
+    *step = span > 16 ? 2 : 1;
+    if (span > 64)
+        while (span / *step > 32) *step *= 2;
+    return 0;
+}
+
+void plateau_pow2_label(char *buf, size_t len, int e)
+{
+    if (e >= 70) snprintf(buf, len, "2^%d B", e);
+    else if (e >= 30) snprintf(buf, len, "%llu GiB", 1ull << (e - 30));
+    else if (e >= 20) snprintf(buf, len, "%llu MiB", 1ull << (e - 20));
+    else if (e >= 10) snprintf(buf, len, "%llu KiB", 1ull << (e - 10));
+    else snprintf(buf, len, "%llu B", 1ull << (e < 0 ? 0 : e));
+}

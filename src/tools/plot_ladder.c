@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gp.h"
 #include "outfile.h"
 #include "plateau.h"
 
@@ -61,27 +62,6 @@ static void die_usage(const char *msg, const char *arg)
 }
 
 /* ------------------------------------------------------------ gnuplot helpers */
-
-/* A gnuplot single-quoted string: ' is written as ''. */
-static void gp_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'') fputc('\'', f);
-        if (*s == '\n' || *s == '\r') { fputc(' ', f); continue; }
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-/* "4 KiB", "64 MiB", "2 GiB" for a power of two 2^e. */
-static void pow2_label(char *buf, size_t len, int e)
-{
-    if (e >= 30) snprintf(buf, len, "%llu GiB", 1ull << (e - 30));
-    else if (e >= 20) snprintf(buf, len, "%llu MiB", 1ull << (e - 20));
-    else if (e >= 10) snprintf(buf, len, "%llu KiB", 1ull << (e - 10));
-    else snprintf(buf, len, "%llu B", 1ull << (e < 0 ? 0 : e));
-}
 
 static const char *basename_of(const char *p)
 {
@@ -227,9 +207,9 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
     /* as every other chart script (src/lib/gp.c): the output and the data
      * are arguments, with the names written beside them as defaults */
     fprintf(f, "out = ARGC >= 1 ? ARG1 : ");
-    gp_quote(f, out_name);
+    gp_put_str(f, out_name);
     fprintf(f, "\ndat = ARGC >= 2 ? ARG2 : ");
-    gp_quote(f, dat_name);
+    gp_put_str(f, dat_name);
     fprintf(f, "\n");
     if (!strcmp(ext, "svg"))
         fprintf(f, "set terminal svg size 960,600 dynamic background rgb 'white' font 'Helvetica,13'\n");
@@ -249,21 +229,20 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
              s->device_name[0] ? ": " : "", s->device_name,
              s->kernel[0] ? ", " : "", s->kernel, spc, thr);
     fprintf(f, "set title ");
-    gp_quote(f, title);
+    gp_put_str(f, title);
     fprintf(f, "\nset xlabel 'working set'\n");
     fprintf(f, "set ylabel 'latency per dependent load (cycles)'\n");
 
     /* x: log2, tics at powers of two labelled in KiB/MiB/GiB */
     double xmin = s->pts[0].bytes, xmax = s->pts[s->n - 1].bytes;
-    int e0 = (int)floor(log2(xmin) + 1e-9), e1 = (int)ceil(log2(xmax) - 1e-9);
-    if (e1 <= e0) e1 = e0 + 1;
-    int step = (e1 - e0) > 16 ? 2 : 1;
+    int e0 = 0, e1 = 1, step = 1; /* the reader keeps sizes positive and finite */
+    plateau_pow2_axis(xmin, xmax, &e0, &e1, &step);
     fprintf(f, "set logscale x 2\n");
     fprintf(f, "set xrange [%.6g:%.6g]\n", ldexp(1.0, e0) / 1.19, ldexp(1.0, e1) * 1.19);
     fprintf(f, "set xtics (");
     for (int e = e0; e <= e1; e += step) {
         char lab[32];
-        pow2_label(lab, sizeof lab, e);
+        plateau_pow2_label(lab, sizeof lab, e);
         fprintf(f, "%s'%s' %.0f", e == e0 ? "" : ", ", lab, ldexp(1.0, e));
     }
     fprintf(f, ")\n");
