@@ -294,6 +294,106 @@ static int write_table(const char *path, const warplog_header *h, const options 
 
 /* ------------------------------------------------------------------ main */
 
+/* Device buffers and host scratch of the chase, sized for the largest set. */
+typedef struct chase {
+    uint32_t *order, *succ;     /* the host's permutation and successor table */
+    void *d_chain;
+    uint32_t *d_succ;
+    latency_result *d_res;
+    double *tmpv;               /* one rep's cycles per load, for the median */
+} chase;
+
+/* Chase one working set of bytes and fill its row: 0, or -1 after a
+ * sentence (the chain check failed, or the clocks did not advance). */
+static int measure_size(const options *o, chase *c, uint64_t bytes, row *out)
+{
+    const uint64_t lines = bytes / o->spacing;
+    uint64_t seed = o->seed ^ (bytes * 0x9e3779b97f4a7c15ull);
+    build_cycle(c->order, c->succ, lines, splitmix64(&seed));
+
+    ENG_CUDA(cudaMemcpy(c->d_succ, c->succ, lines * sizeof *c->succ, cudaMemcpyHostToDevice));
+    latency_build_chain(c->d_chain, c->d_succ, lines, o->spacing);
+    ENG_CUDA(cudaDeviceSynchronize());
+
+    const uint64_t warm = lines < o->warmup_max ? lines : o->warmup_max;
+    latency_chase(o->kind, o->threads, c->d_chain, c->order[0], o->spacing, warm, o->loads, o->reps,
+                  c->d_res);
+    ENG_CUDA(cudaDeviceSynchronize());
+    latency_result r;
+    ENG_CUDA(cudaMemcpy(&r, c->d_res, sizeof r, cudaMemcpyDeviceToHost));
+
+    /* Validate before reporting: the chase must end on the line the
+     * host's permutation says, after warm + loads * reps steps. */
+    const uint64_t steps = warm + (uint64_t)o->loads * o->reps;
+    const uint64_t want = (uint64_t)c->order[steps % lines] * o->spacing;
+    char bb[32];
+    if (r.final_offset_bytes != want) {
+        fprintf(stderr, PROG ": chain check failed at %s: the chase ended at offset %llu, "
+                "expected %llu; no table written\n", fmt_bytes(bb, sizeof bb, bytes),
+                (unsigned long long)r.final_offset_bytes, (unsigned long long)want);
+        return -1;
+    }
+    if (r.gtimer_end_ns <= r.gtimer_begin_ns || r.clk_end <= r.clk_begin) {
+        fprintf(stderr, PROG ": at %s the clocks did not advance (globaltimer %llu -> %llu, "
+                "clock64 %llu -> %llu); no table written\n", fmt_bytes(bb, sizeof bb, bytes),
+                (unsigned long long)r.gtimer_begin_ns, (unsigned long long)r.gtimer_end_ns,
+                (unsigned long long)r.clk_begin, (unsigned long long)r.clk_end);
+        return -1;
+    }
+    for (uint32_t k = 0; k < o->reps; k++)
+        c->tmpv[k] = (double)r.cycles[k] / o->loads;
+    const double cyc = stats_median_inplace(c->tmpv, o->reps);
+    const double MHz = (double)(r.clk_end - r.clk_begin) * 1e3 /
+                       (double)(r.gtimer_end_ns - r.gtimer_begin_ns);
+    out->bytes = bytes;
+    out->lines = lines;
+    out->cycles_per_load = cyc;
+    out->sm_MHz = MHz;
+    out->ns_per_load = cyc * 1e3 / MHz;
+    fprintf(stderr, "  %12s %10llu lines  %8.1f cycles  %8.1f ns  (SM %u at %.0f MHz)\n",
+            fmt_bytes(bb, sizeof bb, bytes), (unsigned long long)lines, cyc, out->ns_per_load,
+            r.smid, MHz);
+    return 0;
+}
+
+/* The table's header fields of the run. */
+static void fill_run_header(warplog_header *h, const options *o, const char *kname, size_t npts,
+                            uint64_t max_lines, int carveout, double clock_MHz)
+{
+    snprintf(h->experiment, sizeof h->experiment, "latency");
+    snprintf(h->kernel, sizeof h->kernel, "%s", kname);
+    h->record_count = npts;
+    h->n_elems = max_lines;
+    h->blocks = 1;
+    h->seed = o->seed;
+    h->elem_bytes = 8;
+    h->warps_per_block = 1;
+    h->threads_per_block = o->threads;
+    h->blocks_per_sm = 1;
+    h->bytes_per_warp_load = 8;
+    h->carveout_pct = carveout;
+    h->reps = o->reps;
+    h->loads_per_warp = o->loads;
+    h->sm_clock_measured_MHz = clock_MHz;
+}
+
+/* --out, or data/latency_<device>[_cg].tsv (data/ made): 0, or -1 after a sentence. */
+static int table_path(const options *o, const char *device, char *path, size_t len)
+{
+    if (o->out) {
+        snprintf(path, len, "%s", o->out);
+        return 0;
+    }
+    char slug[96];
+    slugify(slug, sizeof slug, device);
+    if (mkdir("data", 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, PROG ": cannot create data/: %s\n", strerror(errno));
+        return -1;
+    }
+    snprintf(path, len, "data/latency_%s%s.tsv", slug, o->kind == LATENCY_LOAD_CG ? "_cg" : "");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -329,20 +429,17 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    uint32_t *order = malloc(max_lines * sizeof *order);
-    uint32_t *succ = malloc(max_lines * sizeof *succ);
+    chase c = {0};
+    c.order = malloc(max_lines * sizeof *c.order);
+    c.succ = malloc(max_lines * sizeof *c.succ);
     row *rows = calloc(npts, sizeof *rows);
-    if (!order || !succ || !rows) {
+    if (!c.order || !c.succ || !rows) {
         fprintf(stderr, PROG ": out of host memory (%llu lines)\n", (unsigned long long)max_lines);
         return 1;
     }
-
-    void *d_chain = NULL;
-    uint32_t *d_succ = NULL;
-    latency_result *d_res = NULL;
-    ENG_CUDA(cudaMalloc(&d_chain, max_bytes));
-    ENG_CUDA(cudaMalloc((void **)&d_succ, max_lines * sizeof *d_succ));
-    ENG_CUDA(cudaMalloc((void **)&d_res, sizeof *d_res));
+    ENG_CUDA(cudaMalloc(&c.d_chain, max_bytes));
+    ENG_CUDA(cudaMalloc((void **)&c.d_succ, max_lines * sizeof *c.d_succ));
+    ENG_CUDA(cudaMalloc((void **)&c.d_res, sizeof *c.d_res));
     const int carveout = latency_prefer_l1();
 
     const char *kname = latency_kernel_name(o.kind);
@@ -353,102 +450,29 @@ int main(int argc, char **argv)
             (unsigned long long)sizes[0], (unsigned long long)max_bytes, o.spacing,
             o.loads, o.reps);
 
-    double *tmpv = malloc(LATENCY_MAX_REPS * sizeof *tmpv);
+    c.tmpv = malloc(LATENCY_MAX_REPS * sizeof *c.tmpv);
     double *mhz = malloc(npts * sizeof *mhz);
-    if (!tmpv || !mhz) { fprintf(stderr, PROG ": out of host memory\n"); return 1; }
-
+    if (!c.tmpv || !mhz) { fprintf(stderr, PROG ": out of host memory\n"); return 1; }
     for (size_t i = 0; i < npts; i++) {
-        const uint64_t bytes = sizes[i];
-        const uint64_t lines = bytes / o.spacing;
-        uint64_t seed = o.seed ^ (bytes * 0x9e3779b97f4a7c15ull);
-        build_cycle(order, succ, lines, splitmix64(&seed));
-
-        ENG_CUDA(cudaMemcpy(d_succ, succ, lines * sizeof *succ, cudaMemcpyHostToDevice));
-        latency_build_chain(d_chain, d_succ, lines, o.spacing);
-        ENG_CUDA(cudaDeviceSynchronize());
-
-        const uint64_t warm = lines < o.warmup_max ? lines : o.warmup_max;
-        latency_chase(o.kind, o.threads, d_chain, order[0], o.spacing, warm, o.loads, o.reps, d_res);
-        ENG_CUDA(cudaDeviceSynchronize());
-        latency_result r;
-        ENG_CUDA(cudaMemcpy(&r, d_res, sizeof r, cudaMemcpyDeviceToHost));
-
-        /* Validate before reporting: the chase must end on the line the
-         * host's permutation says, after warm + loads * reps steps. */
-        const uint64_t steps = warm + (uint64_t)o.loads * o.reps;
-        const uint64_t want = (uint64_t)order[steps % lines] * o.spacing;
-        char bb[32];
-        if (r.final_offset_bytes != want) {
-            fprintf(stderr, PROG ": chain check failed at %s: the chase ended at offset %llu, "
-                    "expected %llu; no table written\n", fmt_bytes(bb, sizeof bb, bytes),
-                    (unsigned long long)r.final_offset_bytes, (unsigned long long)want);
-            return 1;
-        }
-        if (r.gtimer_end_ns <= r.gtimer_begin_ns || r.clk_end <= r.clk_begin) {
-            fprintf(stderr, PROG ": at %s the clocks did not advance (globaltimer %llu -> %llu, "
-                    "clock64 %llu -> %llu); no table written\n", fmt_bytes(bb, sizeof bb, bytes),
-                    (unsigned long long)r.gtimer_begin_ns, (unsigned long long)r.gtimer_end_ns,
-                    (unsigned long long)r.clk_begin, (unsigned long long)r.clk_end);
-            return 1;
-        }
-        for (uint32_t k = 0; k < o.reps; k++)
-            tmpv[k] = (double)r.cycles[k] / o.loads;
-        const double cyc = stats_median_inplace(tmpv, o.reps);
-        const double MHz = (double)(r.clk_end - r.clk_begin) * 1e3 /
-                           (double)(r.gtimer_end_ns - r.gtimer_begin_ns);
-        rows[i].bytes = bytes;
-        rows[i].lines = lines;
-        rows[i].cycles_per_load = cyc;
-        rows[i].sm_MHz = MHz;
-        rows[i].ns_per_load = cyc * 1e3 / MHz;
-        mhz[i] = MHz;
-        fprintf(stderr, "  %12s %10llu lines  %8.1f cycles  %8.1f ns  (SM %u at %.0f MHz)\n",
-                fmt_bytes(bb, sizeof bb, bytes), (unsigned long long)lines, cyc,
-                rows[i].ns_per_load, r.smid, MHz);
+        if (measure_size(&o, &c, sizes[i], &rows[i]) != 0) return 1;
+        mhz[i] = rows[i].sm_MHz;
     }
+    ENG_CUDA(cudaFree(c.d_res));
+    ENG_CUDA(cudaFree(c.d_succ));
+    ENG_CUDA(cudaFree(c.d_chain));
 
-    ENG_CUDA(cudaFree(d_res));
-    ENG_CUDA(cudaFree(d_succ));
-    ENG_CUDA(cudaFree(d_chain));
-
-    snprintf(h.experiment, sizeof h.experiment, "latency");
-    snprintf(h.kernel, sizeof h.kernel, "%s", kname);
-    h.record_count = npts;
-    h.n_elems = max_lines;
-    h.blocks = 1;
-    h.seed = o.seed;
-    h.elem_bytes = 8;
-    h.warps_per_block = 1;
-    h.threads_per_block = o.threads;
-    h.blocks_per_sm = 1;
-    h.bytes_per_warp_load = 8;
-    h.carveout_pct = carveout;
-    h.reps = o.reps;
-    h.loads_per_warp = o.loads;
-    h.sm_clock_measured_MHz = stats_median_inplace(mhz, npts);
-
+    fill_run_header(&h, &o, kname, npts, max_lines, carveout, stats_median_inplace(mhz, npts));
     char path[4096];
-    if (o.out) {
-        snprintf(path, sizeof path, "%s", o.out);
-    } else {
-        char slug[96];
-        slugify(slug, sizeof slug, h.device_name);
-        if (mkdir("data", 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, PROG ": cannot create data/: %s\n", strerror(errno));
-            return 1;
-        }
-        snprintf(path, sizeof path, "data/latency_%s%s.tsv", slug,
-                 o.kind == LATENCY_LOAD_CG ? "_cg" : "");
-    }
+    if (table_path(&o, h.device_name, path, sizeof path) != 0) return 1;
     if (write_table(path, &h, &o, rows, npts, o.warmup_max) != 0)
         return 1;
     fprintf(stderr, PROG ": SM clock %.0f MHz (measured); wrote %s\n", h.sm_clock_measured_MHz, path);
 
     free(mhz);
-    free(tmpv);
+    free(c.tmpv);
     free(rows);
-    free(succ);
-    free(order);
+    free(c.succ);
+    free(c.order);
     free(sizes);
     return 0;
 }

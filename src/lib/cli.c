@@ -254,6 +254,14 @@ static int store(const char *prog, const cli_opt *o, const char *val)
         rc = cli_parse_list(o->name, val, o->lo, o->hi, l->v, CLI_LIST_MAX, &l->n, err, sizeof err);
         break;
     }
+    case CLI_STRINGS: {
+        cli_strings *l = (cli_strings *)o->dest;
+        const size_t most = o->hi && o->hi < CLI_LIST_MAX ? (size_t)o->hi : CLI_LIST_MAX;
+        if (!*val) { snprintf(err, sizeof err, "%s needs a non-empty value", o->name); rc = -1; }
+        else if (l->n == most) { snprintf(err, sizeof err, "%s: at most %zu of them", o->name, most); rc = -1; }
+        else l->v[l->n++] = val;
+        break;
+    }
     case CLI_CHOICE: {
         int found = -1;
         for (int i = 0; o->choices && o->choices[i]; i++)

@@ -67,7 +67,9 @@ typedef enum cli_kind {
     CLI_DOUBLE,  /* dest: double*, a finite number in [dlo, dhi] */
     CLI_STRING,  /* dest: const char**, any non-empty string */
     CLI_LIST,    /* dest: cli_list*, values in [lo, hi] */
-    CLI_CHOICE   /* dest: int*, the index of the value in .choices (NULL-terminated) */
+    CLI_CHOICE,  /* dest: int*, the index of the value in .choices (NULL-terminated) */
+    CLI_STRINGS  /* dest: cli_strings*, every value of a repeated option, in order
+                  * (at most hi of them when hi != 0, else CLI_LIST_MAX) */
 } cli_kind;
 
 #define CLI_LIST_MAX 64
@@ -75,6 +77,11 @@ typedef struct cli_list {
     uint64_t v[CLI_LIST_MAX];
     size_t n;
 } cli_list;
+
+typedef struct cli_strings {
+    const char *v[CLI_LIST_MAX];
+    size_t n;
+} cli_strings;
 
 typedef struct cli_opt {
     const char *name;       /* "--reps" */
@@ -92,8 +99,9 @@ typedef struct cli_opt {
 /* A table ends with a row whose name is NULL. */
 #define CLI_END {0, 0, CLI_FLAG, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 
+#define CLI_MAX_POS 1024    /* the most positional arguments (LOGs of a tool) */
 typedef struct cli_parse_result {
-    char *pos[64];          /* positional arguments, in order */
+    char *pos[CLI_MAX_POS]; /* positional arguments, in order */
     int npos;
     int help;               /* -h or --help was given: print usage, exit 0 */
 } cli_parse_result;

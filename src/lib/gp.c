@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,13 @@ void gp_put_str(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+void gp_put_num(FILE *f, const char *sep, double v)
+{
+    fputs(sep, f);
+    if (isnan(v)) fputs("nan", f);
+    else fprintf(f, "%.6g", v);
+}
+
 FILE *gp_job_script(gp_job *job, char *err, size_t errlen)
 {
     gp_file *s = &job->script;
@@ -436,4 +444,30 @@ int gp_job_finish(gp_job *job, char *err, size_t errlen)
 fail:
     gp_job_abort(job);
     return -1;
+}
+
+int gp_draw(const char *prog, const char *out, int width_px, int height_px, int keep,
+            const char *dat_mode, gp_put_data_fn put_data, gp_put_script_fn put_script,
+            const void *ctx)
+{
+    char err[1024];
+    gp_job *job = gp_job_new(out, width_px, height_px, err, sizeof err);
+    if (!job) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        return 1;
+    }
+    gp_job_keep_on_failure(job, keep);
+    FILE *d = gp_job_add_data(job, ".dat", "dat", dat_mode, err, sizeof err);
+    FILE *s = d && put_data(d, ctx, err, sizeof err) == 0 ? gp_job_script(job, err, sizeof err) : NULL;
+    if (!s) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        gp_job_abort(job);
+        return 1;
+    }
+    put_script(s, ctx);
+    if (gp_job_finish(job, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        return 1;
+    }
+    return 0;
 }

@@ -79,6 +79,19 @@ void gp_job_abort(gp_job *job);
 /* Write s as a gnuplot single-quoted string (literal: only ' is doubled). */
 void gp_put_str(FILE *f, const char *s);
 
+/* A whole chart with one data file (variable dat, OUT's stem + .dat,
+ * opened with dat_mode "w" or "wb"): put_data writes it (0, or -1 with err
+ * filled), then put_script writes the script's body; gnuplot runs.  0, or 1
+ * after "PROG: <sentence>" on stderr, with no file left. */
+typedef int (*gp_put_data_fn)(FILE *dat, const void *ctx, char *err, size_t errlen);
+typedef void (*gp_put_script_fn)(FILE *script, const void *ctx);
+int gp_draw(const char *prog, const char *out, int width_px, int height_px, int keep,
+            const char *dat_mode, gp_put_data_fn put_data, gp_put_script_fn put_script,
+            const void *ctx);
+
+/* Write sep, then v as %.6g, or "nan" (a data file's missing value). */
+void gp_put_num(FILE *f, const char *sep, double v);
+
 /* The final name (no directory) of the chart, or of the script. */
 const char *gp_job_chart_name(const gp_job *job);
 const char *gp_job_script_name(const gp_job *job);

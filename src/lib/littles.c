@@ -75,3 +75,26 @@ double littles_bytes_in_flight(double bw_GBps, double latency_cycles, double sm_
     if (!pos(bw_GBps) || !pos(latency_cycles) || !pos(sm_clock_MHz)) return NAN;
     return bw_GBps * 1e9 * latency_s(latency_cycles, sm_clock_MHz);
 }
+
+size_t littles_curve_points(double knee, double wmax, littles_point *pts, size_t max)
+{
+    const double wtop = fmax(wmax, 1.0); /* NaN: 1 */
+    if (!(wtop <= LITTLES_CURVE_MAX_WARPS)) return 0;
+    int knee_done = !(knee > 1.0 && knee < wtop);
+    size_t n = 0;
+    /* w climbs by whole warps to wtop: at most LITTLES_CURVE_MAX_WARPS steps,
+     * since wtop is bounded (an unbounded one never ended: 3e38 + 1 == 3e38) */
+    for (double w = 1.0;; w = fmin(w + 1.0, wtop)) {
+        if (!knee_done && knee <= w) {
+            if (knee < w) {
+                if (n == max) return 0;
+                pts[n++] = (littles_point){knee, 1};
+            }
+            knee_done = 1;
+        }
+        if (n == max) return 0;
+        pts[n++] = (littles_point){w, 0};
+        if (w >= wtop) break;
+    }
+    return n;
+}

@@ -24,6 +24,7 @@
  */
 #ifndef WARPLAT_LITTLES_H
 #define WARPLAT_LITTLES_H
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +56,25 @@ double littles_bytes_per_warp_for(double frac, double peak_GBps, double sm_count
 /* Device-wide bytes that must be in flight to sustain bw_GBps when a load
  * takes latency_cycles: bw x latency (divide by sm_count for one SM). */
 double littles_bytes_in_flight(double bw_GBps, double latency_cycles, double sm_clock_MHz);
+
+/* The points at which a chart draws the bound over warps per SM, from 1 to
+ * wmax: the bound is linear up to the knee (where it reaches the peak) and
+ * flat after it, so every whole warp plus the exact knee draws it exactly.
+ * A point with knee = 1 is the knee itself (its bound is the peak). */
+typedef struct littles_point {
+    double warps_per_sm;
+    int knee;
+} littles_point;
+
+/* The most warps per SM a curve is drawn to (GPUs hold 64 per SM today). */
+#define LITTLES_CURVE_MAX_WARPS 2048
+
+/* Fill pts (room for max) with the points 1, 2, ... up to wmax (wmax itself
+ * last when it is not whole; below 1 or NaN: the one point 1), with the knee
+ * between them when 1 < knee < wmax.  Returns how many were written, or 0
+ * when wmax is above LITTLES_CURVE_MAX_WARPS or they do not fit in max
+ * (LITTLES_CURVE_MAX_WARPS + 2 always fits). */
+size_t littles_curve_points(double knee, double wmax, littles_point *pts, size_t max);
 
 #ifdef __cplusplus
 }

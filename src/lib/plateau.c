@@ -66,19 +66,9 @@ static double group_median(const plateau_point *pts, const int *group, size_t n,
     return k ? median_inplace(scratch, k) : 0.0;
 }
 
-int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
-                 plateau_level *levels, int max_levels, char *err, size_t errlen)
+/* Every point positive and finite, sizes rising: 0, or -1 with err. */
+static int check_points(const plateau_point *pts, size_t n, char *err, size_t errlen)
 {
-    plateau_params def;
-    if (!pp) {
-        plateau_params_default(&def);
-        pp = &def;
-    }
-    if (!(pp->tol > 0) || pp->min_points < 1) {
-        set_err(err, errlen, "plateau parameters out of range: tol %g, min_points %d",
-                pp->tol, pp->min_points);
-        return -1;
-    }
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(pts[i].bytes) || !(pts[i].bytes > 0) || !isfinite(pts[i].cycles) ||
             !(pts[i].cycles > 0) || !isfinite(pts[i].ns) || pts[i].ns < 0) {
@@ -92,32 +82,20 @@ int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
             return -1;
         }
     }
-    if (n == 0)
-        return 0;
-    if (n > PLATEAU_MAX_POINTS) {
-        set_err(err, errlen, "%zu points: more than the %u a ladder may have", n,
-                PLATEAU_MAX_POINTS);
-        return -1;
-    }
+    return 0;
+}
 
-    int *group = malloc(n * sizeof *group);
-    double *scratch = malloc(n * sizeof *scratch);
-    if (!group || !scratch) {
-        free(group);
-        free(scratch);
-        set_err(err, errlen, "out of memory (%zu points)", n);
-        return -1;
-    }
-
-    /* 1. runs: group[i] = run number.  scratch holds the run's latencies
-     * sorted, so that each point costs an insertion, not a sort. */
+/* 1. runs: group[i] = run number.  scratch holds the run's latencies
+ * sorted, so that each point costs an insertion, not a sort. */
+static void find_runs(const plateau_point *pts, size_t n, double tol, int *group, double *scratch)
+{
     int nruns = 0;
     for (size_t i = 0; i < n;) {
         size_t start = i, j = i + 1, k = 1;
         scratch[0] = pts[i].cycles;
         while (j < n) {
             double med = k % 2 ? scratch[k / 2] : 0.5 * (scratch[k / 2 - 1] + scratch[k / 2]);
-            if (!within(pts[j].cycles, med, pp->tol))
+            if (!within(pts[j].cycles, med, tol))
                 break;
             size_t at = k;
             while (at > 0 && scratch[at - 1] > pts[j].cycles) at--;
@@ -131,35 +109,39 @@ int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
         nruns++;
         i = j;
     }
+}
 
-    /* 2. drop short runs (a run is a contiguous range of points), renumber
-     * the survivors 0..ng-1 in order */
+/* 2. drop short runs (a run is a contiguous range of points), renumber the
+ * survivors 0..ng-1 in order; returns ng. */
+static int drop_short_runs(size_t n, int min_points, int *group)
+{
     int ng = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;
         while (j < n && group[j] == group[i]) j++;
-        int keep = j - i >= (size_t)pp->min_points;
+        int keep = j - i >= (size_t)min_points;
         for (size_t m = i; m < j; m++)
             group[m] = keep ? ng : -1;
         ng += keep;
         i = j;
     }
+    return ng;
+}
 
-    /* 3. merge neighbours with close medians, until stable.  Merging g and
-     * g+1 changes only g's median, so the scan goes on from g-1 (the pairs
-     * before it were already found apart) instead of from the start. */
+/* 3. merge neighbours with close medians, until stable.  Merging g and g+1
+ * changes only g's median, so the scan goes on from g-1 (the pairs before
+ * it were already found apart) instead of from the start.  Returns the
+ * number of groups left, or -1 when out of memory. */
+static int merge_close(const plateau_point *pts, size_t n, double tol, int ng, int *group,
+                       double *scratch)
+{
     double *med = malloc((size_t)(ng > 0 ? ng : 1) * sizeof *med);
-    if (!med) {
-        free(group);
-        free(scratch);
-        set_err(err, errlen, "out of memory (%zu points)", n);
-        return -1;
-    }
+    if (!med) return -1;
     for (int g = 0; g < ng; g++)
         med[g] = group_median(pts, group, n, g, 0, scratch, NULL);
     for (int g = 0; g + 1 < ng;) {
         double a = med[g], b = med[g + 1];
-        if (fabs(a - b) <= pp->tol * (a < b ? a : b)) {
+        if (fabs(a - b) <= tol * (a < b ? a : b)) {
             for (size_t i = 0; i < n; i++)
                 if (group[i] > g)
                     group[i]--;    /* g+1 joins g, later groups move down */
@@ -173,7 +155,44 @@ int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
         }
     }
     free(med);
+    return ng;
+}
 
+int plateau_find(const plateau_point *pts, size_t n, const plateau_params *pp,
+                 plateau_level *levels, int max_levels, char *err, size_t errlen)
+{
+    plateau_params def;
+    if (!pp) {
+        plateau_params_default(&def);
+        pp = &def;
+    }
+    if (!(pp->tol > 0) || pp->min_points < 1) {
+        set_err(err, errlen, "plateau parameters out of range: tol %g, min_points %d",
+                pp->tol, pp->min_points);
+        return -1;
+    }
+    if (check_points(pts, n, err, errlen) != 0)
+        return -1;
+    if (n == 0)
+        return 0;
+    if (n > PLATEAU_MAX_POINTS) {
+        set_err(err, errlen, "%zu points: more than the %u a ladder may have", n,
+                PLATEAU_MAX_POINTS);
+        return -1;
+    }
+    int *group = malloc(n * sizeof *group);
+    double *scratch = malloc(n * sizeof *scratch);
+    int ng = -1;
+    if (group && scratch) {
+        find_runs(pts, n, pp->tol, group, scratch);
+        ng = merge_close(pts, n, pp->tol, drop_short_runs(n, pp->min_points, group), group, scratch);
+    }
+    if (ng < 0) {
+        free(group);
+        free(scratch);
+        set_err(err, errlen, "out of memory (%zu points)", n);
+        return -1;
+    }
     int nl = 0;
     for (int g = 0; g < ng && nl < max_levels; g++) {
         plateau_level *L = &levels[nl++];
@@ -439,4 +458,27 @@ int plateau_dram_latency_from_tsv(const char *path, double *cycles, double *ns,
     *ns = lv[nl - 1].ns;
     plateau_series_free(&s);
     return 0;
+}
+
+int plateau_pow2_axis(double xmin, double xmax, int *e0, int *e1, int *step)
+{
+    if (!(xmin > 0) || !(xmax > 0) || !isfinite(xmin) || !isfinite(xmax)) return -1;
+    /* log2 of a positive finite double is within [-1075, 1024] */
+    *e0 = (int)floor(log2(xmin) + 1e-9);
+    *e1 = (int)ceil(log2(xmax) - 1e-9);
+    if (*e1 <= *e0) *e1 = *e0 + 1;
+    const int span = *e1 - *e0;
+    *step = span > 16 ? 2 : 1;
+    if (span > 64)
+        while (span / *step > 32) *step *= 2;
+    return 0;
+}
+
+void plateau_pow2_label(char *buf, size_t len, int e)
+{
+    if (e >= 70) snprintf(buf, len, "2^%d B", e);
+    else if (e >= 30) snprintf(buf, len, "%llu GiB", 1ull << (e - 30));
+    else if (e >= 20) snprintf(buf, len, "%llu MiB", 1ull << (e - 20));
+    else if (e >= 10) snprintf(buf, len, "%llu KiB", 1ull << (e - 10));
+    else snprintf(buf, len, "%llu B", 1ull << (e < 0 ? 0 : e));
 }

@@ -118,6 +118,17 @@ int plateau_series_l1_bypassed(const plateau_series *s);
 int plateau_dram_latency_from_tsv(const char *path, double *cycles, double *ns,
                                   char *err, size_t errlen);
 
+/* The x axis of a ladder chart, log2 from xmin to xmax bytes (positive and
+ * finite): tics at 2^e for e = *e0, *e0 + *step, ... up to *e1 (> *e0).
+ * *step is 1 up to 16 powers of two, 2 up to 64, then doubled until at most
+ * 32 steps remain (a table of absurd sizes draws a readable axis, not 2000
+ * tics).  0, or -1 when a bound is not positive and finite. */
+int plateau_pow2_axis(double xmin, double xmax, int *e0, int *e1, int *step);
+
+/* "4 KiB", "64 MiB", "2 GiB" for a power of two 2^e (below 1: "1 B"; from
+ * 2^70 on: "2^E B"). */
+void plateau_pow2_label(char *buf, size_t len, int e);
+
 #ifdef __cplusplus
 }
 #endif

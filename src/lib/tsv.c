@@ -76,12 +76,18 @@ static size_t split(char *line, char ***out, size_t *cap)
     return n;
 }
 
-int tsv_parse(FILE *f, const char *name, tsv_table *t, char *err, size_t errlen)
+/* The parser's capacities and the fields of the line at hand.  Its
+ * functions return 0, -1 with err filled, or TSV_OOM. */
+typedef struct pstate {
+    size_t cm, cc, ccol, ccell;
+    char **fields;
+    size_t cfields;
+} pstate;
+#define TSV_OOM (-2)
+
+/* All of f into t->buf, NUL-terminated; no NUL inside. */
+static int slurp(FILE *f, const char *name, tsv_table *t, char *err, size_t errlen)
 {
-    memset(t, 0, sizeof *t);
-    t->name = strdup(name ? name : "(table)");
-    char **fields = NULL;
-    size_t cfields = 0;
     size_t len = 0, cap = 0;
     char chunk[65536];
     size_t k;
@@ -89,121 +95,126 @@ int tsv_parse(FILE *f, const char *name, tsv_table *t, char *err, size_t errlen)
         if (len + k > TSV_MAX_BYTES) {
             set_err(err, errlen, "%s: larger than %u MiB: not a table of this toolkit", name,
                     TSV_MAX_BYTES >> 20);
-            tsv_free(t);
             return -1;
         }
-        if (grow((void **)&t->buf, &cap, len + k + 1, 1) != 0) goto oom;
+        if (grow((void **)&t->buf, &cap, len + k + 1, 1) != 0) return TSV_OOM;
         memcpy(t->buf + len, chunk, k);
         len += k;
     }
     if (ferror(f)) {
         set_err(err, errlen, "%s: read error: %s", name, strerror(errno));
-        tsv_free(t);
         return -1;
     }
-    if (grow((void **)&t->buf, &cap, len + 1, 1) != 0) goto oom;
+    if (grow((void **)&t->buf, &cap, len + 1, 1) != 0) return TSV_OOM;
     t->buf[len] = 0;
     if (memchr(t->buf, 0, len)) {
         set_err(err, errlen, "%s: contains a NUL byte: not a text table", name);
-        tsv_free(t);
         return -1;
     }
-    size_t cm = 0, cc = 0, ccol = 0, ccell = 0;
+    return 0;
+}
+
+/* A '#' line: "# key<TAB>value" metadata, or a comment. */
+static int comment_line(tsv_table *t, pstate *ps, char *line, const char *name, long lineno,
+                        char *err, size_t errlen)
+{
+    if (t->nmeta + t->ncomment >= TSV_MAX_FIELDS) {
+        set_err(err, errlen, "%s:%ld: more than %u comment lines: not a table of this "
+                "toolkit", name, lineno, TSV_MAX_FIELDS);
+        return -1;
+    }
+    char *s = line + 1;
+    if (*s == ' ') s++;
+    char *tab = strchr(s, '\t');
+    if (tab && tab != s && !memchr(s, ' ', (size_t)(tab - s))) {
+        *tab = 0;
+        if (t->nmeta == ps->cm) {
+            size_t nc = ps->cm ? 2 * ps->cm : 32;
+            char **k2 = realloc(t->meta_key, nc * sizeof(char *));
+            if (!k2) return TSV_OOM;
+            t->meta_key = k2;
+            char **v2 = realloc(t->meta_val, nc * sizeof(char *));
+            if (!v2) return TSV_OOM;
+            t->meta_val = v2;
+            ps->cm = nc;
+        }
+        t->meta_key[t->nmeta] = s;
+        t->meta_val[t->nmeta++] = tab + 1;
+    } else {
+        if (grow((void **)&t->comment, &ps->cc, t->ncomment + 1, sizeof(char *)) != 0) return TSV_OOM;
+        t->comment[t->ncomment++] = s;
+    }
+    return 0;
+}
+
+/* The header (the first line that is not a comment), or a row. */
+static int field_line(tsv_table *t, pstate *ps, char *line, const char *name, long lineno,
+                      char *err, size_t errlen)
+{
+    size_t nf = split(line, &ps->fields, &ps->cfields);
+    if (nf == (size_t)-1) return TSV_OOM;
+    if (nf == (size_t)-2) {
+        set_err(err, errlen, "%s:%ld: more than %u fields: not a table of this toolkit",
+                name, lineno, TSV_MAX_FIELDS);
+        return -1;
+    }
+    if (!t->col) {
+        if (grow((void **)&t->col, &ps->ccol, nf, sizeof(char *)) != 0) return TSV_OOM;
+        memcpy(t->col, ps->fields, nf * sizeof(char *));
+        t->ncol = nf;
+        int oom;
+        const char *dup = duplicate_name(t->col, nf, &oom);
+        if (oom) return TSV_OOM;
+        if (dup) {
+            set_err(err, errlen, "%s:%ld: the column '%s' appears twice", name, lineno, dup);
+            return -1;
+        }
+        return 0;
+    }
+    if (nf != t->ncol) {
+        set_err(err, errlen, "%s:%ld: %zu fields where the header has %zu", name, lineno, nf, t->ncol);
+        return -1;
+    }
+    if ((t->nrow + 1) * t->ncol > TSV_MAX_FIELDS) {
+        set_err(err, errlen, "%s:%ld: more than %u fields: not a table of this toolkit",
+                name, lineno, TSV_MAX_FIELDS);
+        return -1;
+    }
+    if (grow((void **)&t->cell, &ps->ccell, (t->nrow + 1) * t->ncol, sizeof(char *)) != 0) return TSV_OOM;
+    memcpy(t->cell + t->nrow * t->ncol, ps->fields, nf * sizeof(char *));
+    t->nrow++;
+    return 0;
+}
+
+int tsv_parse(FILE *f, const char *name, tsv_table *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->name = strdup(name ? name : "(table)");
+    pstate ps = {0};
+    int rc = slurp(f, name, t, err, errlen);
     long lineno = 0;
-    for (char *line = t->buf; line && *line;) {
+    for (char *line = t->buf; rc == 0 && line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
         lineno++;
         size_t l = strlen(line);
         if (l && line[l - 1] == '\r') line[--l] = 0;
-        char *next = nl ? nl + 1 : NULL;
-        if (l == 0) { line = next; continue; }
-        if (line[0] == '#') {
-            if (t->nmeta + t->ncomment >= TSV_MAX_FIELDS) {
-                set_err(err, errlen, "%s:%ld: more than %u comment lines: not a table of this "
-                        "toolkit", name, lineno, TSV_MAX_FIELDS);
-                free(fields);
-                tsv_free(t);
-                return -1;
-            }
-            char *s = line + 1;
-            if (*s == ' ') s++;
-            char *tab = strchr(s, '\t');
-            if (tab && tab != s && !memchr(s, ' ', (size_t)(tab - s))) {
-                *tab = 0;
-                if (t->nmeta == cm) {
-                    size_t nc = cm ? 2 * cm : 32;
-                    char **k2 = realloc(t->meta_key, nc * sizeof(char *));
-                    if (!k2) goto oom;
-                    t->meta_key = k2;
-                    char **v2 = realloc(t->meta_val, nc * sizeof(char *));
-                    if (!v2) goto oom;
-                    t->meta_val = v2;
-                    cm = nc;
-                }
-                t->meta_key[t->nmeta] = s;
-                t->meta_val[t->nmeta++] = tab + 1;
-            } else {
-                if (grow((void **)&t->comment, &cc, t->ncomment + 1, sizeof(char *)) != 0) goto oom;
-                t->comment[t->ncomment++] = s;
-            }
-            line = next;
-            continue;
-        }
-        size_t nf = split(line, &fields, &cfields);
-        if (nf == (size_t)-1) goto oom;
-        if (nf == (size_t)-2) {
-            set_err(err, errlen, "%s:%ld: more than %u fields: not a table of this toolkit",
-                    name, lineno, TSV_MAX_FIELDS);
-            free(fields);
-            tsv_free(t);
-            return -1;
-        }
-        if (!t->col) {
-            if (grow((void **)&t->col, &ccol, nf, sizeof(char *)) != 0) goto oom;
-            memcpy(t->col, fields, nf * sizeof(char *));
-            t->ncol = nf;
-            int oom;
-            const char *dup = duplicate_name(t->col, nf, &oom);
-            if (oom) goto oom;
-            if (dup) {
-                set_err(err, errlen, "%s:%ld: the column '%s' appears twice", name, lineno, dup);
-                free(fields);
-                tsv_free(t);
-                return -1;
-            }
-        } else {
-            if (nf != t->ncol) {
-                set_err(err, errlen, "%s:%ld: %zu fields where the header has %zu", name, lineno, nf, t->ncol);
-                free(fields);
-                tsv_free(t);
-                return -1;
-            }
-            if ((t->nrow + 1) * t->ncol > TSV_MAX_FIELDS) {
-                set_err(err, errlen, "%s:%ld: more than %u fields: not a table of this toolkit",
-                        name, lineno, TSV_MAX_FIELDS);
-                free(fields);
-                tsv_free(t);
-                return -1;
-            }
-            if (grow((void **)&t->cell, &ccell, (t->nrow + 1) * t->ncol, sizeof(char *)) != 0) goto oom;
-            memcpy(t->cell + t->nrow * t->ncol, fields, nf * sizeof(char *));
-            t->nrow++;
-        }
-        line = next;
+        if (l > 0)
+            rc = line[0] == '#' ? comment_line(t, &ps, line, name, lineno, err, errlen)
+                                : field_line(t, &ps, line, name, lineno, err, errlen);
+        line = nl ? nl + 1 : NULL;
     }
-    free(fields);
-    if (!t->col) {
+    free(ps.fields);
+    if (rc == 0 && !t->col) {
         set_err(err, errlen, "%s: no header row (every line is a comment, or the file is empty)", name);
+        rc = -1;
+    }
+    if (rc == TSV_OOM) set_err(err, errlen, "%s: out of memory", name);
+    if (rc != 0) {
         tsv_free(t);
         return -1;
     }
     return 0;
-oom:
-    free(fields);
-    set_err(err, errlen, "%s: out of memory", name);
-    tsv_free(t);
-    return -1;
 }
 
 int tsv_read(const char *path, tsv_table *t, char *err, size_t errlen)

@@ -40,7 +40,6 @@
  * annotated, 1 otherwise (or a file cannot be read), 2 usage error.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -49,6 +48,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "figscan.h"
 #include "outfile.h"
 #include "plateau.h"
 #include "stats.h"
@@ -121,299 +121,164 @@ static int select_rows(const tsv_table *t, const char *sel, size_t *rows, size_t
     return 0;
 }
 
-/* One term: a number, or a value of a file.  0, or -1 with err. */
-static int term(const char *tok, double *v, char *err, size_t errlen)
+static int stats_field(const char *path, const char *field, double *v, char *err, size_t errlen)
 {
-    char *end;
-    *v = strtod(tok, &end);
-    if (end != tok && *end == 0 && isfinite(*v)) return 0;
-    char fn[8] = "";
-    char body[1024];
-    snprintf(body, sizeof body, "%s", tok);
-    static const char *const FNS[] = {"max", "min", "count"};
-    for (size_t i = 0; i < sizeof FNS / sizeof FNS[0]; i++) {
-        const size_t fl = strlen(FNS[i]);
-        if (strncmp(body, FNS[i], fl) || body[fl] != '(') continue;
-        const size_t l = strlen(body);
-        if (body[l - 1] != ')') { snprintf(err, errlen, "'%s': no closing parenthesis", tok); return -1; }
-        body[l - 1] = 0;
-        snprintf(fn, sizeof fn, "%s", FNS[i]);
-        memmove(body, body + fl + 1, strlen(body + fl + 1) + 1);
-    }
-    /* FILE then one of : @ # */
-    char *sep = strpbrk(body, ":@#");
-    if (!sep) { snprintf(err, errlen, "'%s' is neither a number nor FILE:COLUMN, FILE#KEY, FILE@...", tok); return -1; }
-    char path[2048];
-    snprintf(path, sizeof path, "%s/%.*s", DATA, (int)(sep - body), body);
-    const char kind = *sep;
-    char *rest = sep + 1;
-    if (kind == '#') {
-        const tsv_table *t = table(path, err, errlen);
-        if (!t) return -1;
-        *v = tsv_meta_lead_num(t, rest);
-        if (!isfinite(*v)) { snprintf(err, errlen, "%s has no number '# %s'", path, rest); return -1; }
-        return 0;
-    }
-    if (kind == '@') {
-        char *colon = strchr(rest, ':');
-        if (!colon) { snprintf(err, errlen, "'%s': expected @stats:FIELD, @header:KEY or @levels:COL[level=NAME]", tok); return -1; }
-        *colon = 0;
-        const char *what = rest, *field = colon + 1;
-        if (!strcmp(what, "stats")) {
-            lat_stats *s = lat_stats_new();
-            lat_summary sum;
-            if (!s) { snprintf(err, errlen, "out of memory"); return -1; }
-            if (lat_stats_read_log(s, path, NULL, err, errlen) != 0 || lat_stats_summary(s, LAT_STATS_ALL, &sum) != 0) {
-                lat_stats_free(s);
-                return -1;
-            }
-            lat_stats_free(s);
-            if (!strcmp(field, "count")) *v = (double)sum.count;
-            else if (!strcmp(field, "mean_cycles")) *v = sum.mean_cycles;
-            else if (!strcmp(field, "p5_cycles")) *v = sum.p5_cycles;
-            else if (!strcmp(field, "p50_cycles")) *v = sum.p50_cycles;
-            else if (!strcmp(field, "p95_cycles")) *v = sum.p95_cycles;
-            else if (!strcmp(field, "p99_cycles")) *v = sum.p99_cycles;
-            else if (!strcmp(field, "min_cycles")) *v = (double)sum.min_cycles;
-            else if (!strcmp(field, "max_cycles")) *v = (double)sum.max_cycles;
-            else { snprintf(err, errlen, "@stats has no field '%s'", field); return -1; }
-            return 0;
-        }
-        if (!strcmp(what, "header")) {
-            warplog_reader *r = warplog_reader_open(path, err, errlen);
-            if (!r) return -1;
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&buf, &len);
-            warplog_header_print(m, warplog_reader_header(r), "");
-            fclose(m);
-            warplog_reader_close(r);
-            int found = 0;
-            for (char *line = buf; line && *line;) {
-                char *nl = strchr(line, '\n');
-                if (nl) *nl = 0;
-                char *tab = strchr(line, '\t');
-                if (tab && (size_t)(tab - line) == strlen(field) && !strncmp(line, field, strlen(field))) {
-                    *v = strtod(tab + 1, &end);
-                    found = end != tab + 1;
-                }
-                line = nl ? nl + 1 : NULL;
-            }
-            free(buf);
-            if (!found) { snprintf(err, errlen, "%s: no numeric header field '%s'", path, field); return -1; }
-            return 0;
-        }
-        if (!strcmp(what, "levels")) {
-            char col[64], name[64];
-            if (sscanf(field, "%63[a-z_][level=%63[^]]]", col, name) != 2) {
-                snprintf(err, errlen, "'%s': expected @levels:COLUMN[level=NAME]", tok);
-                return -1;
-            }
-            plateau_series se;
-            plateau_level lv[PLATEAU_MAX_LEVELS];
-            if (plateau_read_tsv(path, &se, err, errlen) != 0) return -1;
-            const int n = plateau_find(se.pts, se.n, NULL, lv, PLATEAU_MAX_LEVELS, err, errlen);
-            if (n >= 0) plateau_label(lv, n, plateau_series_l1_bypassed(&se));
-            plateau_series_free(&se);
-            for (int i = 0; i < n; i++)
-                if (!strcmp(lv[i].name, name)) {
-                    if (!strcmp(col, "cycles")) *v = lv[i].cycles;
-                    else if (!strcmp(col, "ns")) *v = lv[i].ns;
-                    else if (!strcmp(col, "from_bytes")) *v = lv[i].from_bytes;
-                    else if (!strcmp(col, "to_bytes")) *v = lv[i].to_bytes;
-                    else { snprintf(err, errlen, "levels have no column '%s'", col); return -1; }
-                    return 0;
-                }
-            snprintf(err, errlen, "%s has no level %s", path, name);
-            return -1;
-        }
-        snprintf(err, errlen, "'%s': unknown @%s", tok, what);
+    lat_stats *s = lat_stats_new();
+    lat_summary sum;
+    if (!s) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (lat_stats_read_log(s, path, NULL, err, errlen) != 0 || lat_stats_summary(s, LAT_STATS_ALL, &sum) != 0) {
+        lat_stats_free(s);
         return -1;
     }
-    /* FILE:COLUMN[sel] */
-    char col[128], sel[512] = "";
-    const char *br = strchr(rest, '[');
-    if (br) {
-        const char *cl = strrchr(rest, ']');
-        if (!cl || cl < br) { snprintf(err, errlen, "'%s': no closing ]", tok); return -1; }
-        snprintf(col, sizeof col, "%.*s", (int)(br - rest), rest);
-        snprintf(sel, sizeof sel, "%.*s", (int)(cl - br - 1), br + 1);
-    } else {
-        snprintf(col, sizeof col, "%s", rest);
-    }
-    const tsv_table *t = table(path, err, errlen);
-    if (!t) return -1;
-    if (tsv_col(t, col) < 0) { snprintf(err, errlen, "%s has no column '%s'", path, col); return -1; }
-    size_t rows[4096], n;
-    if (select_rows(t, sel, rows, 4096, &n, err, errlen) != 0) return -1;
-    if (!strcmp(fn, "count")) { *v = (double)n; return 0; }
-    if (n == 0) { snprintf(err, errlen, "no row of %s matches [%s]", path, sel); return -1; }
-    if (!*fn && n != 1) { snprintf(err, errlen, "%zu rows of %s match [%s]: name one", n, path, sel); return -1; }
-    *v = tsv_num(t, rows[0], col);
-    for (size_t i = 1; i < n; i++) {
-        const double x = tsv_num(t, rows[i], col);
-        if (!strcmp(fn, "max") ? x > *v : x < *v) *v = x;
-    }
-    if (!isfinite(*v)) { snprintf(err, errlen, "%s:%s[%s] is not a number", path, col, sel); return -1; }
+    lat_stats_free(s);
+    if (!strcmp(field, "count")) *v = (double)sum.count;
+    else if (!strcmp(field, "mean_cycles")) *v = sum.mean_cycles;
+    else if (!strcmp(field, "p5_cycles")) *v = sum.p5_cycles;
+    else if (!strcmp(field, "p50_cycles")) *v = sum.p50_cycles;
+    else if (!strcmp(field, "p95_cycles")) *v = sum.p95_cycles;
+    else if (!strcmp(field, "p99_cycles")) *v = sum.p99_cycles;
+    else if (!strcmp(field, "min_cycles")) *v = (double)sum.min_cycles;
+    else if (!strcmp(field, "max_cycles")) *v = (double)sum.max_cycles;
+    else { snprintf(err, errlen, "@stats has no field '%s'", field); return -1; }
     return 0;
 }
 
-/* Evaluate an expression left to right; *tol_pct the "~P%" (0 when none). */
-static int eval(const char *expr, double *v, double *tol_pct, char *err, size_t errlen)
+static int header_field(const char *path, const char *field, double *v, char *err, size_t errlen)
 {
-    char buf[2048];
-    snprintf(buf, sizeof buf, "%s", expr);
-    char *save = NULL;
-    char op = 0;
-    int have = 0;
-    *tol_pct = 0;
-    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        if (tok[0] == '~') {
-            char *end;
-            *tol_pct = strtod(tok + 1, &end);
-            if (end == tok + 1 || strcmp(end, "%")) { snprintf(err, errlen, "'%s' is not ~P%%", tok); return -1; }
-            continue;
+    warplog_reader *r = warplog_reader_open(path, err, errlen);
+    if (!r) return -1;
+    char *buf = NULL, *end;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    warplog_header_print(m, warplog_reader_header(r), "");
+    fclose(m);
+    warplog_reader_close(r);
+    int found = 0;
+    for (char *line = buf; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        char *tab = strchr(line, '\t');
+        if (tab && (size_t)(tab - line) == strlen(field) && !strncmp(line, field, strlen(field))) {
+            *v = strtod(tab + 1, &end);
+            found = end != tab + 1;
         }
-        if (strlen(tok) == 1 && strchr("+-*/", tok[0])) {
-            if (!have || op) { snprintf(err, errlen, "operator '%s' out of place", tok); return -1; }
-            op = tok[0];
-            continue;
-        }
-        double x;
-        if (term(tok, &x, err, errlen) != 0) return -1;
-        if (!have) { *v = x; have = 1; }
-        else if (!op) { snprintf(err, errlen, "two terms without an operator before '%s'", tok); return -1; }
-        else {
-            *v = op == '+' ? *v + x : op == '-' ? *v - x : op == '*' ? *v * x : *v / x;
-            op = 0;
-        }
+        line = nl ? nl + 1 : NULL;
     }
-    if (!have || op) { snprintf(err, errlen, "incomplete expression"); return -1; }
+    free(buf);
+    if (!found) { snprintf(err, errlen, "%s: no numeric header field '%s'", path, field); return -1; }
     return 0;
+}
+
+static int level_field(const char *tok, const char *path, const char *field, double *v, char *err,
+                       size_t errlen)
+{
+    char col[64], name[64];
+    if (sscanf(field, "%63[a-z_][level=%63[^]]]", col, name) != 2) {
+        snprintf(err, errlen, "'%s': expected @levels:COLUMN[level=NAME]", tok);
+        return -1;
+    }
+    plateau_series se;
+    plateau_level lv[PLATEAU_MAX_LEVELS];
+    if (plateau_read_tsv(path, &se, err, errlen) != 0) return -1;
+    const int n = plateau_find(se.pts, se.n, NULL, lv, PLATEAU_MAX_LEVELS, err, errlen);
+    if (n >= 0) plateau_label(lv, n, plateau_series_l1_bypassed(&se));
+    plateau_series_free(&se);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(lv[i].name, name)) {
+            if (!strcmp(col, "cycles")) *v = lv[i].cycles;
+            else if (!strcmp(col, "ns")) *v = lv[i].ns;
+            else if (!strcmp(col, "from_bytes")) *v = lv[i].from_bytes;
+            else if (!strcmp(col, "to_bytes")) *v = lv[i].to_bytes;
+            else { snprintf(err, errlen, "levels have no column '%s'", col); return -1; }
+            return 0;
+        }
+    snprintf(err, errlen, "%s has no level %s", path, name);
+    return -1;
+}
+
+/* FILE:COLUMN[sel], or max/min/count of it. */
+static int table_cell(const figscan_term *t, const char *path, double *v, char *err, size_t errlen)
+{
+    const tsv_table *tb = table(path, err, errlen);
+    if (!tb) return -1;
+    if (tsv_col(tb, t->col) < 0) { snprintf(err, errlen, "%s has no column '%s'", path, t->col); return -1; }
+    static size_t rows[4096];
+    size_t n;
+    if (select_rows(tb, t->sel, rows, 4096, &n, err, errlen) != 0) return -1;
+    if (!strcmp(t->fn, "count")) { *v = (double)n; return 0; }
+    if (n == 0) { snprintf(err, errlen, "no row of %s matches [%s]", path, t->sel); return -1; }
+    if (!*t->fn && n != 1) { snprintf(err, errlen, "%zu rows of %s match [%s]: name one", n, path, t->sel); return -1; }
+    *v = tsv_num(tb, rows[0], t->col);
+    for (size_t i = 1; i < n; i++) {
+        const double x = tsv_num(tb, rows[i], t->col);
+        if (!strcmp(t->fn, "max") ? x > *v : x < *v) *v = x;
+    }
+    if (!isfinite(*v)) { snprintf(err, errlen, "%s:%s[%s] is not a number", path, t->col, t->sel); return -1; }
+    return 0;
+}
+
+/* One term that is not a number: a value of a file.  0, or -1 with err. */
+static int lookup(const char *tok, double *v, void *ctx, char *err, size_t errlen)
+{
+    (void)ctx;
+    static figscan_term t;
+    if (figscan_parse_term(tok, &t, err, errlen) != 0) return -1;
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", DATA, t.file);
+    if (t.kind == '#') {
+        const tsv_table *tb = table(path, err, errlen);
+        if (!tb) return -1;
+        *v = tsv_meta_lead_num(tb, t.col);
+        if (!isfinite(*v)) { snprintf(err, errlen, "%s has no number '# %s'", path, t.col); return -1; }
+        return 0;
+    }
+    if (t.kind == ':') return table_cell(&t, path, v, err, errlen);
+    if (!strcmp(t.what, "stats")) return stats_field(path, t.col, v, err, errlen);
+    if (!strcmp(t.what, "header")) return header_field(path, t.col, v, err, errlen);
+    if (!strcmp(t.what, "levels")) return level_field(tok, path, t.col, v, err, errlen);
+    snprintf(err, errlen, "'%s': unknown @%s", tok, t.what);
+    return -1;
 }
 
 /* ------------------------------------------------------------ the docs */
 
-static int decimals(const char *num)
+/* An annotation (comment k) of the figure before it. */
+static void check_annotation(const char *file, int lineno, const figscan_item *it, int k)
 {
-    const char *dot = strchr(num, '.');
-    return dot ? (int)strlen(dot + 1) : 0;
-}
-
-/* Does the quoted figure q (text) agree with v? */
-static int agrees(const char *q, double v, double tol_pct, char *shown, size_t len)
-{
-    const double qv = strtod(q, NULL);
-    const int d = decimals(q);
-    snprintf(shown, len, "%.*f", d, v);
-    if (tol_pct > 0) return fabs(qv - v) <= fabs(v) * tol_pct / 100 + 0.5 * pow(10, -d);
-    /* rounded to d decimals: within half a unit of the last digit (a tie
-     * rounds either way) */
-    return fabs(qv - v) <= 0.5 * pow(10, -d) * (1 + 1e-9) + 1e-12;
-}
-
-static const char *const UNITS[] = {"cycles", "cycle", "ns", "us", "\xc2\xb5s", "ms", "GB/s", "TB/s",
-                                    "MB/s", "%", "MHz", "GHz", NULL};
-
-/* A unit of measurement right after position p (a space or '-' allowed
- * first); its length, or 0. */
-static size_t unit_at(const char *p)
-{
-    const char *s = p;
-    if (*s == ' ' || *s == '-') s++;
-    for (int i = 0; UNITS[i]; i++) {
-        const size_t l = strlen(UNITS[i]);
-        if (!strncmp(s, UNITS[i], l) && !isalnum((unsigned char)s[l])) return (size_t)(s - p) + l;
+    const char *c = it[k].text;
+    while (*c == ' ') c++;
+    if (strncmp(c, "fig ", 4)) return;
+    if (k == 0 || it[k - 1].is_comment) {
+        problem(file, lineno, "an annotation with no figure before it: <!--%s-->", it[k].text);
+        return;
     }
-    /* "2.4x" (not "2x4", not "0x1f") */
-    if (*p == 'x' && !isalnum((unsigned char)p[1])) return 1;
-    return 0;
+    const figscan_item *fig = &it[k - 1];
+    char expr[2048], err[8192], shown[64];
+    snprintf(expr, sizeof expr, "%s", c + 4);
+    for (size_t l = strlen(expr); l && expr[l - 1] == ' '; l--) expr[l - 1] = 0;
+    double v = NAN, tol = 0;
+    if (figscan_eval(expr, lookup, NULL, &v, &tol, err, sizeof err) != 0) {
+        problem(file, lineno, "figure %s: %s", fig->text, err);
+        return;
+    }
+    checked++;
+    if (!figscan_agrees(fig->text, v, tol, shown, sizeof shown))
+        problem(file, lineno, "figure %s, but %s is %.6g (%s)", fig->text, expr, v, shown);
+    else if (LIST)
+        printf("%s:%d: %s = %s\n", file, lineno, fig->text, expr);
 }
-
-typedef struct item {
-    int is_comment;
-    size_t pos, end;
-    char text[2048];
-    int needs;          /* a number with a unit: needs an annotation */
-} item;
 
 static void check_line(const char *file, int lineno, const char *line)
 {
-    item it[256];
-    int n = 0;
-    const size_t L = strlen(line);
-    for (size_t i = 0; i < L && n < 256;) {
-        if (!strncmp(line + i, "<!--", 4)) {
-            const char *e = strstr(line + i + 4, "-->");
-            if (!e) { problem(file, lineno, "an HTML comment must end on its line"); return; }
-            it[n].is_comment = 1;
-            it[n].pos = i;
-            it[n].end = (size_t)(e - line) + 3;
-            snprintf(it[n].text, sizeof it[n].text, "%.*s", (int)(e - line - i - 4), line + i + 4);
-            n++;
-            i = (size_t)(e - line) + 3;
-            continue;
-        }
-        if (line[i] == '`') { /* a code span: not prose */
-            const char *e = strchr(line + i + 1, '`');
-            i = e ? (size_t)(e - line) + 1 : L;
-            continue;
-        }
-        if (line[i] == ']' && line[i + 1] == '(') { /* a link target */
-            const char *e = strchr(line + i, ')');
-            i = e ? (size_t)(e - line) + 1 : L;
-            continue;
-        }
-        const int prev_alnum = i > 0 && (isalnum((unsigned char)line[i - 1]) || line[i - 1] == '_' || line[i - 1] == '.');
-        const int xprefix = i >= 1 && line[i - 1] == 'x' && (i == 1 || !isalnum((unsigned char)line[i - 2]));
-        if (isdigit((unsigned char)line[i]) && (!prev_alnum || xprefix)) {
-            size_t s = i;
-            if (s > 0 && line[s - 1] == '-' && (s == 1 || line[s - 2] == ' ' || line[s - 2] == '(' || line[s - 2] == '|'))
-                s--; /* a negative figure */
-            size_t e = i;
-            while (isdigit((unsigned char)line[e])) e++;
-            if (line[e] == '.' && isdigit((unsigned char)line[e + 1])) {
-                e++;
-                while (isdigit((unsigned char)line[e])) e++;
-            }
-            /* a number glued to letters (1e8, 2nd, 64B) or more dots (1.2.3) is not a figure */
-            const size_t u = unit_at(line + e);
-            if ((isalpha((unsigned char)line[e]) && !u) || (line[e] == '.' && isdigit((unsigned char)line[e + 1]))) {
-                while (isalnum((unsigned char)line[e]) || line[e] == '.') e++;
-                i = e;
-                continue;
-            }
-            it[n].is_comment = 0;
-            it[n].pos = s;
-            it[n].end = e;
-            snprintf(it[n].text, sizeof it[n].text, "%.*s", (int)(e - s), line + s);
-            it[n].needs = u > 0 || xprefix;
-            n++;
-            i = e + u;
-            continue;
-        }
-        i++;
+    static figscan_item it[FIGSCAN_MAX_ITEMS];
+    const int n = figscan_line(line, it, FIGSCAN_MAX_ITEMS);
+    if (n < 0) {
+        problem(file, lineno, "an HTML comment must end on its line");
+        return;
     }
     for (int k = 0; k < n; k++) {
         if (it[k].is_comment) {
-            const char *c = it[k].text;
-            while (*c == ' ') c++;
-            if (strncmp(c, "fig ", 4)) continue;
-            if (k == 0 || it[k - 1].is_comment) { problem(file, lineno, "an annotation with no figure before it: <!--%s-->", it[k].text); continue; }
-            const item *fig = &it[k - 1];
-            char expr[2048], err[8192], shown[64];
-            snprintf(expr, sizeof expr, "%s", c + 4);
-            for (size_t l = strlen(expr); l && expr[l - 1] == ' '; l--) expr[l - 1] = 0;
-            double v = NAN, tol = 0;
-            if (eval(expr, &v, &tol, err, sizeof err) != 0) {
-                problem(file, lineno, "figure %s: %s", fig->text, err);
-                continue;
-            }
-            checked++;
-            if (!agrees(fig->text, v, tol, shown, sizeof shown))
-                problem(file, lineno, "figure %s, but %s is %.6g (%s)", fig->text, expr, v, shown);
-            else if (LIST)
-                printf("%s:%d: %s = %s\n", file, lineno, fig->text, expr);
+            check_annotation(file, lineno, it, k);
             continue;
         }
         if (!it[k].needs) continue;

@@ -141,6 +141,143 @@ static int draw_chart(const char *out, const fleet_gpu *g, size_t n, const fleet
     return 0;
 }
 
+/* fleet key DIR: the folder's key.  The exit status. */
+static int cmd_key(const char *dir, uint64_t ordinal)
+{
+    char err[1024];
+    fleet_gpu *g = malloc(sizeof *g);
+    if (!g) return 1;
+    if (fleet_read_gpu(dir, dir, g, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        free(g);
+        return 1;
+    }
+    char key[256];
+    if (fleet_gpu_key(key, sizeof key, (int)ordinal, g->uuid, g->name) != 0) {
+        fprintf(stderr, PROG ": %s: no device name to build a key from\n", dir);
+        free(g);
+        return 1;
+    }
+    printf("%s\n", key);
+    free(g);
+    return outfile_check_stdout(PROG);
+}
+
+/* Read every folder into g[], each labelled (the gpu column): its path
+ * under root (collect) or its base name.  0, or 1 after a sentence. */
+static int read_gpus(char **dirs, size_t nd, const char *root, int collect, fleet_gpu *g)
+{
+    char err[1024];
+    for (size_t i = 0; i < nd; i++) {
+        char label[512];
+        const size_t rl = strlen(root);
+        if (collect && strcmp(dirs[i], root) != 0 && !strncmp(dirs[i], root, rl) && dirs[i][rl] == '/')
+            snprintf(label, sizeof label, "%s", dirs[i] + rl + 1);
+        else
+            base_name(label, sizeof label, dirs[i]);
+        if (fleet_read_gpu(dirs[i], label, &g[i], err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            return 1;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (!strcmp(g[i].label, g[j].label)) {
+                fprintf(stderr, PROG ": %s and %s have one name, %s: give folders of distinct names\n",
+                        g[j].dir, g[i].dir, g[i].label);
+                return 1;
+            } else if (strcmp(g[i].uuid, "-") != 0 && !strcmp(g[i].uuid, g[j].uuid)) {
+                fprintf(stderr, PROG ": warning: %s and %s are one GPU (%s), counted twice\n", g[j].label,
+                        g[i].label, g[i].uuid);
+            }
+        }
+    }
+    return 0;
+}
+
+/* The tables under out (made when missing; removed again if nothing could
+ * be written).  0, or 1 after a sentence. */
+static int write_tables(const char *out, const fleet_gpu *g, size_t nd, const fleet_rule *rule)
+{
+    char err[1024];
+    struct stat st;
+    const int made = stat(out, &st) != 0;
+    if (made && mkdir(out, 0777) != 0) {
+        fprintf(stderr, PROG ": cannot create %s: %s\n", out, strerror(errno));
+        return 1;
+    }
+    if (fleet_write(out, g, nd, rule, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        if (made) rmdir(out);   /* a folder made for nothing goes (a full disk) */
+        return 1;
+    }
+    return 0;
+}
+
+/* What a person wants to see first: how many, and who stands out. */
+static int print_summary(const fleet_gpu *g, size_t nd, const fleet_rule *rule, const char *out,
+                         const char *chart)
+{
+    size_t nflag = 0;
+    for (size_t i = 0; i < nd; i++) {
+        int any = 0;
+        for (int k = 0; k < FLEET_NFIG; k++) {
+            const fleet_fig *x = &g[i].fig[k];
+            if (x->flagged != 1) continue;
+            if (!any) printf("flagged: %s (%s):", g[i].label, g[i].name);
+            printf("%s %s %.6g %s against a median of %.6g (%+.1f MADs)", any ? ";" : "",
+                   fleet_figures[k].name, x->value, fleet_figures[k].unit, x->median, x->distance_mads);
+            any = 1;
+        }
+        if (any) printf("\n"), nflag++;
+    }
+    for (size_t i = 0; i < nd; i++) {
+        int first = 1, judged = 0;
+        for (size_t j = 0; j < i; j++) first &= strcmp(g[i].name, g[j].name) != 0;
+        if (!first) continue;
+        size_t c = 0;
+        for (size_t j = i; j < nd; j++) c += !strcmp(g[i].name, g[j].name);
+        for (int k = 0; k < FLEET_NFIG; k++) judged |= g[i].fig[k].flagged >= 0;
+        if (!judged)
+            printf("not judged: %s (%zu GPU%s; the rule needs %d of a model)\n", g[i].name, c,
+                   c == 1 ? "" : "s", rule->min_group);
+    }
+    printf("fleet: %zu GPU%s, %zu flagged; wrote %s/fleet.tsv, fleet_summary.tsv, fleet_chart.tsv%s%s\n",
+           nd, nd == 1 ? "" : "s", nflag, out, chart ? ", " : "", chart ? chart : "");
+    return outfile_check_stdout(PROG) != 0;
+}
+
+/* The folders of collect ROOT (root gets ROOT without trailing slashes):
+ * 0, or the exit status with *dirs NULL (after printing --list's folders,
+ * 0 with nothing more to do is *nd == 0 and *listed set). */
+static int collect_dirs(const char *arg, int depth, int list, char *root, size_t rootlen,
+                        char ***dirs, size_t *nd, int *listed)
+{
+    char err[1024];
+    *listed = 0;
+    if (strlen(arg) >= rootlen) {   /* never cut it to another folder */
+        fprintf(stderr, PROG ": the folder name is longer than %zu characters\n", rootlen - 1);
+        return 1;
+    }
+    snprintf(root, rootlen, "%s", arg);
+    for (size_t k = strlen(root); k > 1 && root[k - 1] == '/'; k--) root[k - 1] = 0;
+    if (fleet_find(root, depth, dirs, nd, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    if (list) {
+        for (size_t i = 0; i < *nd; i++) printf("%s\n", (*dirs)[i]);
+        fleet_free_dirs(*dirs, *nd);
+        *dirs = NULL;
+        *listed = 1;
+        return outfile_check_stdout(PROG);
+    }
+    if (!*nd) {
+        fprintf(stderr, PROG ": no results folder under %s (none holds device.tsv, latency_ca.tsv, "
+                        "ceiling.tsv, overhead.tsv or readonly_<N>_wpb4.tsv)\n", root);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL, *chart = NULL;
@@ -165,7 +302,7 @@ int main(int argc, char **argv)
     };
     const cli_opt *tables[1] = {opts};
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, tables, 1, 64, &r);
+    int rc = cli_parse(PROG, argc, argv, tables, 1, CLI_MAX_POS, &r);
     if (rc) return rc;
     if (r.help) {
         usage(stdout, opts);
@@ -174,26 +311,10 @@ int main(int argc, char **argv)
     if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect or key)");
     rule.min_group = (int)min_group;
     const char *cmd = r.pos[0];
-    char err[1024];
 
     if (!strcmp(cmd, "key")) {
         if (r.npos != 2) return cli_usage_error(PROG, "key takes one DIR");
-        fleet_gpu *g = malloc(sizeof *g);
-        if (!g) return 1;
-        if (fleet_read_gpu(r.pos[1], r.pos[1], g, err, sizeof err) != 0) {
-            fprintf(stderr, PROG ": %s\n", err);
-            free(g);
-            return 1;
-        }
-        char key[256];
-        if (fleet_gpu_key(key, sizeof key, (int)ordinal, g->uuid, g->name) != 0) {
-            fprintf(stderr, PROG ": %s: no device name to build a key from\n", r.pos[1]);
-            free(g);
-            return 1;
-        }
-        printf("%s\n", key);
-        free(g);
-        return outfile_check_stdout(PROG);
+        return cmd_key(r.pos[1], ordinal);
     }
 
     const int collect = !strcmp(cmd, "collect");
@@ -211,26 +332,9 @@ int main(int argc, char **argv)
     size_t nd = 0;
     char root[1024] = "";
     if (collect) {
-        if (strlen(r.pos[1]) >= sizeof root) {   /* never cut it to another folder */
-            fprintf(stderr, PROG ": the folder name is longer than %zu characters\n", sizeof root - 1);
-            return 1;
-        }
-        snprintf(root, sizeof root, "%s", r.pos[1]);
-        for (size_t k = strlen(root); k > 1 && root[k - 1] == '/'; k--) root[k - 1] = 0;
-        if (fleet_find(root, (int)depth, &dirs, &nd, err, sizeof err) != 0) {
-            fprintf(stderr, PROG ": %s\n", err);
-            return 1;
-        }
-        if (list) {
-            for (size_t i = 0; i < nd; i++) printf("%s\n", dirs[i]);
-            fleet_free_dirs(dirs, nd);
-            return outfile_check_stdout(PROG);
-        }
-        if (!nd) {
-            fprintf(stderr, PROG ": no results folder under %s (none holds device.tsv, latency_ca.tsv, "
-                            "ceiling.tsv, overhead.tsv or readonly_<N>_wpb4.tsv)\n", root);
-            return 1;
-        }
+        int listed;
+        const int crc = collect_dirs(r.pos[1], (int)depth, list, root, sizeof root, &dirs, &nd, &listed);
+        if (crc || listed) return crc;
         if (!out) out = root;
     } else {
         nd = (size_t)r.npos - 1;
@@ -249,76 +353,14 @@ int main(int argc, char **argv)
         fleet_free_dirs(dirs, nd);
         return 1;
     }
-    rc = 0;
-    for (size_t i = 0; i < nd && rc == 0; i++) {
-        char label[512];
-        const size_t rl = strlen(root);
-        if (collect && strcmp(dirs[i], root) != 0 && !strncmp(dirs[i], root, rl) && dirs[i][rl] == '/')
-            snprintf(label, sizeof label, "%s", dirs[i] + rl + 1);
-        else
-            base_name(label, sizeof label, dirs[i]);
-        if (fleet_read_gpu(dirs[i], label, &g[i], err, sizeof err) != 0) {
-            fprintf(stderr, PROG ": %s\n", err);
-            rc = 1;
-        }
-        for (size_t j = 0; j < i && rc == 0; j++) {
-            if (!strcmp(g[i].label, g[j].label)) {
-                fprintf(stderr, PROG ": %s and %s have one name, %s: give folders of distinct names\n",
-                        g[j].dir, g[i].dir, g[i].label);
-                rc = 1;
-            } else if (strcmp(g[i].uuid, "-") != 0 && !strcmp(g[i].uuid, g[j].uuid)) {
-                fprintf(stderr, PROG ": warning: %s and %s are one GPU (%s), counted twice\n", g[j].label,
-                        g[i].label, g[i].uuid);
-            }
-        }
-    }
+    rc = read_gpus(dirs, nd, root, collect, g);
     if (rc == 0 && fleet_judge(g, nd, &rule) != 0) {
         fprintf(stderr, PROG ": out of memory\n");
         rc = 1;
     }
-    if (rc == 0) {
-        struct stat st;
-        const int made = stat(out, &st) != 0;
-        if (made && mkdir(out, 0777) != 0) {
-            fprintf(stderr, PROG ": cannot create %s: %s\n", out, strerror(errno));
-            rc = 1;
-        } else if (fleet_write(out, g, nd, &rule, err, sizeof err) != 0) {
-            fprintf(stderr, PROG ": %s\n", err);
-            if (made) rmdir(out);   /* a folder made for nothing goes (a full disk) */
-            rc = 1;
-        }
-    }
+    if (rc == 0) rc = write_tables(out, g, nd, &rule);
     if (rc == 0 && chart && draw_chart(chart, g, nd, &rule) != 0) rc = 1;
-    if (rc == 0) {
-        /* what a person wants to see first: how many, and who stands out */
-        size_t nflag = 0;
-        for (size_t i = 0; i < nd; i++) {
-            int any = 0;
-            for (int k = 0; k < FLEET_NFIG; k++) {
-                const fleet_fig *x = &g[i].fig[k];
-                if (x->flagged != 1) continue;
-                if (!any) printf("flagged: %s (%s):", g[i].label, g[i].name);
-                printf("%s %s %.6g %s against a median of %.6g (%+.1f MADs)", any ? ";" : "",
-                       fleet_figures[k].name, x->value, fleet_figures[k].unit, x->median, x->distance_mads);
-                any = 1;
-            }
-            if (any) printf("\n"), nflag++;
-        }
-        for (size_t i = 0; i < nd; i++) {
-            int first = 1, judged = 0;
-            for (size_t j = 0; j < i; j++) first &= strcmp(g[i].name, g[j].name) != 0;
-            if (!first) continue;
-            size_t c = 0;
-            for (size_t j = i; j < nd; j++) c += !strcmp(g[i].name, g[j].name);
-            for (int k = 0; k < FLEET_NFIG; k++) judged |= g[i].fig[k].flagged >= 0;
-            if (!judged)
-                printf("not judged: %s (%zu GPU%s; the rule needs %d of a model)\n", g[i].name, c,
-                       c == 1 ? "" : "s", rule.min_group);
-        }
-        printf("fleet: %zu GPU%s, %zu flagged; wrote %s/fleet.tsv, fleet_summary.tsv, fleet_chart.tsv%s%s\n",
-               nd, nd == 1 ? "" : "s", nflag, out, chart ? ", " : "", chart ? chart : "");
-        if (outfile_check_stdout(PROG) != 0) rc = 1;
-    }
+    if (rc == 0) rc = print_summary(g, nd, &rule, out, chart);
     free(g);
     fleet_free_dirs(dirs, nd);
     return rc;

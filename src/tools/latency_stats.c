@@ -182,35 +182,22 @@ int main(int argc, char **argv)
     const char *out = NULL;
     int per_sm = 0;
     dram_ref dram = {NULL, NAN, 0};
-    /* the LOGs, gathered at the front of argv (never ahead of the scan) */
-    char **paths = argv;
-    size_t nlogs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return outfile_check_stdout(PROG);
-        } else if (strcmp(a, "--per-sm") == 0) {
-            per_sm = 1;
-        } else if (strcmp(a, "--out") == 0) {
-            if (i + 1 >= argc) return usage_error("--out needs a file name", "");
-            out = argv[++i];
-        } else if (strncmp(a, "--out=", 6) == 0) {
-            out = a + 6;
-        } else if (strcmp(a, "--ladder") == 0) {
-            if (i + 1 >= argc) return usage_error("--ladder needs a latency-ladder TSV", "");
-            dram.path = argv[++i];
-        } else if (strncmp(a, "--ladder=", 9) == 0) {
-            dram.path = a + 9;
-        } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error("unknown option ", a);
-        } else {
-            paths[nlogs++] = argv[i];
-        }
+    const cli_opt opts[] = {
+        {"--per-sm", 0, CLI_FLAG, 0, 0, 0, 0, &per_sm, 0, "a row per SM", 0, 0},
+        {"--out", 0, CLI_STRING, 0, 0, 0, 0, &out, "FILE", "write FILE", 0, 0},
+        {"--ladder", 0, CLI_STRING, 0, 0, 0, 0, &dram.path, "TSV", "a latency ladder", 0, 0},
+        CLI_END};
+    const cli_opt *tables[] = {opts};
+    cli_parse_result res;
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, CLI_MAX_POS, &res);
+    if (prc) return prc;
+    if (res.help) {
+        fputs(usage_text, stdout);
+        return outfile_check_stdout(PROG);
     }
+    char **paths = res.pos;
+    const size_t nlogs = (size_t)res.npos;
     if (nlogs == 0) return usage_error("no LOG given", "");
-    if (out && !*out) return usage_error("--out needs a file name", "");
-    if (dram.path && !*dram.path) return usage_error("--ladder needs a latency-ladder TSV", "");
 
     log_info *logs = calloc(nlogs, sizeof *logs);
     row *rows = NULL;

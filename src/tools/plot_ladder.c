@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gp.h"
 #include "outfile.h"
 #include "plateau.h"
 
@@ -61,27 +62,6 @@ static void die_usage(const char *msg, const char *arg)
 }
 
 /* ------------------------------------------------------------ gnuplot helpers */
-
-/* A gnuplot single-quoted string: ' is written as ''. */
-static void gp_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'') fputc('\'', f);
-        if (*s == '\n' || *s == '\r') { fputc(' ', f); continue; }
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-/* "4 KiB", "64 MiB", "2 GiB" for a power of two 2^e. */
-static void pow2_label(char *buf, size_t len, int e)
-{
-    if (e >= 30) snprintf(buf, len, "%llu GiB", 1ull << (e - 30));
-    else if (e >= 20) snprintf(buf, len, "%llu MiB", 1ull << (e - 20));
-    else if (e >= 10) snprintf(buf, len, "%llu KiB", 1ull << (e - 10));
-    else snprintf(buf, len, "%llu B", 1ull << (e < 0 ? 0 : e));
-}
 
 static const char *basename_of(const char *p)
 {
@@ -227,9 +207,9 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
     /* as every other chart script (src/lib/gp.c): the output and the data
      * are arguments, with the names written beside them as defaults */
     fprintf(f, "out = ARGC >= 1 ? ARG1 : ");
-    gp_quote(f, out_name);
+    gp_put_str(f, out_name);
     fprintf(f, "\ndat = ARGC >= 2 ? ARG2 : ");
-    gp_quote(f, dat_name);
+    gp_put_str(f, dat_name);
     fprintf(f, "\n");
     if (!strcmp(ext, "svg"))
         fprintf(f, "set terminal svg size 960,600 dynamic background rgb 'white' font 'Helvetica,13'\n");
@@ -249,21 +229,20 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
              s->device_name[0] ? ": " : "", s->device_name,
              s->kernel[0] ? ", " : "", s->kernel, spc, thr);
     fprintf(f, "set title ");
-    gp_quote(f, title);
+    gp_put_str(f, title);
     fprintf(f, "\nset xlabel 'working set'\n");
     fprintf(f, "set ylabel 'latency per dependent load (cycles)'\n");
 
     /* x: log2, tics at powers of two labelled in KiB/MiB/GiB */
     double xmin = s->pts[0].bytes, xmax = s->pts[s->n - 1].bytes;
-    int e0 = (int)floor(log2(xmin) + 1e-9), e1 = (int)ceil(log2(xmax) - 1e-9);
-    if (e1 <= e0) e1 = e0 + 1;
-    int step = (e1 - e0) > 16 ? 2 : 1;
+    int e0 = 0, e1 = 1, step = 1; /* the reader keeps sizes positive and finite */
+    plateau_pow2_axis(xmin, xmax, &e0, &e1, &step);
     fprintf(f, "set logscale x 2\n");
     fprintf(f, "set xrange [%.6g:%.6g]\n", ldexp(1.0, e0) / 1.19, ldexp(1.0, e1) * 1.19);
     fprintf(f, "set xtics (");
     for (int e = e0; e <= e1; e += step) {
         char lab[32];
-        pow2_label(lab, sizeof lab, e);
+        plateau_pow2_label(lab, sizeof lab, e);
         fprintf(f, "%s'%s' %.0f", e == e0 ? "" : ", ", lab, ldexp(1.0, e));
     }
     fprintf(f, ")\n");
@@ -310,54 +289,58 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
 
 /* ------------------------------------------------------------------ main */
 
+/* What the command line asks for. */
+typedef struct args {
+    const char *tsv, *out, *levels_out;
+    int dram_only, script_only;
+    plateau_params pp;
+} args;
+
+/* Fill a from argv, or exit (0 after --help, 2 on a usage error). */
+static void parse_args(int argc, char **argv, args *a)
+{
+    memset(a, 0, sizeof *a);
+    plateau_params_default(&a->pp);
+    const char *tol = NULL;
+    uint64_t min_points = (uint64_t)a->pp.min_points;
+    const cli_opt opts[] = {
+        {"--dram-latency", 0, CLI_FLAG, 0, 0, 0, 0, &a->dram_only, 0, "the DRAM plateau only", 0, 0},
+        {"--script-only", 0, CLI_FLAG, 0, 0, 0, 0, &a->script_only, 0, "no gnuplot run", 0, 0},
+        {"--levels-out", 0, CLI_STRING, 0, 0, 0, 0, &a->levels_out, "FILE", "the levels' file", 0, 0},
+        {"--tol", 0, CLI_STRING, 0, 0, 0, 0, &tol, "F", "plateau tolerance", 0, 0},
+        {"--min-points", 0, CLI_U64, 1, 1000, 0, 0, &min_points, "N", "points per plateau", 0, 0},
+        CLI_END};
+    const cli_opt *tables[] = {opts};
+    cli_parse_result r;
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, 2, &r);
+    if (prc) exit(prc);
+    if (r.help) {
+        usage(stdout);
+        exit(outfile_check_stdout(PROG));
+    }
+    a->pp.min_points = (int)min_points;
+    char perr[256];
+    if (tol) {
+        if (cli_parse_double("--tol", tol, 0, 1, &a->pp.tol, perr, sizeof perr) != 0)
+            die_usage(perr, NULL);
+        if (!(a->pp.tol > 0 && a->pp.tol < 1))
+            die_usage("--tol must be a number between 0 and 1 (both excluded), not ", tol);
+    }
+    a->tsv = r.npos > 0 ? r.pos[0] : NULL;
+    a->out = r.npos > 1 ? r.pos[1] : NULL;
+    if (!a->tsv) die_usage("missing the latency table (TSV)", NULL);
+    if (a->dram_only && (a->out || a->levels_out || a->script_only))
+        die_usage("--dram-latency takes only the table", NULL);
+    if (a->script_only && !a->out) die_usage("--script-only needs OUT", NULL);
+}
+
 int main(int argc, char **argv)
 {
-    const char *tsv = NULL, *out = NULL, *levels_out = NULL;
-    int dram_only = 0, script_only = 0;
-    plateau_params pp;
-    plateau_params_default(&pp);
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return outfile_check_stdout(PROG);
-        } else if (!strcmp(a, "--dram-latency")) {
-            dram_only = 1;
-        } else if (!strcmp(a, "--script-only")) {
-            script_only = 1;
-        } else if (!strcmp(a, "--levels-out") || !strcmp(a, "--tol") || !strcmp(a, "--min-points")) {
-            if (i + 1 >= argc) die_usage("option needs a value: ", a);
-            const char *v = argv[++i];
-            char perr[256];
-            if (!strcmp(a, "--levels-out")) {
-                if (!*v) die_usage("--levels-out needs a file name", NULL);
-                levels_out = v;
-            } else if (!strcmp(a, "--tol")) {
-                if (cli_parse_double("--tol", v, 0, 1, &pp.tol, perr, sizeof perr) != 0)
-                    die_usage(perr, NULL);
-                if (!(pp.tol > 0 && pp.tol < 1))
-                    die_usage("--tol must be a number between 0 and 1 (both excluded), not ", v);
-            } else {
-                uint64_t m;
-                if (cli_parse_range("--min-points", v, 1, 1000, &m, perr, sizeof perr) != 0)
-                    die_usage(perr, NULL);
-                pp.min_points = (int)m;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            die_usage("unknown option ", a);
-        } else if (!tsv) {
-            tsv = a;
-        } else if (!out) {
-            out = a;
-        } else {
-            die_usage("unexpected argument ", a);
-        }
-    }
-    if (!tsv) die_usage("missing the latency table (TSV)", NULL);
-    if (dram_only && (out || levels_out || script_only))
-        die_usage("--dram-latency takes only the table", NULL);
-    if (script_only && !out) die_usage("--script-only needs OUT", NULL);
+    args A;
+    parse_args(argc, argv, &A);
+    const char *tsv = A.tsv, *out = A.out, *levels_out = A.levels_out;
+    const int dram_only = A.dram_only, script_only = A.script_only;
+    plateau_params pp = A.pp;
 
     const char *ext = NULL;
     if (out) {

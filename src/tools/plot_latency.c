@@ -92,91 +92,84 @@ static const char *base_of(const char *p)
     return s ? s + 1 : p;
 }
 
-int main(int argc, char **argv)
-{
-    const char **pos = calloc((size_t)argc, sizeof *pos);
-    int npos = 0, keep = 0;
-    const char *region = NULL;
-    if (!pos) return 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            free(pos);
-            return outfile_check_stdout(PROG);
-        } else if (strcmp(a, "--keep") == 0) {
-            keep = 1;
-        } else if (strcmp(a, "--region") == 0 || strncmp(a, "--region=", 9) == 0) {
-            region = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!region || !*region) {
-                free(pos);
-                return usage_error("option --region needs a region name", "");
-            }
-        } else if (a[0] == '-' && a[1] != 0) {
-            free(pos);
-            return usage_error("unknown option ", a);
-        } else {
-            pos[npos++] = a;
-        }
-    }
-    if (npos < 2) {
-        free(pos);
-        return usage_error("want at least one LOG and OUT", "");
-    }
-    const char *out = pos[npos - 1];
-    int nlogs = npos - 1;
-    if (!gp_format_for(out)) {
-        free(pos);
-        return usage_error("OUT must end in .svg, .png or .pdf: ", out);
-    }
+/* What the command line asks for: LOG... OUT (at most 63 LOGs). */
+typedef struct args {
+    const char *out, *region;
+    char **logs;
+    int nlogs, keep;
+    cli_parse_result r;
+} args;
 
+/* 0 with a filled, -1 after printing --help (exit 0), or the usage exit status. */
+static int parse_args(int argc, char **argv, args *a)
+{
+    memset(a, 0, sizeof *a);
+    const cli_opt opts[] = {
+        {"--keep", 0, CLI_FLAG, 0, 0, 0, 0, &a->keep, 0, "keep the files of a failed gnuplot", 0, 0},
+        {"--region", 0, CLI_STRING, 0, 0, 0, 0, &a->region, "NAME", "one region", 0, 0},
+        CLI_END};
+    const cli_opt *tables[] = {opts};
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, CLI_MAX_POS, &a->r);
+    if (prc) return prc;
+    if (a->r.help) {
+        fputs(usage_text, stdout);
+        return outfile_check_stdout(PROG) ? 1 : -1;
+    }
+    if (a->r.npos < 2) return usage_error("want at least one LOG and OUT", "");
+    a->logs = a->r.pos;
+    a->nlogs = a->r.npos - 1;
+    a->out = a->r.pos[a->nlogs];
+    if (!gp_format_for(a->out)) return usage_error("OUT must end in .svg, .png or .pdf: ", a->out);
+    return 0;
+}
+
+/* Every log's distribution, read before any file is created (a bad log
+ * leaves nothing): 0, or 1 after a sentence. */
+static int read_logs(const args *a, cdf *cs)
+{
     char err[1024];
-    int rc = 1;
-    cdf *cs = calloc((size_t)nlogs, sizeof *cs);
-    gp_job *job = NULL;
-    if (!cs) goto oom;
-    /* Read every log before creating any file: a bad log leaves nothing. */
-    for (int i = 0; i < nlogs; i++) {
+    for (int i = 0; i < a->nlogs; i++) {
         lat_stats *st = lat_stats_new();
-        if (!st) goto oom;
-        if (region_lat_read_log(st, pos[i], region, &cs[i].h, err, sizeof err) != 0) {
+        if (!st) {
+            fprintf(stderr, PROG ": out of memory\n");
+            return 1;
+        }
+        if (region_lat_read_log(st, a->logs[i], a->region, &cs[i].h, err, sizeof err) != 0) {
             fprintf(stderr, PROG ": %s\n", err);
             lat_stats_free(st);
-            goto done;
+            return 1;
         }
         if (lat_stats_bad(st))
             fprintf(stderr, PROG ": warning: %s: %llu records with end_clk < start_clk "
-                    "left out\n", pos[i], (unsigned long long)lat_stats_bad(st));
+                    "left out\n", a->logs[i], (unsigned long long)lat_stats_bad(st));
         int bad = lat_stats_summary(st, LAT_STATS_ALL, &cs[i].s) != 0 ||
                   lat_stats_each(st, LAT_STATS_ALL, keep_step, &cs[i]) != 0;
         lat_stats_free(st);
-        if (bad) goto oom;
+        if (bad) {
+            fprintf(stderr, PROG ": out of memory\n");
+            return 1;
+        }
     }
+    return 0;
+}
 
-    job = gp_job_new(out, 900, 680, err, sizeof err);
-    if (!job) {
-        fprintf(stderr, PROG ": %s\n", err);
-        goto done;
-    }
-    gp_job_keep_on_failure(job, keep);
-    FILE *d = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
-    if (!d) goto job_fail;
-    for (int i = 0; i < nlogs; i++) {
-        fputs(i ? "\n\n# " : "# ", d);
-        outfile_put_field(d, pos[i]);
-        fputs("\n# lat_cycles\tfraction_le\n", d);
-        if (cs[i].s.count == 0) fputs("nan\tnan\n", d); /* keeps the index numbering */
-        else put_cdf(d, &cs[i]);
-    }
-    FILE *s = gp_job_script(job, err, sizeof err);
-    if (!s) goto job_fail;
+/* What the chart is drawn from. */
+typedef struct chart {
+    const args *a;
+    const cdf *cs;
+} chart;
+
+static void write_script(FILE *s, const void *ctx)
+{
+    const args *a = ((const chart *)ctx)->a;
+    const cdf *cs = ((const chart *)ctx)->cs;
     char dev[100];
     snprintf(dev, sizeof dev, "%.*s", (int)strnlen(cs[0].h.device_name, sizeof cs[0].h.device_name),
              cs[0].h.device_name);
     fputs("set title ", s);
     char title0[160];
     snprintf(title0, sizeof title0, "Per-warp load latency, cumulative distribution%s%s",
-             region ? ", region " : "", region ? region : "");
+             a->region ? ", region " : "", a->region ? a->region : "");
     gp_put_str(s, title0);
     fputs(".\"\\n\".", s);
     gp_put_str(s, dev);
@@ -187,35 +180,50 @@ int main(int argc, char **argv)
           "set grid\n"
           "set key below center Left reverse font ',10' height 1\n"
           "plot ", s);
-    for (int i = 0; i < nlogs; i++) {
+    for (int i = 0; i < a->nlogs; i++) {
         char title[300];
         snprintf(title, sizeof title, "%.*s, %u warps/block (%s): %llu warps, p50 %.1f cycles",
                  (int)strnlen(cs[i].h.kernel, sizeof cs[i].h.kernel), cs[i].h.kernel,
-                 cs[i].h.warps_per_block, base_of(pos[i]), (unsigned long long)cs[i].s.count,
+                 cs[i].h.warps_per_block, base_of(a->logs[i]), (unsigned long long)cs[i].s.count,
                  cs[i].s.p50_cycles);
         fprintf(s, "%sdat index %d using 1:2 with steps lw 2 title ", i ? ", \\\n     " : "", i);
         gp_put_str(s, title);
     }
     fputc('\n', s);
-    if (gp_job_finish(job, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": %s\n", err);
-        goto done;
+}
+
+static int write_data(FILE *d, const void *ctx, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    const args *a = ((const chart *)ctx)->a;
+    const cdf *cs = ((const chart *)ctx)->cs;
+    for (int i = 0; i < a->nlogs; i++) {
+        fputs(i ? "\n\n# " : "# ", d);
+        outfile_put_field(d, a->logs[i]);
+        fputs("\n# lat_cycles\tfraction_le\n", d);
+        if (cs[i].s.count == 0) fputs("nan\tnan\n", d); /* keeps the index numbering */
+        else put_cdf(d, &cs[i]);
     }
-    rc = 0;
-    goto done;
-job_fail:
-    fprintf(stderr, PROG ": %s\n", err);
-    gp_job_abort(job);
-    goto done;
-oom:
-    fprintf(stderr, PROG ": out of memory\n");
-done:
-    if (cs)
-        for (int i = 0; i < nlogs; i++) {
-            free(cs[i].lat);
-            free(cs[i].n);
-        }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    args a;
+    const int prc = parse_args(argc, argv, &a);
+    if (prc) return prc < 0 ? 0 : prc;
+    cdf *cs = calloc((size_t)a.nlogs, sizeof *cs);
+    if (!cs) {
+        fprintf(stderr, PROG ": out of memory\n");
+        return 1;
+    }
+    int rc = read_logs(&a, cs);
+    const chart c = {&a, cs};
+    if (!rc) rc = gp_draw(PROG, a.out, 900, 680, a.keep, "w", write_data, write_script, &c);
+    for (int i = 0; i < a.nlogs; i++) {
+        free(cs[i].lat);
+        free(cs[i].n);
+    }
     free(cs);
-    free(pos);
     return rc;
 }

@@ -67,253 +67,248 @@ static const char usage_text[] =
 /* The bound is drawn at every whole warp up to the sweep's largest point:
  * that number comes from the file, so it is bounded (GPUs hold 64 warps
  * per SM today; 2048 leaves room and keeps the data small). */
-#define MAX_WARPS_PER_SM 2048
+#define MAX_WARPS_PER_SM LITTLES_CURVE_MAX_WARPS
 
 static int usage_error(const char *msg, const char *arg)
 {
     return cli_usage_error(PROG, "%s%s", msg, arg);
 }
 
-static void put_g(FILE *f, const char *sep, double v)
+/* What the command line asks for. */
+typedef struct args {
+    const char *data, *out, *lat_arg, *ladder_opt;
+    double latency_cycles; /* LATENCY, NAN when not given */
+    double ceiling_GBps;   /* --ceiling, NAN when not given */
+    int keep;
+} args;
+
+/* The sweep's metadata the bound needs, and what its points span. */
+typedef struct inputs {
+    double sm_count, peak_GBps, bytes_per_warp, clock_MHz;
+    const char *clock_kind;
+    double wmax, lo_p50, lo_mean;
+    double latency_cycles;
+    char lat_label[160];
+} inputs;
+
+/* 0 with a filled, -1 after printing --help (exit 0), or the usage exit status. */
+static int parse_args(int argc, char **argv, args *a)
 {
-    fputs(sep, f);
-    if (isnan(v)) fputs("nan", f);
-    else fprintf(f, "%.6g", v);
+    memset(a, 0, sizeof *a);
+    a->latency_cycles = a->ceiling_GBps = NAN;
+    const char *ceiling = NULL;
+    const cli_opt opts[] = {
+        {"--ladder", 0, CLI_STRING, 0, 0, 0, 0, &a->ladder_opt, "TSV", "a latency ladder", 0, 0},
+        {"--ceiling", 0, CLI_STRING, 0, 0, 0, 0, &ceiling, "GBPS", "the ceiling", 0, 0},
+        {"--keep", 0, CLI_FLAG, 0, 0, 0, 0, &a->keep, 0, "keep the files of a failed gnuplot", 0, 0},
+        CLI_END};
+    const cli_opt *tables[] = {opts};
+    cli_parse_result r;
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, 4, &r);
+    if (prc) return prc;
+    if (r.help) {
+        fputs(usage_text, stdout);
+        return outfile_check_stdout(PROG) ? 1 : -1;
+    }
+    char perr[256] = "it is 0";
+    if (ceiling && (cli_parse_double("--ceiling", ceiling, 0, 1e7, &a->ceiling_GBps, perr,
+                                     sizeof perr) != 0 || !(a->ceiling_GBps > 0)))
+        return cli_usage_error(PROG, "--ceiling must be a bandwidth in GB/s > 0; got %s (%s)",
+                               ceiling, perr);
+    if (r.npos < 2) return usage_error("want DATA [LATENCY] OUT", "");
+    a->data = r.pos[0];
+    a->out = r.pos[r.npos - 1];
+    a->lat_arg = r.npos >= 3 ? r.pos[1] : NULL;
+    if (a->lat_arg) {
+        snprintf(perr, sizeof perr, "it is 0");
+        if (cli_parse_double("LATENCY", a->lat_arg, 0, MAX_LATENCY_CYCLES, &a->latency_cycles, perr,
+                             sizeof perr) != 0 || !(a->latency_cycles > 0))
+            return cli_usage_error(PROG, "LATENCY must be a number of cycles > 0; got %s (%s)",
+                                   a->lat_arg, perr);
+    }
+    if (r.npos == 4)
+        fprintf(stderr, PROG ": note: ignoring the third argument \"%s\" (kept for "
+                "compatibility with plot_throughput.py)\n", r.pos[2]);
+    if (!gp_format_for(a->out)) return usage_error("OUT must end in .svg, .png or .pdf: ", a->out);
+    return 0;
 }
 
-int main(int argc, char **argv)
+/* The metadata and the span of the points: 0, or -1 with a sentence said. */
+static int read_inputs(const args *a, const sweep *sw, inputs *in)
 {
-    const char *pos[4];
-    const char *ladder_opt = NULL;
-    double ceiling_GBps = NAN;
-    int npos = 0, keep = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return outfile_check_stdout(PROG);
-        } else if (strcmp(a, "--keep") == 0) {
-            keep = 1;
-        } else if (strcmp(a, "--ladder") == 0 || strncmp(a, "--ladder=", 9) == 0) {
-            if (a[8] == '=') ladder_opt = a + 9;
-            else if (i + 1 < argc) ladder_opt = argv[++i];
-            else ladder_opt = "";
-            if (!*ladder_opt) return usage_error("--ladder needs a latency-ladder TSV", "");
-        } else if (strcmp(a, "--ceiling") == 0 || strncmp(a, "--ceiling=", 10) == 0) {
-            const char *v = a[9] == '=' ? a + 10 : i + 1 < argc ? argv[++i] : "";
-            char perr[256] = "it is 0";
-            if (!*v) return usage_error("--ceiling needs a bandwidth in GB/s", "");
-            if (cli_parse_double("--ceiling", v, 0, 1e7, &ceiling_GBps, perr, sizeof perr) != 0 ||
-                !(ceiling_GBps > 0))
-                return cli_usage_error(PROG, "--ceiling must be a bandwidth in GB/s > 0; got %s (%s)", v,
-                                       perr);
-        } else if (a[0] == '-' && a[1] != 0 && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
-            /* "-5" is a (bad) LATENCY, reported as such below, not an option */
-            return usage_error("unknown option ", a);
-        } else if (npos < 4) {
-            pos[npos++] = a;
-        } else {
-            return usage_error("too many arguments at ", a);
-        }
-    }
-    if (npos < 2) return usage_error("want DATA [LATENCY] OUT", "");
-    const char *data = pos[0], *out = pos[npos - 1], *lat_arg = npos >= 3 ? pos[1] : NULL;
-    double latency_cycles = NAN;
-    if (lat_arg) {
-        char perr[256] = "it is 0";
-        if (cli_parse_double("LATENCY", lat_arg, 0, MAX_LATENCY_CYCLES, &latency_cycles, perr,
-                             sizeof perr) != 0 || !(latency_cycles > 0))
-            return cli_usage_error(PROG, "LATENCY must be a number of cycles > 0; got %s (%s)",
-                                   lat_arg, perr);
-    }
-    if (npos == 4)
-        fprintf(stderr, PROG ": note: ignoring the third argument \"%s\" (kept for "
-                "compatibility with plot_throughput.py)\n", pos[2]);
-    if (!gp_format_for(out)) return usage_error("OUT must end in .svg, .png or .pdf: ", out);
-    /* The ladder: --ladder, else $WARPLAT_LADDER (empty counts as unset). */
-    const char *ladder = ladder_opt, *ladder_from = "--ladder";
-    if (!ladder) {
-        const char *env = getenv("WARPLAT_LADDER");
-        if (env && *env) ladder = env, ladder_from = "WARPLAT_LADDER";
-    }
-    if (lat_arg && ladder_opt)
-        fprintf(stderr, PROG ": note: LATENCY %s is given, so the ladder %s is not "
-                "used\n", lat_arg, ladder_opt);
-
-    char err[1024];
-    /* Read the ladder before anything is written: a bad one leaves no file. */
-    double ladder_cycles = NAN, ladder_ns = 0;
-    if (!lat_arg && ladder &&
-        plateau_dram_latency_from_tsv(ladder, &ladder_cycles, &ladder_ns, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": latency ladder (from %s): %s\n", ladder_from, err);
-        return 1;
-    }
-    sweep sw;
-    if (sweep_read(data, &sw, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
-    }
-    int rc = 1;
-    gp_job *job = NULL;
     const char *need[] = {"sm_count", "peak_dram_GBps", "bytes_per_warp_load"};
     for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
-        double v = sweep_meta_num(&sw, need[k]);
+        double v = sweep_meta_num(sw, need[k]);
         if (!(v > 0)) {
             fprintf(stderr, PROG ": %s lacks a positive '# %s<TAB>value' metadata "
-                    "line, which the bound needs\n", data, need[k]);
-            goto done;
+                    "line, which the bound needs\n", a->data, need[k]);
+            return -1;
         }
     }
-    double sm_count = sweep_meta_num(&sw, "sm_count");
-    double peak_GBps = sweep_meta_num(&sw, "peak_dram_GBps");
-    double bytes_per_warp = sweep_meta_num(&sw, "bytes_per_warp_load");
-    double clock_MHz = sweep_meta_num(&sw, "sm_clock_measured_MHz");
-    const char *clock_kind = "measured";
-    if (!(clock_MHz > 0)) {
-        clock_MHz = sweep_meta_num(&sw, "sm_clock_nominal_khz") / 1000.0;
-        clock_kind = "nominal";
-        if (!(clock_MHz > 0)) {
+    in->sm_count = sweep_meta_num(sw, "sm_count");
+    in->peak_GBps = sweep_meta_num(sw, "peak_dram_GBps");
+    in->bytes_per_warp = sweep_meta_num(sw, "bytes_per_warp_load");
+    in->clock_MHz = sweep_meta_num(sw, "sm_clock_measured_MHz");
+    in->clock_kind = "measured";
+    if (!(in->clock_MHz > 0)) {
+        in->clock_MHz = sweep_meta_num(sw, "sm_clock_nominal_khz") / 1000.0;
+        in->clock_kind = "nominal";
+        if (!(in->clock_MHz > 0)) {
             fprintf(stderr, PROG ": %s has neither sm_clock_measured_MHz nor "
-                    "sm_clock_nominal_khz metadata\n", data);
-            goto done;
+                    "sm_clock_nominal_khz metadata\n", a->data);
+            return -1;
         }
         fprintf(stderr, PROG ": note: %s has no measured SM clock; using the nominal "
-                "%.6g MHz\n", data, clock_MHz);
+                "%.6g MHz\n", a->data, in->clock_MHz);
     }
-    if (!sweep_has_column(&sw, "warps_per_sm") || !sweep_has_column(&sw, "bw_GBps")) {
-        fprintf(stderr, PROG ": %s needs the columns warps_per_sm and bw_GBps\n", data);
-        goto done;
+    if (!sweep_has_column(sw, "warps_per_sm") || !sweep_has_column(sw, "bw_GBps")) {
+        fprintf(stderr, PROG ": %s needs the columns warps_per_sm and bw_GBps\n", a->data);
+        return -1;
     }
-    double wmax = 0, lo_p50 = INFINITY, lo_mean = INFINITY;
+    in->wmax = 0;
+    in->lo_p50 = in->lo_mean = INFINITY;
     size_t nvalid = 0;
-    for (size_t i = 0; i < sw.npoints; i++) {
-        const sweep_point *p = &sw.points[i];
+    for (size_t i = 0; i < sw->npoints; i++) {
+        const sweep_point *p = &sw->points[i];
         if (!(p->warps_per_sm > 0) || isnan(p->bw_GBps)) continue;
         if (p->warps_per_sm > MAX_WARPS_PER_SM) {
             fprintf(stderr, PROG ": %s: warps_per_sm %.6g is more than %d, more than any GPU "
-                    "holds: not a sweep\n", data, p->warps_per_sm, MAX_WARPS_PER_SM);
-            goto done;
+                    "holds: not a sweep\n", a->data, p->warps_per_sm, MAX_WARPS_PER_SM);
+            return -1;
         }
         nvalid++;
-        wmax = fmax(wmax, p->warps_per_sm);
-        if (p->lat_p50_cycles > 0) lo_p50 = fmin(lo_p50, p->lat_p50_cycles);
-        if (p->lat_mean_cycles > 0) lo_mean = fmin(lo_mean, p->lat_mean_cycles);
+        in->wmax = fmax(in->wmax, p->warps_per_sm);
+        if (p->lat_p50_cycles > 0) in->lo_p50 = fmin(in->lo_p50, p->lat_p50_cycles);
+        if (p->lat_mean_cycles > 0) in->lo_mean = fmin(in->lo_mean, p->lat_mean_cycles);
     }
     if (nvalid == 0) {
-        fprintf(stderr, PROG ": %s has no point with both warps_per_sm and bw_GBps\n",
-                data);
-        goto done;
+        fprintf(stderr, PROG ": %s has no point with both warps_per_sm and bw_GBps\n", a->data);
+        return -1;
     }
-    char lat_label[160];
-    if (lat_arg) {
-        snprintf(lat_label, sizeof lat_label, "%.6g cycles (given)", latency_cycles);
+    return 0;
+}
+
+/* The latency of the bound and its label, by the order of the header
+ * comment: 0, or -1 with a sentence said. */
+static int choose_latency(const args *a, const char *ladder, double ladder_cycles,
+                          double ladder_ns, inputs *in)
+{
+    if (a->lat_arg) {
+        in->latency_cycles = a->latency_cycles;
+        snprintf(in->lat_label, sizeof in->lat_label, "%.6g cycles (given)", a->latency_cycles);
     } else if (isfinite(ladder_cycles)) {
-        latency_cycles = ladder_cycles;
-        snprintf(lat_label, sizeof lat_label, "%.6g cycles: DRAM plateau of the latency ladder",
-                 ladder_cycles);
+        in->latency_cycles = ladder_cycles;
+        snprintf(in->lat_label, sizeof in->lat_label,
+                 "%.6g cycles: DRAM plateau of the latency ladder", ladder_cycles);
         /* The plateau is in cycles of the clock the ladder ran at; DRAM time
          * is closer to constant in ns, so at a very different SM clock the
          * same cycles mean a different latency.  Say so rather than guess. */
         double ladder_MHz = ladder_ns > 0 ? ladder_cycles * 1000.0 / ladder_ns : 0;
-        if (ladder_MHz > 0 && fabs(ladder_MHz / clock_MHz - 1.0) > 0.05)
+        if (ladder_MHz > 0 && fabs(ladder_MHz / in->clock_MHz - 1.0) > 0.05)
             fprintf(stderr, PROG ": note: the ladder %s ran at about %.0f MHz, the "
                     "sweep at %.6g MHz: its DRAM latency of %.6g cycles (%.6g ns) is used in "
-                    "cycles as it is\n", ladder, ladder_MHz, clock_MHz, ladder_cycles,
+                    "cycles as it is\n", ladder, ladder_MHz, in->clock_MHz, ladder_cycles,
                     ladder_ns);
-    } else if (isfinite(lo_p50)) {
-        latency_cycles = lo_p50;
-        snprintf(lat_label, sizeof lat_label, "%.6g cycles (lowest measured p50)", lo_p50);
-    } else if (isfinite(lo_mean)) {
-        latency_cycles = lo_mean;
-        snprintf(lat_label, sizeof lat_label, "%.6g cycles (lowest measured mean)", lo_mean);
+    } else if (isfinite(in->lo_p50)) {
+        in->latency_cycles = in->lo_p50;
+        snprintf(in->lat_label, sizeof in->lat_label, "%.6g cycles (lowest measured p50)",
+                 in->lo_p50);
+    } else if (isfinite(in->lo_mean)) {
+        in->latency_cycles = in->lo_mean;
+        snprintf(in->lat_label, sizeof in->lat_label, "%.6g cycles (lowest measured mean)",
+                 in->lo_mean);
     } else {
         fprintf(stderr, PROG ": %s has no lat_p50_cycles or lat_mean_cycles to take "
-                "the latency from; give LATENCY\n", data);
-        goto done;
+                "the latency from; give LATENCY\n", a->data);
+        return -1;
     }
+    return 0;
+}
 
-    job = gp_job_new(out, 900, 680, err, sizeof err);
-    if (!job) {
-        fprintf(stderr, PROG ": %s\n", err);
-        goto done;
-    }
-    gp_job_keep_on_failure(job, keep);
-    FILE *d = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
-    if (!d) goto job_fail;
+/* What the chart is drawn from. */
+typedef struct chart {
+    const sweep *sw;
+    const inputs *in;
+    double ceiling_GBps;
+} chart;
 
+/* The three data blocks: measured, the bound, the bound at each point's latency. */
+static int write_data(FILE *d, const void *ctx, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    const sweep *sw = ((const chart *)ctx)->sw;
+    const inputs *in = ((const chart *)ctx)->in;
     fputs("# index 0: measured\n"
           "# warps_per_sm\toccupancy_pct\tbw_GBps\tbw_GBps_min\tbw_GBps_max\n", d);
-    for (size_t i = 0; i < sw.npoints; i++) {
-        const sweep_point *p = &sw.points[i];
+    for (size_t i = 0; i < sw->npoints; i++) {
+        const sweep_point *p = &sw->points[i];
         if (!(p->warps_per_sm > 0) || isnan(p->bw_GBps)) continue;
         /* A missing spread draws as a bar of zero length, not a lost point. */
         double lo = isnan(p->bw_GBps_min) ? p->bw_GBps : p->bw_GBps_min;
         double hi = isnan(p->bw_GBps_max) ? p->bw_GBps : p->bw_GBps_max;
-        put_g(d, "", p->warps_per_sm);
-        put_g(d, "\t", p->occupancy_pct);
-        put_g(d, "\t", p->bw_GBps);
-        put_g(d, "\t", lo);
-        put_g(d, "\t", hi);
+        gp_put_num(d, "", p->warps_per_sm);
+        gp_put_num(d, "\t", p->occupancy_pct);
+        gp_put_num(d, "\t", p->bw_GBps);
+        gp_put_num(d, "\t", lo);
+        gp_put_num(d, "\t", hi);
         fputc('\n', d);
     }
     fprintf(d, "\n\n# index 1: bound at %.6g cycles\n# warps_per_sm\tbound_GBps\n",
-            latency_cycles);
-    double knee = littles_warps_per_sm_for(1.0, peak_GBps, sm_count, bytes_per_warp, clock_MHz,
-                                           latency_cycles);
-    /* The bound is linear in warps per SM up to the knee and flat after it,
-     * so whole warps plus the exact knee draw it exactly. */
-    double wtop = fmax(wmax, 1.0);
-    int knee_done = !(knee > 1.0 && knee < wtop);
-    for (double w = 1.0;; w = fmin(w + 1.0, wtop)) {
-        if (!knee_done && knee <= w) {
-            if (knee < w) {
-                put_g(d, "", knee);
-                put_g(d, "\t", peak_GBps);
-                fputc('\n', d);
-            }
-            knee_done = 1;
-        }
-        put_g(d, "", w);
-        put_g(d, "\t", littles_bound_GBps(peak_GBps, sm_count, w, bytes_per_warp, clock_MHz,
-                                          latency_cycles));
+            in->latency_cycles);
+    const double knee = littles_warps_per_sm_for(1.0, in->peak_GBps, in->sm_count,
+                                                 in->bytes_per_warp, in->clock_MHz,
+                                                 in->latency_cycles);
+    static littles_point pts[LITTLES_CURVE_MAX_WARPS + 2];
+    const size_t npts = littles_curve_points(knee, in->wmax, pts, sizeof pts / sizeof pts[0]);
+    for (size_t i = 0; i < npts; i++) {
+        gp_put_num(d, "", pts[i].warps_per_sm);
+        gp_put_num(d, "\t", pts[i].knee ? in->peak_GBps
+                                        : littles_bound_GBps(in->peak_GBps, in->sm_count,
+                                                             pts[i].warps_per_sm, in->bytes_per_warp,
+                                                             in->clock_MHz, in->latency_cycles));
         fputc('\n', d);
-        if (w >= wtop) break;
     }
     fputs("\n\n# index 2: bound at each point's own mean latency\n"
           "# warps_per_sm\tlat_mean_cycles\tbound_GBps\n", d);
     int nown = 0;
-    for (size_t i = 0; i < sw.npoints; i++) {
-        const sweep_point *p = &sw.points[i];
+    for (size_t i = 0; i < sw->npoints; i++) {
+        const sweep_point *p = &sw->points[i];
         if (!(p->warps_per_sm > 0) || !(p->lat_mean_cycles > 0)) continue;
-        put_g(d, "", p->warps_per_sm);
-        put_g(d, "\t", p->lat_mean_cycles);
-        put_g(d, "\t", littles_bound_GBps(peak_GBps, sm_count, p->warps_per_sm, bytes_per_warp,
-                                          clock_MHz, p->lat_mean_cycles));
+        gp_put_num(d, "", p->warps_per_sm);
+        gp_put_num(d, "\t", p->lat_mean_cycles);
+        gp_put_num(d, "\t", littles_bound_GBps(in->peak_GBps, in->sm_count, p->warps_per_sm,
+                                               in->bytes_per_warp, in->clock_MHz,
+                                               p->lat_mean_cycles));
         fputc('\n', d);
         nown++;
     }
     if (!nown) fputs("nan\tnan\tnan\n", d); /* keeps index 2 present */
+    return 0;
+}
 
-    FILE *s = gp_job_script(job, err, sizeof err);
-    if (!s) goto job_fail;
-    const char *kernel = sweep_meta_get(&sw, "kernel");
-    const char *device = sweep_meta_get(&sw, "device_name");
+static void write_script(FILE *s, const void *ctx)
+{
+    const sweep *sw = ((const chart *)ctx)->sw;
+    const inputs *in = ((const chart *)ctx)->in;
+    const double ceiling_GBps = ((const chart *)ctx)->ceiling_GBps;
+    const char *kernel = sweep_meta_get(sw, "kernel");
+    const char *device = sweep_meta_get(sw, "device_name");
     char t1[300], t2[300], tb[200], tp[120];
     snprintf(t1, sizeof t1, "%s: throughput vs occupancy, %.6g B per warp in flight",
-             kernel ? kernel : "(kernel?)", bytes_per_warp);
+             kernel ? kernel : "(kernel?)", in->bytes_per_warp);
     snprintf(t2, sizeof t2, "%s, %.6g SMs, SM clock %.6g MHz (%s)",
-             device ? device : "(device?)", sm_count, clock_MHz, clock_kind);
-    snprintf(tb, sizeof tb, "Little's law bound at %s", lat_label);
-    snprintf(tp, sizeof tp, "DRAM peak %.6g GB/s", peak_GBps);
+             device ? device : "(device?)", in->sm_count, in->clock_MHz, in->clock_kind);
+    snprintf(tb, sizeof tb, "Little's law bound at %s", in->lat_label);
+    snprintf(tp, sizeof tp, "DRAM peak %.6g GB/s", in->peak_GBps);
     fputs("set title ", s);
     gp_put_str(s, t1);
     fputs(".\"\\n\".", s);
     gp_put_str(s, t2);
-    fprintf(s, "\npeak_GBps = %.17g\n", peak_GBps);
+    fprintf(s, "\npeak_GBps = %.17g\n", in->peak_GBps);
     fputs("set xlabel 'warps per SM'\n"
           "set ylabel 'bandwidth (GB/s)'\n"
           "set yrange [0:peak_GBps * 1.1]\n", s);
-    fprintf(s, "set xrange [0:%.6g]\n", wtop + 1);
+    fprintf(s, "set xrange [0:%.6g]\n", fmax(in->wmax, 1.0) + 1);
     fputs("set grid\n"
           "set key below center Left reverse font ',10' height 1\n"
           "plot dat index 1 using 1:2 with lines lw 2 lc rgb '#1f77b4' title ", s);
@@ -332,17 +327,43 @@ int main(int argc, char **argv)
         gp_put_str(s, tc);
     }
     fputc('\n', s);
+}
 
-    if (gp_job_finish(job, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": %s\n", err);
-        goto done;
+int main(int argc, char **argv)
+{
+    args a;
+    const int prc = parse_args(argc, argv, &a);
+    if (prc) return prc < 0 ? 0 : prc;
+    /* The ladder: --ladder, else $WARPLAT_LADDER (empty counts as unset). */
+    const char *ladder = a.ladder_opt, *ladder_from = "--ladder";
+    if (!ladder) {
+        const char *env = getenv("WARPLAT_LADDER");
+        if (env && *env) ladder = env, ladder_from = "WARPLAT_LADDER";
     }
-    rc = 0;
-    goto done;
-job_fail:
-    fprintf(stderr, PROG ": %s\n", err);
-    gp_job_abort(job);
-done:
+    if (a.lat_arg && a.ladder_opt)
+        fprintf(stderr, PROG ": note: LATENCY %s is given, so the ladder %s is not "
+                "used\n", a.lat_arg, a.ladder_opt);
+    char err[1024];
+    /* Read the ladder before anything is written: a bad one leaves no file. */
+    double ladder_cycles = NAN, ladder_ns = 0;
+    if (!a.lat_arg && ladder &&
+        plateau_dram_latency_from_tsv(ladder, &ladder_cycles, &ladder_ns, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": latency ladder (from %s): %s\n", ladder_from, err);
+        return 1;
+    }
+    sweep sw;
+    if (sweep_read(a.data, &sw, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    inputs in;
+    int rc = 1;
+    if (read_inputs(&a, &sw, &in) == 0 &&
+        choose_latency(&a, ladder, ladder_cycles, ladder_ns, &in) == 0)
+    {
+        const chart c = {&sw, &in, a.ceiling_GBps};
+        rc = gp_draw(PROG, a.out, 900, 680, a.keep, "w", write_data, write_script, &c);
+    }
     sweep_free(&sw);
     return rc;
 }

@@ -35,11 +35,11 @@
 #include "outfile.h"
 #include "regions.h"
 #include "stats.h"
+#include "timeline.h"
 #include "warplog.h"
 
-#define DEFAULT_SMS_SHOWN 4
 #define DEFAULT_MAX_WARPS 1000000u
-#define MAX_SMS_SHOWN 64
+#define MAX_SMS_SHOWN TIMELINE_MAX_SMS
 
 static const char usage_text[] =
     "usage: plot_warps LOG OUT [--sms 0,1,2,3] [--max-warps N] [--region NAME] [--keep]\n"
@@ -60,29 +60,12 @@ static const uint32_t palette_rgb[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0
                                        0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
 #define NPALETTE (sizeof palette_rgb / sizeof palette_rgb[0])
 
-typedef struct shown {
-    uint64_t start_clk;
-    uint64_t lat_cycles;
-    uint32_t block;
-    uint16_t warp;
-    uint16_t sm_rank; /* position of the SM in the shown list */
-} shown;
-
 #define PROG "plot_warps"
 #define MAX_MAX_WARPS 1000000000ull /* 24 GB of warps: more is a typo */
 
 static int usage_error(const char *msg, const char *arg)
 {
     return cli_usage_error(PROG, "%s%s", msg, arg);
-}
-
-static int cmp_shown(const void *pa, const void *pb)
-{
-    const shown *a = pa, *b = pb;
-    if (a->sm_rank != b->sm_rank) return a->sm_rank < b->sm_rank ? -1 : 1;
-    if (a->start_clk != b->start_clk) return a->start_clk < b->start_clk ? -1 : 1;
-    if (a->block != b->block) return a->block < b->block ? -1 : 1;
-    return (a->warp > b->warp) - (a->warp < b->warp);
 }
 
 /* "0,1,2,3" (or "0-3") -> distinct ids; -1 with a sentence in err. */
@@ -107,164 +90,118 @@ static int parse_sms(const char *s, int *ids, int *n, char *err, size_t errlen)
 
 static int write_f64(FILE *f, double v) { return fwrite(&v, sizeof v, 1, f) == 1 ? 0 : -1; }
 
-int main(int argc, char **argv)
-{
-    const char *pos[2] = {NULL, NULL};
-    int npos = 0, keep = 0, nsms = 0;
+/* What the command line asks for. */
+typedef struct args {
+    const char *log, *out, *region;
     int sms[MAX_SMS_SHOWN];
-    int sms_given = 0;
-    const char *region = NULL;
-    uint64_t max_warps = DEFAULT_MAX_WARPS;
+    int nsms, keep;
+    uint64_t max_warps;
+} args;
+
+/* 0 with a filled, -1 after printing --help (exit 0), or the usage exit status. */
+static int parse_args(int argc, char **argv, args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->max_warps = DEFAULT_MAX_WARPS;
+    const char *sms = NULL;
+    const cli_opt opts[] = {
+        {"--keep", 0, CLI_FLAG, 0, 0, 0, 0, &a->keep, 0, "keep the files of a failed gnuplot", 0, 0},
+        {"--region", 0, CLI_STRING, 0, 0, 0, 0, &a->region, "NAME", "one region", 0, 0},
+        {"--sms", 0, CLI_STRING, 0, 0, 0, 0, &sms, "LIST", "SM ids", 0, 0},
+        {"--max-warps", 0, CLI_COUNT, 0, MAX_MAX_WARPS, 0, 0, &a->max_warps, "N", "at most N", 0, 0},
+        CLI_END};
+    const cli_opt *tables[] = {opts};
+    cli_parse_result r;
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, 2, &r);
+    if (prc) return prc;
+    if (r.help) {
+        fputs(usage_text, stdout);
+        return outfile_check_stdout(PROG) ? 1 : -1;
+    }
     char perr[256];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return outfile_check_stdout(PROG);
-        } else if (strcmp(a, "--keep") == 0) {
-            keep = 1;
-        } else if (strcmp(a, "--region") == 0 || strncmp(a, "--region=", 9) == 0) {
-            region = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!region || !*region) return usage_error("option --region needs a region name", "");
-        } else if (strcmp(a, "--sms") == 0 || strncmp(a, "--sms=", 6) == 0) {
-            const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v) return usage_error("option --sms needs a value", "");
-            if (parse_sms(v, sms, &nsms, perr, sizeof perr) != 0)
-                return cli_usage_error(PROG, "--sms wants distinct SM ids like 0,1,2,3: %s", perr);
-            sms_given = 1;
-        } else if (strcmp(a, "--max-warps") == 0 || strncmp(a, "--max-warps=", 12) == 0) {
-            const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v) return usage_error("option --max-warps needs a value", "");
-            if (cli_parse_count("--max-warps", v, MAX_MAX_WARPS, &max_warps, perr, sizeof perr) != 0)
-                return cli_usage_error(PROG, "%s", perr);
-        } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error("unknown option ", a);
-        } else if (npos < 2) {
-            pos[npos++] = a;
-        } else {
-            return usage_error("too many arguments at ", a);
-        }
-    }
-    if (npos != 2) return usage_error("want LOG and OUT", "");
-    const char *log = pos[0], *out = pos[1];
-    if (!gp_format_for(out))
-        return usage_error("OUT must end in .svg, .png or .pdf: ", out);
+    if (sms && parse_sms(sms, a->sms, &a->nsms, perr, sizeof perr) != 0)
+        return cli_usage_error(PROG, "--sms wants distinct SM ids like 0,1,2,3: %s", perr);
+    if (r.npos != 2) return usage_error("want LOG and OUT", "");
+    a->log = r.pos[0];
+    a->out = r.pos[1];
+    if (!gp_format_for(a->out)) return usage_error("OUT must end in .svg, .png or .pdf: ", a->out);
+    return 0;
+}
 
+/* The warps to draw, read from the log: NULL after a sentence. */
+static timeline *read_warps(const args *a, warplog_reader *r, const warplog_header *h)
+{
+    const int want_region = a->region ? region_index(h, a->region) : -1;
+    if (a->region && want_region < 0) {
+        fprintf(stderr, PROG ": %s has no region called '%s'\n", a->log, a->region);
+        return NULL;
+    }
+    timeline *t = timeline_new(a->sms, a->nsms, want_region, a->max_warps);
+    if (!t) {
+        fprintf(stderr, PROG ": out of memory\n");
+        return NULL;
+    }
     char err[1024];
-    warplog_reader *r = warplog_reader_open(log, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
-    }
-    const warplog_header h = *warplog_reader_header(r);
-    const int want_region = region ? region_index(&h, region) : -1;
-    if (region && want_region < 0) {
-        fprintf(stderr, PROG ": %s has no region called '%s'\n", log, region);
-        warplog_reader_close(r);
-        return 1;
-    }
-
-    /* smid -> rank in the shown list + 1 (0 = not shown). */
-    static uint16_t rank_of[UINT16_MAX + 1];
-    for (int k = 0; k < nsms; k++) rank_of[sms[k]] = (uint16_t)(k + 1);
-
-    size_t cap = 4096, n = 0;
-    shown *w = malloc(cap * sizeof *w);
-    uint64_t *min_start = calloc(MAX_SMS_SHOWN, sizeof *min_start);
-    uint64_t *count_sm = calloc(MAX_SMS_SHOWN, sizeof *count_sm);
-    uint64_t bad = 0;
-    int rc = 1, truncated = 0;
-    gp_job *job = NULL;
-    if (!w || !min_start || !count_sm) goto oom;
     const warp_record *recs;
     long got;
-    while (!truncated && (got = warplog_reader_chunk(r, &recs, err, sizeof err)) > 0) {
-        for (long i = 0; i < got; i++) {
-            const warp_record *x = &recs[i];
-            if (want_region >= 0 && x->region != want_region) continue;
-            unsigned k = rank_of[x->smid];
-            if (!k && !sms_given && nsms < DEFAULT_SMS_SHOWN) {
-                sms[nsms++] = x->smid;
-                k = rank_of[x->smid] = (uint16_t)nsms;
-            }
-            if (!k) continue;
-            if (x->end_clk < x->start_clk) {
-                bad++;
-                continue;
-            }
-            if (n == max_warps) {
-                truncated = 1;
-                break;
-            }
-            if (n == cap) {
-                shown *q = realloc(w, 2 * cap * sizeof *w);
-                if (!q) goto oom;
-                w = q;
-                cap *= 2;
-            }
-            k--;
-            if (!count_sm[k] || x->start_clk < min_start[k]) min_start[k] = x->start_clk;
-            count_sm[k]++;
-            w[n++] = (shown){x->start_clk, x->end_clk - x->start_clk, x->block, x->warp,
-                             (uint16_t)k};
+    while (!t->truncated && (got = warplog_reader_chunk(r, &recs, err, sizeof err)) > 0)
+        if (timeline_add(t, recs, got) != 0) {
+            fprintf(stderr, PROG ": out of memory\n");
+            timeline_free(t);
+            return NULL;
         }
-    }
-    if (!truncated && got < 0) {
+    if (!t->truncated && got < 0) {
         fprintf(stderr, PROG ": %s\n", err);
-        goto done;
+        timeline_free(t);
+        return NULL;
     }
-    if (truncated)
+    if (t->truncated)
         fprintf(stderr, PROG ": note: drawing only the first %llu warps of the chosen SMs "
-                "(--max-warps)\n", (unsigned long long)max_warps);
-    if (bad)
+                "(--max-warps)\n", (unsigned long long)a->max_warps);
+    if (t->bad)
         fprintf(stderr, PROG ": warning: %llu records with end_clk < start_clk left out\n",
-                (unsigned long long)bad);
-    for (int k = 0; k < nsms; k++)
-        if (!count_sm[k] && !truncated)
-            fprintf(stderr, PROG ": warning: SM %d has no warps in %s\n", sms[k], log);
-    if (n == 0) {
-        fprintf(stderr, PROG ": %s has no warps to draw%s\n", log,
-                sms_given ? " on the SMs given with --sms" : "");
-        goto done;
+                (unsigned long long)t->bad);
+    for (int k = 0; k < t->nsms; k++)
+        if (!t->count_sm[k] && !t->truncated)
+            fprintf(stderr, PROG ": warning: SM %d has no warps in %s\n", t->sms[k], a->log);
+    if (t->n == 0) {
+        fprintf(stderr, PROG ": %s has no warps to draw%s\n", a->log,
+                t->sms_given ? " on the SMs given with --sms" : "");
+        timeline_free(t);
+        return NULL;
     }
-    qsort(w, n, sizeof *w, cmp_shown);
+    timeline_sort(t);
+    return t;
+}
 
-    job = gp_job_new(out, 1000, 700, err, sizeof err);
-    if (!job) {
-        fprintf(stderr, PROG ": %s\n", err);
-        goto done;
-    }
-    gp_job_keep_on_failure(job, keep);
-    FILE *d = gp_job_add_data(job, ".dat", "dat", "wb", err, sizeof err);
-    if (!d) goto job_fail;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t rgb = w[i].warp == 0 ? 0x000000 : palette_rgb[w[i].sm_rank % NPALETTE];
-        if (write_f64(d, (double)(w[i].start_clk - min_start[w[i].sm_rank])) ||
-            write_f64(d, (double)i) || write_f64(d, (double)w[i].lat_cycles) ||
-            write_f64(d, (double)rgb)) {
-            snprintf(err, sizeof err, "cannot write the chart data: %s", strerror(errno));
-            goto job_fail;
-        }
-    }
-    FILE *s = gp_job_script(job, err, sizeof err);
-    if (!s) goto job_fail;
+/* What the chart is drawn from. */
+typedef struct chart {
+    const args *a;
+    const warplog_header *h;
+    const timeline *t;
+} chart;
 
+static void write_script(FILE *s, const void *ctx)
+{
+    const args *a = ((const chart *)ctx)->a;
+    const warplog_header *h = ((const chart *)ctx)->h;
+    const timeline *t = ((const chart *)ctx)->t;
     char kernel[40], device[100];
-    snprintf(kernel, sizeof kernel, "%.*s", (int)strnlen(h.kernel, sizeof h.kernel), h.kernel);
-    snprintf(device, sizeof device, "%.*s", (int)strnlen(h.device_name, sizeof h.device_name),
-             h.device_name);
+    snprintf(kernel, sizeof kernel, "%.*s", (int)strnlen(h->kernel, sizeof h->kernel), h->kernel);
+    snprintf(device, sizeof device, "%.*s", (int)strnlen(h->device_name, sizeof h->device_name),
+             h->device_name);
     char line1[256], line2[256], smlist[MAX_SMS_SHOWN * 7] = "";
-    for (int k = 0; k < nsms; k++)
+    for (int k = 0; k < t->nsms; k++)
         snprintf(smlist + strlen(smlist), sizeof smlist - strlen(smlist), "%s%d", k ? "," : "",
-                 sms[k]);
+                 t->sms[k]);
     /* a sampled log says so: its gaps are blocks that did not record */
     char sampled[64] = "";
-    if (h.sample_blocks > 1)
-        snprintf(sampled, sizeof sampled, " (1 block in %u recorded)", h.sample_blocks);
+    if (h->sample_blocks > 1)
+        snprintf(sampled, sizeof sampled, " (1 block in %u recorded)", h->sample_blocks);
     snprintf(line1, sizeof line1, "%s: N = %llu, %u warps per block, %zu warps%s on SMs %s",
-             kernel, (unsigned long long)h.n_elems, h.warps_per_block, n, sampled, smlist);
-    double clk = lat_stats_clock_MHz(&h, log, NULL);
-    if (h.sm_clock_measured_MHz > 0)
+             kernel, (unsigned long long)h->n_elems, h->warps_per_block, t->n, sampled, smlist);
+    double clk = lat_stats_clock_MHz(h, a->log, NULL);
+    if (h->sm_clock_measured_MHz > 0)
         snprintf(line2, sizeof line2, "%s, SM clock %.0f MHz (measured)", device, clk);
     else if (clk > 0)
         snprintf(line2, sizeof line2, "%s, SM clock %.0f MHz (nominal; not measured)", device, clk);
@@ -279,35 +216,50 @@ int main(int argc, char **argv)
           "set ylabel 'warp (ordered by SM, then start time)'\n"
           "set key outside right top\n"
           "set xrange [0:*]\n", s);
-    fprintf(s, "set yrange [-1:%zu]\n", n);
+    fprintf(s, "set yrange [-1:%zu]\n", t->n);
     fputs("set grid xtics\n"
           "# x_start y length rgb, float64 each: one warp per record\n"
           "plot dat binary format='%float64%float64%float64%float64' \\\n"
           "     using 1:2:3:(0):4 with vectors nohead lw 1 lc rgb variable notitle", s);
-    for (int k = 0; k < nsms; k++)
+    for (int k = 0; k < t->nsms; k++)
         fprintf(s, ", \\\n     keyentry with lines lw 3 lc rgb '#%06x' title 'SM %d'",
-                palette_rgb[k % NPALETTE], sms[k]);
+                palette_rgb[k % NPALETTE], t->sms[k]);
     fputs(", \\\n     keyentry with lines lw 3 lc rgb '#000000' title 'warp 0 of a block'\n", s);
+}
 
-    if (gp_job_finish(job, err, sizeof err) != 0) {
-        job = NULL;
-        fprintf(stderr, PROG ": %s\n", err);
-        goto done;
+/* Four float64 per warp: x_start, y, length, rgb. */
+static int write_data(FILE *d, const void *ctx, char *err, size_t errlen)
+{
+    const timeline *t = ((const chart *)ctx)->t;
+    for (size_t i = 0; i < t->n; i++) {
+        const timeline_warp *w = &t->w[i];
+        uint32_t rgb = w->warp == 0 ? 0x000000 : palette_rgb[w->sm_rank % NPALETTE];
+        if (write_f64(d, (double)(w->start_clk - t->min_start[w->sm_rank])) ||
+            write_f64(d, (double)i) || write_f64(d, (double)w->lat_cycles) ||
+            write_f64(d, (double)rgb)) {
+            snprintf(err, errlen, "cannot write the chart data: %s", strerror(errno));
+            return -1;
+        }
     }
-    job = NULL;
-    rc = 0;
-    goto done;
-job_fail:
-    fprintf(stderr, PROG ": %s\n", err);
-    gp_job_abort(job);
-    job = NULL;
-    goto done;
-oom:
-    fprintf(stderr, PROG ": out of memory\n");
-done:
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    args a;
+    const int prc = parse_args(argc, argv, &a);
+    if (prc) return prc < 0 ? 0 : prc;
+    char err[1024];
+    warplog_reader *r = warplog_reader_open(a.log, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    const warplog_header h = *warplog_reader_header(r);
+    timeline *t = read_warps(&a, r, &h);
+    const chart c = {&a, &h, t};
+    const int rc = t ? gp_draw(PROG, a.out, 1000, 700, a.keep, "wb", write_data, write_script, &c) : 1;
+    timeline_free(t);
     warplog_reader_close(r);
-    free(w);
-    free(min_start);
-    free(count_sm);
     return rc;
 }

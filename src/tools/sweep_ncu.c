@@ -32,11 +32,10 @@
 #include "cli.h"
 #include "ncu_csv.h"
 #include "outfile.h"
+#include "sweepncu.h"
 #include "tsv.h"
 
 #define PROG "sweep_ncu"
-#define M_ACH "sm__warps_active.avg.pct_of_peak_sustained_active"
-#define M_DRAM "dram__bytes_read.sum.per_second"
 
 static void usage(FILE *f)
 {
@@ -58,48 +57,19 @@ static int measure(const char *csv, const char *kernel, double *ach, double *dra
         snprintf(why, whylen, "%s", err);
         return -1;
     }
-    const size_t kl = strlen(kernel);
-    long last = -1;
-    for (size_t i = 0; i < t.nlaunches; i++) {
-        const char *k = t.launches[i].kernel;
-        if (k && !strncmp(k, kernel, kl) && (k[kl] == 0 || k[kl] == '(' || k[kl] == '<')) last = (long)i;
-    }
-    if (last < 0) {
-        snprintf(why, whylen, "no launch of %s in it (no counter permission? ERR_NVGPUCTRPERM)", kernel);
-        ncu_table_free(&t);
-        return -1;
-    }
-    const ncu_value *a = ncu_table_find(&t, (size_t)last, M_ACH);
-    const ncu_value *d = ncu_table_find(&t, (size_t)last, M_DRAM);
-    if (a && a->has_value) *ach = a->value;
-    if (d && d->has_value) {
-        const double f = ncu_unit_factor(d->unit);
-        *dram_GBps = d->value * (isfinite(f) && f > 0 ? f : 1) / 1e9;
-    }
+    const int rc = sweepncu_point(&t, kernel, ach, dram_GBps, why, whylen);
     ncu_table_free(&t);
-    if (!isfinite(*ach) && !isfinite(*dram_GBps)) {
-        snprintf(why, whylen, "neither %s nor %s in it", M_ACH, M_DRAM);
-        return -1;
-    }
-    return 0;
+    return rc;
 }
 
-/* The '#' lines before the header, as they are (metadata and comments in
- * their order), all but an earlier "# ncu" line. */
+/* The '#' lines before the header, as they are, all but an earlier "# ncu" line. */
 static int copy_preamble(const char *path, FILE *out)
 {
     FILE *in = fopen(path, "r");
     if (!in) return -1;
-    char line[16384];
-    while (fgets(line, sizeof line, in)) {
-        const char *p = line;
-        while (*p == ' ' || *p == '\t') p++;
-        if (*p != '#' && *p != '\n' && *p != '\r' && *p) break;
-        if (strncmp(line, "# ncu\t", 6)) fputs(line, out);
-    }
-    const int bad = ferror(in);
+    const int rc = sweepncu_preamble(in, out);
     fclose(in);
-    return bad ? -1 : 0;
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "outfile.h"
 #include "tsv.h"
 
@@ -45,6 +46,21 @@ static int usage_err(const char *msg, const char *arg)
 {
     fprintf(stderr, PROG ": %s%s%s\nTry 'tsv --help'.\n", msg, arg ? " " : "", arg ? arg : "");
     return 2;
+}
+
+/* Parse a command's arguments (argv[0] is the command) against opts (NULL:
+ * none): 0, -1 after printing --help (exit 0), or the usage exit status. */
+static int parse_cmd(int argc, char **argv, const cli_opt *opts, int maxpos, cli_parse_result *r)
+{
+    static const cli_opt none[] = {CLI_END};
+    const cli_opt *tables[] = {opts ? opts : none};
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, maxpos, r);
+    if (prc) return prc;
+    if (r->help) {
+        usage(stdout);
+        return outfile_check_stdout(PROG) ? 1 : -1;
+    }
+    return 0;
 }
 
 static int load(const char *path, tsv_table *t)
@@ -91,19 +107,15 @@ static int parse_spec(const char *spec, outcol **cols, size_t *n)
 static int cmd_cat(int argc, char **argv)
 {
     const char *spec = NULL, *out = NULL;
-    const char *files[1024];
-    int nf = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--columns") || !strcmp(argv[i], "--out")) {
-            if (i + 1 >= argc || !*argv[i + 1]) return usage_err("option needs a value:", argv[i]);
-            if (!strcmp(argv[i], "--columns")) spec = argv[++i]; else out = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_err("unknown option", argv[i]);
-        } else {
-            if (nf == 1024) return usage_err("too many tables", NULL);
-            files[nf++] = argv[i];
-        }
-    }
+    const cli_opt opts[] = {
+        {"--columns", 0, CLI_STRING, 0, 0, 0, 0, &spec, "SPEC", "the output columns", 0, 0},
+        {"--out", 0, CLI_STRING, 0, 0, 0, 0, &out, "FILE", "write FILE", 0, 0},
+        CLI_END};
+    static cli_parse_result res;
+    const int prc = parse_cmd(argc, argv, opts, CLI_MAX_POS, &res);
+    if (prc) return prc < 0 ? 0 : prc;
+    char **files = res.pos;
+    const int nf = res.npos;
     if (nf == 0) return usage_err("cat needs at least one TABLE", NULL);
     outcol *cols = NULL;
     size_t nc = 0;
@@ -164,17 +176,26 @@ static int cmd_cat(int argc, char **argv)
 
 static int cmd_get(int argc, char **argv)
 {
-    if (argc < 2) return usage_err("get needs TABLE COLUMN", NULL);
+    cli_strings where = {{0}, 0};
+    const cli_opt opts[] = {
+        {"--where", 0, CLI_STRINGS, 0, 16, 0, 0, &where, "COL=VALUE", "rows where COL is VALUE", 0, 0},
+        CLI_END};
+    static cli_parse_result res;
+    const int prc = parse_cmd(argc, argv, opts, 2, &res);
+    if (prc) return prc < 0 ? 0 : prc;
+    if (res.npos < 2) return usage_err("get needs TABLE COLUMN", NULL);
     const char *wcol[16], *wval[16];
-    int nw = 0;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--where") != 0 || i + 1 >= argc) return usage_err("unexpected argument", argv[i]);
-        char *eq = strchr(argv[++i], '=');
-        if (!eq || eq == argv[i] || nw == 16) return usage_err("--where needs COL=VALUE, got", argv[i]);
-        *eq = 0;
-        wcol[nw] = argv[i];
-        wval[nw++] = eq + 1;
+    char wbuf[16][512];
+    const int nw = (int)where.n;
+    for (int w = 0; w < nw; w++) {
+        const char *eq = strchr(where.v[w], '=');
+        if (!eq || eq == where.v[w] || (size_t)(eq - where.v[w]) >= sizeof wbuf[w])
+            return usage_err("--where needs COL=VALUE, got", where.v[w]);
+        snprintf(wbuf[w], sizeof wbuf[w], "%.*s", (int)(eq - where.v[w]), where.v[w]);
+        wcol[w] = wbuf[w];
+        wval[w] = eq + 1;
     }
+    argv = res.pos;
     tsv_table t;
     if (load(argv[0], &t) != 0) return 1;
     int rc = 0;
@@ -206,7 +227,11 @@ static int cmd_get(int argc, char **argv)
 
 static int cmd_meta(int argc, char **argv)
 {
-    if (argc != 2) return usage_err("meta needs TABLE KEY", NULL);
+    static cli_parse_result r;
+    const int prc = parse_cmd(argc, argv, NULL, 2, &r);
+    if (prc) return prc < 0 ? 0 : prc;
+    if (r.npos != 2) return usage_err("meta needs TABLE KEY", NULL);
+    argv = r.pos;
     tsv_table t;
     if (load(argv[0], &t) != 0) return 1;
     const char *v = tsv_meta(&t, argv[1]);
@@ -224,7 +249,11 @@ static int cmd_meta(int argc, char **argv)
 
 static int cmd_columns(int argc, char **argv)
 {
-    if (argc != 1) return usage_err("columns needs one TABLE", NULL);
+    static cli_parse_result r;
+    const int prc = parse_cmd(argc, argv, NULL, 1, &r);
+    if (prc) return prc < 0 ? 0 : prc;
+    if (r.npos != 1) return usage_err("columns needs one TABLE", NULL);
+    argv = r.pos;
     tsv_table t;
     if (load(argv[0], &t) != 0) return 1;
     for (size_t c = 0; c < t.ncol; c++) printf("%s\n", t.col[c]);
@@ -242,9 +271,9 @@ int main(int argc, char **argv)
         usage(stdout);
         return outfile_check_stdout(PROG);
     }
-    if (!strcmp(argv[1], "cat")) return cmd_cat(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "get")) return cmd_get(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "meta")) return cmd_meta(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "columns")) return cmd_columns(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "cat")) return cmd_cat(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "get")) return cmd_get(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "meta")) return cmd_meta(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "columns")) return cmd_columns(argc - 1, argv + 1);
     return usage_err("unknown command", argv[1]);
 }

@@ -27,13 +27,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "lines.h"
 #include "outfile.h"
-#include "tsv.h"
+#include "tsvscale.h"
 
 #define PROG "tsv_scale"
-#define MAX_FIELDS 256
-#define MAX_INPUT_BYTES (1ull << 30) /* IN is a table: 1 GiB is far beyond one */
 
 static void usage(FILE *f, const cli_opt *opts)
 {
@@ -44,29 +41,6 @@ static void usage(FILE *f, const cli_opt *opts)
                "\"# scaled\" line.  For test data only: a measured table is never edited.\n\n");
     cli_print_options(f, opts);
     fprintf(f, "\nExit status: 0 written, 1 runtime error, 2 usage.\n");
-}
-
-/* Split line (modified in place) at tabs; returns the number of fields. */
-static int split(char *line, char **fld)
-{
-    int n = 0;
-    fld[n++] = line;
-    for (char *p = line; *p; p++)
-        if (*p == '\t') {
-            *p = 0;
-            if (n == MAX_FIELDS) return -1;
-            fld[n++] = p + 1;
-        }
-    return n;
-}
-
-/* The number of digits after the point of a plain decimal ("680.14" -> 2),
- * or -1 when it has an exponent (then %.6g). */
-static int decimals(const char *s)
-{
-    if (strpbrk(s, "eE")) return -1;
-    const char *dot = strchr(s, '.');
-    return dot ? (int)strlen(dot + 1) : 0;
 }
 
 int main(int argc, char **argv)
@@ -120,109 +94,10 @@ int main(int argc, char **argv)
         fclose(in);
         return 1;
     }
-
-    char *line = NULL, *fld[MAX_FIELDS];
-    size_t cap = 0;
-    long len;
-    long lineno = 0, scaled_rows = 0;
-    unsigned long long total = 0;
-    int ncol = -1, scale[MAX_FIELDS] = {0}, from_idx = -1;
-    rc = 0;
-    while (rc == 0 && (len = lines_read(in, &line, &cap, LINES_MAX_BYTES)) != -1) {
-        lineno++;
-        if (len < 0) {
-            fprintf(stderr, PROG ": %s:%ld: %s\n", r.pos[0], lineno,
-                    len == -2 ? "a line longer than 1 MiB: not a table" : "out of memory");
-            rc = 1;
-            break;
-        }
-        total += (unsigned long long)len + 1;
-        if (total > MAX_INPUT_BYTES) {
-            fprintf(stderr, PROG ": %s is larger than 1 GiB: not a table of ours\n", r.pos[0]);
-            rc = 1;
-            break;
-        }
-        if (line[0] == '#' || len == 0) {   /* comments, metadata, blank lines */
-            fprintf(o, "%s\n", line);
-            continue;
-        }
-        if (ncol < 0) {   /* the header */
-            char hdr[8192];
-            snprintf(hdr, sizeof hdr, "%s", line);
-            if ((ncol = split(hdr, fld)) < 0) {
-                fprintf(stderr, PROG ": %s:%ld: more than %d columns\n", r.pos[0], lineno, MAX_FIELDS);
-                rc = 1;
-                break;
-            }
-            char list[1024];
-            snprintf(list, sizeof list, "%s", columns);
-            for (char *save = NULL, *c = strtok_r(list, ",", &save); c && rc == 0; c = strtok_r(NULL, ",", &save)) {
-                int k = 0;
-                while (k < ncol && strcmp(fld[k], c) != 0) k++;
-                if (k == ncol) {
-                    fprintf(stderr, PROG ": %s has no column '%s'\n", r.pos[0], c);
-                    rc = 1;
-                } else {
-                    scale[k] = 1;
-                }
-            }
-            if (from_col[0]) {
-                while (++from_idx < ncol && strcmp(fld[from_idx], from_col) != 0) {}
-                if (from_idx == ncol) {
-                    fprintf(stderr, PROG ": %s has no column '%s' (--rows-from)\n", r.pos[0], from_col);
-                    rc = 1;
-                }
-            }
-            fprintf(o, "# scaled\t%s x %.6g", columns, factor);
-            if (from_col[0]) fprintf(o, " in the rows with %s >= %.15g", from_col, from_v);
-            fprintf(o, " by tsv_scale: test data, not a measurement\n%s\n", line);
-            continue;
-        }
-        const int n = split(line, fld);
-        if (n != ncol) {
-            fprintf(stderr, PROG ": %s:%ld: %d fields, the header has %d\n", r.pos[0], lineno, n, ncol);
-            rc = 1;
-            break;
-        }
-        int here = 1;
-        if (from_idx >= 0) {
-            const double v = tsv_parse_num(fld[from_idx]);
-            if (!isfinite(v)) {
-                fprintf(stderr, PROG ": %s:%ld: %s '%s' is not a number\n", r.pos[0], lineno, from_col,
-                        fld[from_idx]);
-                rc = 1;
-                break;
-            }
-            here = v >= from_v;
-        }
-        scaled_rows += here;
-        for (int k = 0; k < n; k++) {
-            if (k) fputc('\t', o);
-            if (!here || !scale[k]) {
-                fputs(fld[k], o);
-                continue;
-            }
-            const double v = tsv_parse_num(fld[k]);
-            if (!isfinite(v)) {
-                fprintf(stderr, PROG ": %s:%ld: '%s' is not a number\n", r.pos[0], lineno, fld[k]);
-                rc = 1;
-                break;
-            }
-            const int d = decimals(fld[k]);
-            if (d < 0) fprintf(o, "%.6g", v * factor);
-            else fprintf(o, "%.*f", d, v * factor);
-        }
-        fputc('\n', o);
-    }
-    free(line);
-    if (rc == 0 && ferror(in)) {
-        fprintf(stderr, PROG ": error reading %s\n", r.pos[0]);
-        rc = 1;
-    }
-    if (rc == 0 && ncol < 0) {
-        fprintf(stderr, PROG ": %s has no header row\n", r.pos[0]);
-        rc = 1;
-    }
+    const tsvscale_spec spec = {columns, factor, from_col, from_v};
+    long scaled_rows = 0;
+    rc = tsvscale_copy(in, r.pos[0], o, &spec, &scaled_rows, oerr, sizeof oerr) != 0;
+    if (rc) fprintf(stderr, PROG ": %s\n", oerr);
     fclose(in);
     if (rc != 0) {
         outfile_abort(&of);

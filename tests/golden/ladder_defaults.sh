@@ -75,7 +75,7 @@ expect_says "note: the ladder ca.tsv ran at about 1995 MHz, slow.bin at 1500 MHz
 
 # --- errors: usage 2; unreadable ladder or no DRAM level 1, and no table -------
 expect_exit 2 "$B/latency_stats" known.bin --ladder
-expect_says "--ladder needs a latency-ladder TSV"
+expect_says "option --ladder needs a value"
 expect_exit 2 "$B/latency_stats" known.bin --ladder=
 expect_exit 1 "$B/latency_stats" known.bin --ladder missing.tsv --out bad1.tsv
 expect_says "latency ladder: cannot open missing.tsv"
@@ -100,7 +100,7 @@ expect_says "latency ladder (from WARPLAT_LADDER): cannot open missing.tsv"
 expect_exit 1 env WARPLAT_LADDER=ca.tsv "$B/plot_throughput" "$SW" out/e5.svg --ladder flat.tsv
 expect_says "flat.tsv: found 1 plateau"
 expect_exit 2 "$B/plot_throughput" "$SW" out/e6.svg --ladder
-expect_says "--ladder needs a latency-ladder TSV"
+expect_says "option --ladder needs a value"
 no_files_like out '*'
 
 [ "$nfail" -eq 0 ] || done_testing

@@ -54,7 +54,7 @@ expect_says "missing the latency table"
 expect_exit 2 "$PL" "$F/h100_ca.tsv" "$TMP/x.jpg"
 expect_says "must end in .svg, .png or .pdf"
 expect_exit 2 "$PL" "$F/h100_ca.tsv" --frobnicate
-expect_says "unknown option --frobnicate"
+expect_says "unknown option '--frobnicate'"
 expect_exit 2 "$PL" "$F/h100_ca.tsv" --tol 2
 expect_exit 1 "$PL" "$TMP/missing.tsv"
 expect_says "cannot open"

@@ -58,9 +58,9 @@ expect_says "usage: latency_stats"
 expect_exit 2 "$LS"
 expect_says "no LOG given"
 expect_exit 2 "$LS" known.bin --bogus
-expect_says "unknown option --bogus"
+expect_says "unknown option '--bogus'"
 expect_exit 2 "$LS" known.bin --out
-expect_says "--out needs a file name"
+expect_says "option --out needs a value"
 
 # --- runtime failures: exit 1, a clear message, no output file -----------------
 expect_exit 1 "$LS" missing.bin --out bad1.tsv

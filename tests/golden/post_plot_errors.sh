@@ -22,7 +22,7 @@ done
 expect_exit 2 "$B/plot_warps" known.bin
 expect_says "want LOG and OUT"
 expect_exit 2 "$B/plot_warps" known.bin out/w.svg --bogus
-expect_says "unknown option --bogus"
+expect_says "unknown option '--bogus'"
 expect_exit 2 "$B/plot_warps" known.bin out/w.svg --sms 1,x
 expect_says "--sms wants"
 expect_exit 2 "$B/plot_warps" known.bin out/w.svg --max-warps 0

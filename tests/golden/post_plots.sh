@@ -72,7 +72,7 @@ cmp -s out/tp_ceiling.dat out/tp.dat || fail "--ceiling changed the chart's data
 expect_exit 2 "$B/plot_throughput" "$SW" 622 out/tp_bad.svg --ceiling -5
 expect_says "--ceiling must be a bandwidth in GB/s > 0"
 expect_exit 2 "$B/plot_throughput" "$SW" out/tp_bad.svg --ceiling
-expect_says "--ceiling needs a bandwidth"
+expect_says "option --ceiling needs a value"
 [ ! -e out/tp_bad.svg ] || fail "a usage error wrote a chart"
 no_files_like out '*.tmp'
 done_testing

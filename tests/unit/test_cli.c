@@ -124,5 +124,31 @@ int main(void)
     char h1[] = "-h";
     char *argv8[] = {a0, h1};
     CHECK(cli_parse("prog", 2, argv8, tabs, 1, 3, &r) == 0); CHECK(r.help);
+
+    /* a repeated option gathers its values, in order, up to its hi */
+    cli_strings ws = {{0}, 0};
+    const cli_opt wopt[] = {{"--where", 0, CLI_STRINGS, 0, 2, 0, 0, &ws, "C=V", "rows", 0, 0}, CLI_END};
+    const cli_opt *wtabs[] = {wopt};
+    char w1[] = "--where", w2[] = "a=1", w3[] = "--where=b=2", w4[] = "--where", w5[] = "c=3";
+    char *wargv[] = {a0, w1, w2, w3, w4, w5};
+    CHECK(cli_parse("prog", 4, wargv, wtabs, 1, 0, &r) == 0);
+    CHECK_EQ_U(ws.n, 2);
+    CHECK(ws.n == 2 && strcmp(ws.v[0], "a=1") == 0 && strcmp(ws.v[1], "b=2") == 0);
+    ws.n = 0;
+    CHECK(cli_parse("prog", 6, wargv, wtabs, 1, 0, &r) == 2); /* a third: more than hi */
+    char we[] = "--where=";
+    char *wargv2[] = {a0, we};
+    ws.n = 0;
+    CHECK(cli_parse("prog", 2, wargv2, wtabs, 1, 0, &r) == 2); /* empty */
+
+    /* up to CLI_MAX_POS positional arguments (the LOGs of latency_stats), not one more */
+    static char *many[CLI_MAX_POS + 2];
+    char lg[] = "x.bin";
+    many[0] = a0;
+    for (int i = 1; i < CLI_MAX_POS + 2; i++) many[i] = lg;
+    CHECK(cli_parse("prog", CLI_MAX_POS + 1, many, tabs, 1, CLI_MAX_POS, &r) == 0);
+    CHECK_EQ_I(r.npos, CLI_MAX_POS);
+    CHECK(cli_parse("prog", CLI_MAX_POS + 2, many, tabs, 1, CLI_MAX_POS, &r) == 2);
+    CHECK(cli_parse("prog", CLI_MAX_POS + 2, many, tabs, 1, 100000, &r) == 2); /* clamped */
     return check_report("test_cli");
 }

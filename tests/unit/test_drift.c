@@ -13,37 +13,27 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "testfiles.h"
 #include "drift.h"
 #include "tsv.h"
 
 static char TMP[256];
-
-static void put(const char *dir, const char *name, const char *text)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fputs(text, f);
-    CHECK(fclose(f) == 0);
-}
 
 /* a results folder: device.tsv, a readonly WPB 4 summary (float4 gives the
  * read bandwidth without a ceiling, baseline the SM clock) and overhead.tsv */
 static void folder(const char *dir, double bw, double clock, double ovh)
 {
     CHECK(mkdir(dir, 0777) == 0);
-    put(dir, "device.tsv", "key\tvalue\ndevice_name\tTest GPU 80GB\ndevice_uuid\tGPU-0badc0de-0000-1111-2222-333344445555\n");
+    test_put_file(dir, "device.tsv", "key\tvalue\ndevice_name\tTest GPU 80GB\ndevice_uuid\tGPU-0badc0de-0000-1111-2222-333344445555\n");
     char s[1024];
     snprintf(s, sizeof s,
              "# device\tTest GPU 80GB (sm_90, 132 SMs, L2 51200 KiB)\n"
              "kernel\tn\twarps_per_block\tbw_GBps\tsm_clock_MHz\tvalid\n"
              "baseline\t100000000\t4\t800\t%.0f\tok\n"
              "float4\t100000000\t4\t%.1f\t%.0f\tok\n", clock, bw, clock);
-    put(dir, "readonly_1e8_wpb4.tsv", s);
+    test_put_file(dir, "readonly_1e8_wpb4.tsv", s);
     snprintf(s, sizeof s, "variant\twpb\toverhead_pct\nbaseline\t4\t%.2f\nfloat4\t4\t0.5\n", ovh);
-    put(dir, "overhead.tsv", s);
+    test_put_file(dir, "overhead.tsv", s);
 }
 
 int main(void)
@@ -88,12 +78,12 @@ int main(void)
 
     /* like with like: ceiling searches whose launches moved other bytes
      * (a --quick search) give no comparable read bandwidth */
-    put(a, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t3200\t0.6720\n");
-    put(b, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t2980\t0.0902\n");
+    test_put_file(a, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t3200\t0.6720\n");
+    test_put_file(b, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t2980\t0.0902\n");
     CHECK_EQ_I(drift_compare(b, a, r, err, sizeof err), 0);
     CHECK_EQ_I(r[FLEET_READ_BW_GBPS].verdict, -1);
     CHECK_STR_HAS(r[FLEET_READ_BW_GBPS].note, "a --quick ceiling search is smaller");
-    put(b, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t3100\t0.6937\n");   /* the same bytes */
+    test_put_file(b, "ceiling.tsv", "operation\tbw_GBps\tkernel_ms\nread\t3100\t0.6937\n");   /* the same bytes */
     CHECK_EQ_I(drift_compare(b, a, r, err, sizeof err), 0);
     CHECK_EQ_I(r[FLEET_READ_BW_GBPS].verdict, 1);
     CHECK_NEAR(r[FLEET_READ_BW_GBPS].diff_pct, -3.125, 1e-9);

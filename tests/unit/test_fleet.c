@@ -13,21 +13,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "testfiles.h"
 #include "fleet.h"
 #include "tsv.h"
 
 static char TMP[256];
-
-static void put_file(const char *dir, const char *name, const char *text)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fputs(text, f);
-    CHECK(fclose(f) == 0);
-}
 
 static void mk(const char *path)
 {
@@ -216,18 +206,18 @@ static void test_read(void)
     mk(full), mk(old), mk(empty);
 
     /* a folder of the current layout: every file there */
-    put_file(full, "device.tsv", "key\tvalue\ndevice_name\tTest GPU 80GB\n"
+    test_put_file(full, "device.tsv", "key\tvalue\ndevice_name\tTest GPU 80GB\n"
                                  "device_uuid\tGPU-1ab6f806-59e0-1d99-da3f-a7d19c88934d\n");
     put_ladder(full, "latency_ca.tsv", 680, 1);
-    put_file(full, "ceiling.tsv", "# device_name\tTest GPU 80GB\n"
+    test_put_file(full, "ceiling.tsv", "# device_name\tTest GPU 80GB\n"
                                   "operation\tbw_GBps\tpct_theoretical\nwrite\t3000.5\t89\nread\t3100.25\t92\n");
     char s[1024];
     snprintf(s, sizeof s, "%sbaseline\t100000000\t4\t800\t1970\tok\nfloat4\t100000000\t4\t2800\t1960\tok\n"
                           "random_access\t100000000\t4\t200\t1975\tok\n", SUMMARY_HEAD);
-    put_file(full, "readonly_1e8_wpb4.tsv", s);
+    test_put_file(full, "readonly_1e8_wpb4.tsv", s);
     snprintf(s, sizeof s, "%sfloat4\t10000000\t4\t9999\t1000\tok\n", SUMMARY_HEAD);
-    put_file(full, "readonly_1e7_wpb4.tsv", s);   /* a smaller N: not the one read */
-    put_file(full, "overhead.tsv", "variant\twpb\toverhead_pct\nbaseline\t2\t1.5\nfloat4\t4\t7.25\n"
+    test_put_file(full, "readonly_1e7_wpb4.tsv", s);   /* a smaller N: not the one read */
+    test_put_file(full, "overhead.tsv", "variant\twpb\toverhead_pct\nbaseline\t2\t1.5\nfloat4\t4\t7.25\n"
                                    "float4\t8\tnan\nrandom_access\t4\t-0.5\n");
     fleet_gpu *g = calloc(1, sizeof *g);
     CHECK(fleet_is_results_dir(full) == 1);
@@ -251,7 +241,7 @@ static void test_read(void)
      * name from a summary's "# device NAME (...)", no ns column */
     snprintf(s, sizeof s, "%sbaseline\t100000000\t4\t800\t1980\tok\nfloat4\t100000000\t4\t2793\t1974\tok\n",
              SUMMARY_HEAD);
-    put_file(old, "readonly_1e8_wpb4.tsv", s);
+    test_put_file(old, "readonly_1e8_wpb4.tsv", s);
     put_ladder(old, "latency_cg.tsv", 700, 0);
     CHECK(fleet_read_gpu(old, "old", g, err, sizeof err) == 0);
     CHECK(!strcmp(g->name, "Test GPU 80GB"));
@@ -269,13 +259,13 @@ static void test_read(void)
 
     /* a float4 row that failed its check gives no bandwidth */
     snprintf(s, sizeof s, "%sfloat4\t100000000\t4\t2793\t1974\tFAIL\n", SUMMARY_HEAD);
-    put_file(old, "readonly_1e8_wpb4.tsv", s);
+    test_put_file(old, "readonly_1e8_wpb4.tsv", s);
     CHECK(fleet_read_gpu(old, "old", g, err, sizeof err) == 0);
     CHECK(isnan(g->fig[FLEET_READ_BW_GBPS].value));
     CHECK_STR_HAS(g->fig[FLEET_READ_BW_GBPS].source, "not valid");
 
     /* not a results folder */
-    put_file(empty, "notes.txt", "nothing here\n");
+    test_put_file(empty, "notes.txt", "nothing here\n");
     CHECK(fleet_is_results_dir(empty) == 0);
     CHECK(fleet_read_gpu(empty, "empty", g, err, sizeof err) == -1);
     CHECK_STR_HAS(err, "holds no GPU results");
@@ -378,7 +368,7 @@ static void test_find(void)
     /* a logs folder inside a results folder is not looked into */
     snprintf(p, sizeof p, "%s/node1-gpu0/logs_1e6", root);
     mk(p);
-    put_file(p, "device.tsv", "key\tvalue\n");
+    test_put_file(p, "device.tsv", "key\tvalue\n");
     char **d = NULL;
     size_t n = 0;
     CHECK(fleet_find(root, 4, &d, &n, err, sizeof err) == 0);

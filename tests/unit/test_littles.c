@@ -51,5 +51,24 @@ int main(void)
     CHECK(isnan(littles_warps_per_sm_for(0, 200, 100, 100, 1000, 1000)));
     CHECK(isnan(littles_bytes_in_flight(100, 0, 1000)));
     CHECK(isnan(littles_bytes_per_warp_for(1, 200, 100, 10, 1000, INFINITY)));
+
+    /* The bound curve's points: whole warps to wmax, the knee between them. */
+    littles_point p[LITTLES_CURVE_MAX_WARPS + 2];
+    CHECK_EQ_U(littles_curve_points(2.5, 4, p, 8), 5);
+    CHECK_NEAR(p[0].warps_per_sm, 1, 0);
+    CHECK_NEAR(p[2].warps_per_sm, 2.5, 0);
+    CHECK_EQ_I(p[2].knee, 1);
+    CHECK_EQ_I(p[3].knee, 0);
+    CHECK_NEAR(p[4].warps_per_sm, 4, 0);
+    CHECK_EQ_U(littles_curve_points(2, 4, p, 8), 4);      /* a whole knee: no extra point */
+    CHECK_EQ_U(littles_curve_points(9, 3.5, p, 8), 4);    /* knee beyond: 1 2 3 3.5 */
+    CHECK_NEAR(p[3].warps_per_sm, 3.5, 0);
+    CHECK_EQ_U(littles_curve_points(NAN, NAN, p, 8), 1);  /* nothing known: the point 1 */
+    CHECK_EQ_U(littles_curve_points(2.5, 4, p, 4), 0);    /* does not fit */
+    CHECK_EQ_U(littles_curve_points(1.5, LITTLES_CURVE_MAX_WARPS, p, LITTLES_CURVE_MAX_WARPS + 2),
+               LITTLES_CURVE_MAX_WARPS + 1);
+    /* a sweep of 3e38 warps per SM once drew forever (3e38 + 1 == 3e38): refused */
+    CHECK_EQ_U(littles_curve_points(2.5, 3e38, p, LITTLES_CURVE_MAX_WARPS + 2), 0);
+    CHECK_EQ_U(littles_curve_points(2.5, INFINITY, p, LITTLES_CURVE_MAX_WARPS + 2), 0);
     return check_report("test_littles");
 }

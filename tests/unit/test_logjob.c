@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include "check.h"
+#include "testfiles.h"
 #include "logjob.h"
 
 static char dir[256];
@@ -35,18 +36,6 @@ static void header(warplog_header *h, uint64_t n)
 }
 
 static int exists(const char *p) { struct stat st; return stat(p, &st) == 0; }
-
-/* Temporary files (NAME.XXXXXX.tmp, outfile.h) left in dir. */
-static int temporaries(void)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        if (strstr(e->d_name, ".tmp")) n++;
-    if (d) closedir(d);
-    return n;
-}
 
 int main(void)
 {
@@ -78,7 +67,7 @@ int main(void)
     j = logjob_start(path, &h, probes(n), 1, err, sizeof err);
     CHECK(logjob_finish(j, err, sizeof err) == -1);
     CHECK_STR_HAS(err, "injected failure");
-    CHECK(!exists(path) && !temporaries());
+    CHECK(!exists(path) && !test_count_tmp(dir));
 
     /* abort_all while jobs run: no .tmp remains; a job that finished first
      * keeps its whole log */
@@ -90,7 +79,7 @@ int main(void)
     logjob_start(p2, &h, probes(big), 9, err, sizeof err);
     logjob_start(p3, &h, probes(big), 9, err, sizeof err);
     logjob_abort_all();
-    CHECK(!temporaries());
+    CHECK(!test_count_tmp(dir));
     if (exists(p2)) { /* finished before the stop: must be whole */
         r = warplog_reader_open(p2, err, sizeof err);
         CHECK(r != NULL);

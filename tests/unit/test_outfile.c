@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "testfiles.h"
 #include "lines.h"
 #include "outfile.h"
 
@@ -25,18 +26,6 @@ static int exists(const char *name)
     char p[512];
     snprintf(p, sizeof p, "%s/%s", dir, name);
     return access(p, F_OK) == 0;
-}
-
-/* Temporary files (NAME.XXXXXX.tmp) left in dir. */
-static int count_tmp(void)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        if (strstr(e->d_name, ".tmp")) n++;
-    if (d) closedir(d);
-    return n;
 }
 
 static void slurp(const char *path, char *buf, size_t cap)
@@ -78,7 +67,7 @@ static void test_kinds(void)
     CHECK(!strcmp(buf, "through the fifo\n"));
     struct stat sb;
     CHECK(lstat(path, &sb) == 0 && S_ISFIFO(sb.st_mode));
-    CHECK_EQ_I(count_tmp(), 0);
+    CHECK_EQ_I(test_count_tmp(dir), 0);
 
     char target[512];
     snprintf(target, sizeof target, "%s/target.tsv", dir);
@@ -127,7 +116,7 @@ static void test_two_writers(void)
     if (f) fclose(f);
     CHECK_EQ_I(n, 20000);
     CHECK_EQ_I(mixed, 0);
-    CHECK_EQ_I(count_tmp(), 0);
+    CHECK_EQ_I(test_count_tmp(dir), 0);
 }
 
 /* SIGTERM and SIGINT while outputs are open: the temporaries go, the
@@ -145,14 +134,14 @@ static void test_signal(int sig)
             fputs("partial\n", f);
             fflush(f);
         }
-        if (count_tmp() != 3) _exit(41);
+        if (test_count_tmp(dir) != 3) _exit(41);
         raise(sig);
         _exit(42);
     }
     int st = -1;
     waitpid(pid, &st, 0);
     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == sig);
-    CHECK_EQ_I(count_tmp(), 0);
+    CHECK_EQ_I(test_count_tmp(dir), 0);
     CHECK(!exists("sig0.tsv") && !exists("sig1.tsv") && !exists("sig2.tsv"));
 }
 
@@ -172,12 +161,12 @@ static void test_commit(void)
     CHECK(access(tmp, F_OK) == 0 && !exists("ok.tsv"));
     CHECK_EQ_I(outfile_commit(&o, err, sizeof err), 0);
     CHECK(exists("ok.tsv") && access(tmp, F_OK) != 0);
-    CHECK_EQ_I(count_tmp(), 0);
+    CHECK_EQ_I(test_count_tmp(dir), 0);
 
     f = outfile_open(&o, path, "w", err, sizeof err);
     fputs("half", f);
     outfile_abort(&o);
-    CHECK_EQ_I(count_tmp(), 0);
+    CHECK_EQ_I(test_count_tmp(dir), 0);
     FILE *r = fopen(path, "r");
     char buf[16] = "";
     CHECK(r && fgets(buf, sizeof buf, r) && !strcmp(buf, "a\tb\n")); /* untouched */
@@ -207,7 +196,7 @@ static void test_write_error(void)
         int rc = outfile_commit(&o, err, sizeof err);
         if (rc != -1) _exit(11);
         if (!strstr(err, "cannot write") || !strstr(err, "full.tsv")) _exit(12);
-        if (exists("full.tsv") || count_tmp() != 0) _exit(13);
+        if (exists("full.tsv") || test_count_tmp(dir) != 0) _exit(13);
         _exit(0);
     }
     int st = -1;

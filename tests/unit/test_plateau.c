@@ -384,6 +384,38 @@ static void test_bounds(void)
     CHECK_STR_HAS(err, "inf.tsv:2: a field is not a number");
 }
 
+/* The chart's x axis: powers of two, a readable number of tics whatever the sizes. */
+static void test_axis(void)
+{
+    int e0 = 0, e1 = 0, step = 0;
+    CHECK_EQ_I(plateau_pow2_axis(1024, 4194304, &e0, &e1, &step), 0);  /* 1 KiB .. 4 MiB */
+    CHECK_EQ_I(e0, 10);
+    CHECK_EQ_I(e1, 22);
+    CHECK_EQ_I(step, 1);
+    CHECK_EQ_I(plateau_pow2_axis(1000, 5e9, &e0, &e1, &step), 0);      /* 9 .. 33: step 2 */
+    CHECK_EQ_I(e0, 9);
+    CHECK_EQ_I(e1, 33);
+    CHECK_EQ_I(step, 2);
+    CHECK_EQ_I(plateau_pow2_axis(4096, 4096, &e0, &e1, &step), 0);     /* one size: one span */
+    CHECK_EQ_I(e1 - e0, 1);
+    CHECK_EQ_I(plateau_pow2_axis(4.9e-324, 1.7e308, &e0, &e1, &step), 0);
+    CHECK((e1 - e0) / step <= 32);
+    CHECK_EQ_I(plateau_pow2_axis(0, 10, &e0, &e1, &step), -1);
+    CHECK_EQ_I(plateau_pow2_axis(1, INFINITY, &e0, &e1, &step), -1);
+    CHECK_EQ_I(plateau_pow2_axis(NAN, 10, &e0, &e1, &step), -1);
+    char lab[32];
+    plateau_pow2_label(lab, sizeof lab, 12);
+    CHECK(strcmp(lab, "4 KiB") == 0);
+    plateau_pow2_label(lab, sizeof lab, 26);
+    CHECK(strcmp(lab, "64 MiB") == 0);
+    plateau_pow2_label(lab, sizeof lab, 31);
+    CHECK(strcmp(lab, "2 GiB") == 0);
+    plateau_pow2_label(lab, sizeof lab, 100);   /* 1 << 70 would overflow: written as 2^E */
+    CHECK(strcmp(lab, "2^100 B") == 0);
+    plateau_pow2_label(lab, sizeof lab, -3);
+    CHECK(strcmp(lab, "1 B") == 0);
+}
+
 int main(void)
 {
     test_three_levels();
@@ -393,5 +425,6 @@ int main(void)
     test_labels();
     test_tsv();
     test_bounds();
+    test_axis();
     return check_report("test_plateau");
 }
