@@ -11,8 +11,10 @@
  *          documentation names the metrics but not how a warp's atomic is cut
  *          into L2 requests; a simulator correlated with a V100 (accel-sim,
  *          gpgpu-sim pull request 33) found same-address atomics of a warp
- *          merged before L2, so the rule is measured, not assumed
- *          (gpu_atomics.sh says which one the GPU follows).
+ *          merged before L2.  The H100 does not merge them: it replays the
+ *          instruction once per lane sharing an address (ATM_L2_REPLAY,
+ *          measured: data/reference/h100/atomics/), and gpu_atomics.sh
+ *          checks it on every run.
  *   DRAM   cold caches: every distinct block of fetch_bytes that holds a
  *          counter is read once, to give L2 the old value; what is written
  *          back is not predicted (dirty lines stay in L2 when the counters fit).
@@ -79,6 +81,38 @@ static uint64_t distinct_units(int pattern, uint64_t w, unsigned lanes, uint64_t
     return k;
 }
 
+/* Under ATM_L2_REPLAY, the passes of warp w's instruction (lanes sharing an
+ * address go in successive passes): their distinct lines and sectors,
+ * summed over the passes, into *lines and *sectors. */
+static void replay_units(int pattern, uint64_t w, unsigned lanes, uint64_t *lines, uint64_t *sectors)
+{
+    uint64_t addr[32];
+    unsigned pass[32], k = 0;
+    for (unsigned l = 0; l < lanes; l++) {   /* pass of lane l: lanes before it on its word */
+        const uint64_t a = atm_word(pattern, w * 32 + l);
+        unsigned p = 0;
+        for (unsigned i = 0; i < k; i++) p += addr[i] == a;
+        addr[k] = a;
+        pass[k++] = p;
+    }
+    for (unsigned p = 0; p < lanes; p++) {
+        uint64_t ln[32], sc[32];
+        unsigned nl = 0, ns = 0;
+        for (unsigned i = 0; i < k; i++) {
+            if (pass[i] != p) continue;
+            const uint64_t l = addr[i] / 32, s = addr[i] / 8;
+            unsigned j = 0;
+            while (j < nl && ln[j] != l) j++;
+            if (j == nl) ln[nl++] = l;
+            j = 0;
+            while (j < ns && sc[j] != s) j++;
+            if (j == ns) sc[ns++] = s;
+        }
+        *lines += nl;
+        *sectors += ns;
+    }
+}
+
 /* Distinct blocks of `block_words` words the whole launch touches, for the
  * two shapes the patterns have (atm_predict checks it). */
 static uint64_t launch_blocks(int pattern, uint64_t n, uint64_t block_words)
@@ -102,7 +136,7 @@ int atm_predict(int v, uint64_t n, uint32_t wpb, atm_l2_rule rule, uint32_t fetc
     if (v < 0 || v >= AT_NVARIANTS) return set_err(err, errlen, "no variant %d", v), -1;
     if (n == 0) return set_err(err, errlen, "N must be at least 1"), -1;
     if (wpb < 1 || wpb > 32) return set_err(err, errlen, "WPB must be 1 to 32, not %u", wpb), -1;
-    if (rule != ATM_L2_PER_ADDRESS && rule != ATM_L2_PER_LINE)
+    if (rule != ATM_L2_PER_ADDRESS && rule != ATM_L2_PER_LINE && rule != ATM_L2_REPLAY)
         return set_err(err, errlen, "unknown L2 rule %d", (int)rule), -1;
     if (fetch_bytes != 32 && fetch_bytes != 64 && fetch_bytes != 128)
         return set_err(err, errlen, "the DRAM fetch must be 32, 64 or 128 bytes, not %u", fetch_bytes), -1;
@@ -128,15 +162,29 @@ int atm_predict(int v, uint64_t n, uint32_t wpb, atm_l2_rule rule, uint32_t fetc
     out->l1_sectors = sec;
     out->l2_sectors = sec;
     out->l2_requests = rule == ATM_L2_PER_ADDRESS ? addrs : lines;
+    if (rule == ATM_L2_REPLAY) {
+        uint64_t rl = 0, rs = 0, tl = 0, ts = 0;
+        replay_units(p, 0, 32, &rl, &rs);
+        if (tail) replay_units(p, full, tail, &tl, &ts);
+        out->l2_requests = full * rl + tl;
+        out->l1_sectors = out->l2_sectors = full * rs + ts;
+    }
     out->footprint_bytes = 4 * atm_footprint_words(p, n);
     out->distinct_sectors = launch_blocks(p, n, 8);
     out->dram_read_bytes = fetch_bytes * launch_blocks(p, n, fetch_bytes / 4);
+    /* judged where the counters fill the blocks they touch: the words a
+     * warp adds to are dense (consecutive, or one a sector and sectors
+     * consecutive) */
+    const int dense = (lw == 1) || (lw == 0 && ww == 8);
+    out->dram_judged = dense && out->dram_read_bytes >= ATM_DRAM_JUDGED_BYTES;
     return 0;
 }
 
 const char *atm_rule_name(atm_l2_rule rule)
 {
-    return rule == ATM_L2_PER_ADDRESS ? "per_address" : rule == ATM_L2_PER_LINE ? "per_line" : NULL;
+    return rule == ATM_L2_PER_ADDRESS ? "per_address" : rule == ATM_L2_PER_LINE ? "per_line"
+         : rule == ATM_L2_REPLAY      ? "replay"
+                                      : NULL;
 }
 
 /* The names, checked against Nsight Compute's metric reference: the op_red
@@ -192,6 +240,7 @@ int atm_compare(int v, const atm_pred *pred, const atm_pred *other_rule, const d
         const double want = (double)pred_of(pred, m), got = measured[m];
         const char *verdict;
         if (!(got >= 0)) verdict = "not_measured";
+        else if (m == ATM_M_DRAM_READ && !pred->dram_judged) verdict = "not_judged";
         else if (m == ATM_M_DRAM_READ)
             verdict = fabs(got - want) <= fmax(want * tol_pct / 100, ATM_DRAM_SLACK_BYTES) ? "yes" : "no";
         else verdict = got == want ? "yes" : "no";
@@ -235,7 +284,7 @@ int atm_compare_table(const char *path, uint64_t n, uint32_t wpb, atm_l2_rule ru
         if (v < 0) continue;   /* the check kernels, the initialisation */
         atm_pred p, q;
         if (atm_predict(v, n, wpb, rule, fetch_bytes, &p, err, errlen) ||
-            atm_predict(v, n, wpb, rule == ATM_L2_PER_LINE ? ATM_L2_PER_ADDRESS : ATM_L2_PER_LINE,
+            atm_predict(v, n, wpb, rule == ATM_L2_PER_ADDRESS ? ATM_L2_REPLAY : ATM_L2_PER_ADDRESS,
                         fetch_bytes, &q, err, errlen)) {
             tsv_free(&t);
             return -1;

@@ -40,7 +40,18 @@ extern "C" {
  *                       lts__t_requests: one request per line touched)
  * The sectors are the distinct 32-byte sectors either way.
  */
-typedef enum atm_l2_rule { ATM_L2_PER_ADDRESS = 0, ATM_L2_PER_LINE = 1, ATM_L2_NRULES = 2 } atm_l2_rule;
+/*   ATM_L2_REPLAY       what the H100 does (measured with Nsight Compute,
+ *                       data/reference/h100/atomics/): the lanes of one
+ *                       instruction that share an address are not merged
+ *                       but serialized, one pass per lane sharing it (32
+ *                       passes when a warp's lanes hit one word); each pass
+ *                       sends one L2 request per distinct line, with its
+ *                       distinct sectors, and L1TEX counts those sectors
+ *                       too.  The default.
+ */
+typedef enum atm_l2_rule {
+    ATM_L2_PER_ADDRESS = 0, ATM_L2_PER_LINE = 1, ATM_L2_REPLAY = 2, ATM_L2_NRULES = 3
+} atm_l2_rule;
 
 /* The prediction for one launch. */
 typedef struct atm_pred {
@@ -54,6 +65,14 @@ typedef struct atm_pred {
     uint64_t distinct_sectors; /* sectors touched by the whole launch */
     uint64_t dram_read_bytes;  /* with cold caches (ncu's --cache-control all): every
                                   distinct fetch block of fetch_bytes read once */
+    int dram_judged;           /* 1: the DRAM prediction is judged: the counters fill
+                                  every fetch block they touch and their bytes are at
+                                  least ATM_DRAM_JUDGED_BYTES.  Below that, a few KiB
+                                  of other traffic (page-table walks, the launch)
+                                  outweigh the counters; and a counter alone in its
+                                  block (line_spread) was measured at 48 B a line on
+                                  the H100, between the 32 B sector and the 64 B
+                                  fetch that loads get: not explained, so not judged */
     int ret;                   /* 1: ATOM (result used), 0: RED */
 } atm_pred;
 
@@ -100,6 +119,7 @@ int atm_metric_list(char *buf, size_t len);
  * callback, and, where the L2 requests disagree, whether the other rule fits.
  */
 #define ATM_DRAM_SLACK_BYTES 4096.0
+#define ATM_DRAM_JUDGED_BYTES (1u << 20)
 typedef void (*atm_line_fn)(void *ctx, const char *line);
 int atm_compare(int v, const atm_pred *pred, const atm_pred *other_rule, const double *measured,
                 double tol_pct, atm_line_fn emit, void *ctx);

@@ -4,10 +4,10 @@
 # exact final counts) and timed; then, where Nsight Compute (ncu) is on PATH and may read the
 # counters, what the memory system counted beside the model's prediction
 # (atomics_model.h): L1 and L2 requests and sectors of RED and ATOM exactly,
-# DRAM reads within 10 % or 4 KiB.  The comparison is C (build/tests/
-# test_atomics compare); its table is printed here, and when the L2
-# requests disagree it says whether the other rule (per line, not per
-# address) fits.  Exit 0 pass, 1 fail, 77 skipped (no GPU; ncu without
+# DRAM reads within 10 % or 4 KiB where judged (atm_pred.dram_judged).  The
+# comparison is C (build/tests/test_atomics compare, the replay rule); its
+# table is printed here, and when the L2 requests disagree it says what the
+# per-address rule would have predicted.  Exit 0 pass, 1 fail, 77 skipped (no GPU; ncu without
 # permission to read the counters).
 source "$(dirname "$0")/../../../tests/lib.sh"
 require_gpu

@@ -68,7 +68,7 @@ static rd_table *pattern_table(const tsv_table *t)
         atm_pred pr;
         char err[256];
         const int ok = atom_v >= 0 && n >= 32 &&
-                       atm_predict(atom_v, (uint64_t)n, 4, ATM_L2_PER_ADDRESS, 64, &pr, err, sizeof err) == 0;
+                       atm_predict(atom_v, (uint64_t)n, 4, ATM_L2_REPLAY, 64, &pr, err, sizeof err) == 0;
         rd_table_set(x, r, 5, "%s", rc_num(b, sizeof b, "%.1f", ok ? (double)pr.l1_sectors / (double)pr.l1_requests : NAN));
         rd_table_set(x, r, 6, "%s", rc_num(b, sizeof b, "%.1f", ok ? (double)pr.l2_requests / (double)pr.l1_requests : NAN));
     }

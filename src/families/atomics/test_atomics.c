@@ -82,6 +82,29 @@ static void test_predict(void)
     CHECK_EQ_U(p.l1_sectors, 8);
     CHECK_EQ_U(p.l2_requests, 2);
 
+    /* replay (the H100): lanes on one word go one pass each, so a warp on
+     * one word is 32 passes of one line and one sector; the tail warp of 4
+     * lanes 4 passes */
+    p = pred(AT_SAME_ADDRESS_RED, 100, ATM_L2_REPLAY, 64);
+    CHECK_EQ_U(p.l1_requests, 4);
+    CHECK_EQ_U(p.l1_sectors, 3 * 32 + 4);
+    CHECK_EQ_U(p.l2_requests, 3 * 32 + 4);
+    CHECK_EQ_U(p.l2_sectors, 3 * 32 + 4);
+    CHECK_EQ_U(pred(AT_WARP_ADDRESS_ATOM, 100, ATM_L2_REPLAY, 64).l2_requests, 100);
+    /* distinct words: one pass; lane_spread's warp is one line of 4 sectors */
+    p = pred(AT_LANE_SPREAD_ATOM, 100, ATM_L2_REPLAY, 64);
+    CHECK_EQ_U(p.l1_sectors, 3 * 4 + 1);
+    CHECK_EQ_U(p.l2_requests, 4);
+    p = pred(AT_LINE_SPREAD_RED, 100, ATM_L2_REPLAY, 64);
+    CHECK_EQ_U(p.l2_requests, 100);
+    CHECK_EQ_U(p.l2_sectors, 100);
+    /* DRAM is judged where the counters fill their blocks, from 1 MiB */
+    CHECK_EQ_I(pred(AT_LANE_SPREAD_RED, 100, ATM_L2_REPLAY, 64).dram_judged, 0);           /* 448 B */
+    CHECK_EQ_I(pred(AT_LANE_SPREAD_RED, 1000000, ATM_L2_REPLAY, 64).dram_judged, 1);       /* 4 MB */
+    CHECK_EQ_I(pred(AT_WARP_ADDRESS_RED, 10000000, ATM_L2_REPLAY, 64).dram_judged, 1);     /* 10 MB */
+    CHECK_EQ_I(pred(AT_LINE_SPREAD_RED, 10000000, ATM_L2_REPLAY, 64).dram_judged, 0);      /* 4 B a line */
+    CHECK_EQ_I(pred(AT_SAME_ADDRESS_RED, 10000000, ATM_L2_REPLAY, 64).dram_judged, 0);     /* 64 B */
+
     char err[200];
     atm_pred q;
     CHECK(atm_predict(AT_NVARIANTS, 100, 4, ATM_L2_PER_LINE, 64, &q, err, sizeof err) == -1);
@@ -128,22 +151,28 @@ static void collect(void *ctx, const char *line)
     strncat((char *)ctx, "\n", 2047 - strlen((char *)ctx));
 }
 
-/* DRAM: within 10 % (or 4 KiB) of 64 B per lane's line, 1e6 lanes */
+/* DRAM: within 10 % (or 4 KiB) of the 4 MB of 1e6 packed counters */
 static void test_compare_dram(void)
 {
-    const atm_pred p = pred(AT_LINE_SPREAD_RED, 1000000, ATM_L2_PER_LINE, 64);
-    CHECK_EQ_U(p.dram_read_bytes, 64000000);
-    double meas[ATM_NMETRICS] = {31250, 1000000, 1000000, 1000000, 80e6};
+    const atm_pred p = pred(AT_LANE_SPREAD_RED, 1000000, ATM_L2_REPLAY, 64);
+    CHECK_EQ_U(p.dram_read_bytes, 4000000);
+    double meas[ATM_NMETRICS] = {31250, 125000, 31250, 125000, 5e6};
     char buf[2048] = "";
-    CHECK_EQ_I(atm_compare(AT_LINE_SPREAD_RED, &p, NULL, meas, 10, collect, buf), 1);
-    CHECK_STR_HAS(buf, "dram__bytes_read.sum\t64000000\t80000000\tno");
-    meas[ATM_M_DRAM_READ] = 66e6;
+    CHECK_EQ_I(atm_compare(AT_LANE_SPREAD_RED, &p, NULL, meas, 10, collect, buf), 1);
+    CHECK_STR_HAS(buf, "dram__bytes_read.sum\t4000000\t5000000\tno");
+    meas[ATM_M_DRAM_READ] = 4.1e6;
     meas[ATM_M_L1_REQ] = -1;                  /* not measured: neither agrees nor fails */
     buf[0] = 0;
-    CHECK_EQ_I(atm_compare(AT_LINE_SPREAD_RED, &p, NULL, meas, 10, collect, buf), 0);
+    CHECK_EQ_I(atm_compare(AT_LANE_SPREAD_RED, &p, NULL, meas, 10, collect, buf), 0);
     CHECK_STR_HAS(buf, "op_red.sum\t31250\t-1\tnot_measured");
-    meas[ATM_M_L2_REQ] = 999999;              /* exact counts are exact */
-    CHECK_EQ_I(atm_compare(AT_LINE_SPREAD_RED, &p, NULL, meas, 10, collect, buf), 1);
+    meas[ATM_M_L2_REQ] = 31249;               /* exact counts are exact */
+    CHECK_EQ_I(atm_compare(AT_LANE_SPREAD_RED, &p, NULL, meas, 10, collect, buf), 1);
+    /* a lone counter per line: DRAM not judged, whatever it reads */
+    const atm_pred q = pred(AT_LINE_SPREAD_RED, 1000000, ATM_L2_REPLAY, 64);
+    double mq[ATM_NMETRICS] = {31250, 1000000, 1000000, 1000000, 48e6};
+    buf[0] = 0;
+    CHECK_EQ_I(atm_compare(AT_LINE_SPREAD_RED, &q, NULL, mq, 10, collect, buf), 0);
+    CHECK_STR_HAS(buf, "dram__bytes_read.sum\t64000000\t48000000\tnot_judged");
 }
 
 static void test_names(void)
@@ -184,13 +213,13 @@ static void test_compare_table(void)
     CHECK_STR_HAS(out, "# l2_rule\tper_address\n");
     CHECK_STR_HAS(out, "lane_spread_red\tl1tex__t_sectors_pipe_lsu_mem_global_op_red.sum\t13\t13\tyes\n");
     CHECK_STR_HAS(out, "lts__t_requests_srcunit_tex_op_red.sum\t100\t4\tno (the other rule predicts 4: it fits)");
-    CHECK_STR_HAS(out, "dram__bytes_read.sum\t448\t460\tyes");   /* within 10 % */
+    CHECK_STR_HAS(out, "dram__bytes_read.sum\t448\t460\tnot_judged");   /* 448 B: under 1 MiB */
     CHECK(strstr(out, "_check") == NULL);                         /* the check launch is not compared */
     free(out);
     o = open_memstream(&out, &len);
     CHECK_EQ_I(atm_compare_table(path, 100, 4, ATM_L2_PER_LINE, 64, 1, o, err, sizeof err), 0);
     fclose(o);
-    CHECK_STR_HAS(out, "dram__bytes_read.sum\t448\t460\tyes");    /* not within 1 %, within the slack */
+    CHECK_STR_HAS(out, "dram__bytes_read.sum\t448\t460\tnot_judged");
     free(out);
     o = open_memstream(&out, &len);
     CHECK_EQ_I(atm_compare_table(path, 100, 4, ATM_L2_PER_LINE, 64, 10, o, err, sizeof err), 0);
@@ -211,7 +240,7 @@ static int usage(FILE *f)
 {
     fprintf(f, "usage: test_atomics                     the unit tests\n"
                "       test_atomics metrics                the ncu metrics to collect, comma-separated\n"
-               "       test_atomics compare NCU_TSV N WPB FETCH_BYTES [per_address|per_line]\n"
+               "       test_atomics compare NCU_TSV N WPB FETCH_BYTES [replay|per_address|per_line]\n"
                "  NCU_TSV       bin/ncu_extract's table of ./atomics_profile N 0 WPB under ncu\n"
                "  FETCH_BYTES   L2's DRAM fetch size, 32, 64 or 128 (the H100's driver: 64)\n"
                "  the L2 rule   how L2 counts a warp's atomic requests (default per_address)\n"
@@ -230,10 +259,11 @@ static int compare(int argc, char **argv)
         fprintf(stderr, "test_atomics: %s\n", err);
         return 2;
     }
-    atm_l2_rule rule = ATM_L2_PER_ADDRESS;
+    atm_l2_rule rule = ATM_L2_REPLAY;
     if (argc == 7) {
         if (!strcmp(argv[6], "per_line")) rule = ATM_L2_PER_LINE;
-        else if (strcmp(argv[6], "per_address")) return usage(stderr);
+        else if (!strcmp(argv[6], "per_address")) rule = ATM_L2_PER_ADDRESS;
+        else if (strcmp(argv[6], "replay")) return usage(stderr);
     }
     const int bad = atm_compare_table(argv[2], n, (uint32_t)wpb, rule, (uint32_t)fetch, 10, stdout,
                                       err, sizeof err);
