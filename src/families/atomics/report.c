@@ -81,7 +81,7 @@ static void sec_atomics(report_doc *d, rd_section *s, const rc_ctx *c)
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
         tsv_table t;
-        if (rc_gpu_summary(G, "atomics", &t) != 0) continue;
+        if (!rc_gpu_summary(G, "atomics", &t)) continue;   /* 1: read */
         rd_heading(d, s, "%scontention, pattern by pattern", rc_pfx(c, G, p, sizeof p));
         rd_table_add(d, s, pattern_table(&t));
         tsv_free(&t);
