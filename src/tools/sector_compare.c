@@ -35,6 +35,7 @@
 #include "gp.h"
 #include "outfile.h"
 #include "sector_families.h"
+#include "sector_family.h"
 #include "sector_model.h"
 #include "tsv.h"
 
@@ -691,7 +692,7 @@ static const char *base_of(const char *path)
 }
 
 typedef struct fam_opts {
-    sf_family f;
+    const struct fam_model *m;   /* the family's model (sector_family.h) */
     const char *runs, *ncu;
     sf_params base;
     int given_sms, given_bps;
@@ -729,7 +730,7 @@ static int family_mode(const fam_opts *o)
     char absent[1024] = "";
     for (size_t i = 0; i < sf_nmetrics; i++) {
         const sf_metric *m = &sf_metrics[i];
-        if (!(m->families & (1u << o->f)))
+        if (!(m->sets & o->m->metrics))
             continue;
         const int c = tsv_col(&ncu, m->name), op = m->op < 0 ? 0 : m->op;
         if (c >= 0 && col[m->m][op] < 0)
@@ -741,7 +742,7 @@ static int family_mode(const fam_opts *o)
     }
     const char *device = tsv_meta(&runs, "device");
     const unsigned sms = o->given_sms ? o->base.sms : device_sms(device);
-    const char *fam = sf_family_name(o->f);
+    const char *fam = o->m->name;
     if (o->markdown) {
         fprintf(OUT, "%s%s%s: predicted / measured per launch, DRAM granularity %u B, L2 %llu B\n\n",
                 fam, device ? ", " : "", device ? device : "", o->base.granule_bytes,
@@ -762,7 +763,7 @@ static int family_mode(const fam_opts *o)
     for (size_t r = 0; r < runs.nrow; r++) {
         const char *vname = tsv_get(&runs, r, "kernel");
         const char *config = tsv_get(&runs, r, "config");
-        const sf_variant *v = sf_find(o->f, vname);
+        const sf_variant *v = sf_find(o->m->name, vname);
         if (!v) {
             fprintf(stderr, "%s: %s: %s has no model (no kernel of its own?): row %zu left out\n",
                     PROG, o->runs, vname, r + 1);
@@ -809,7 +810,7 @@ static int family_mode(const fam_opts *o)
                 hit = (long)j;
         }
         sf_params p = o->base;
-        if (o->f != SF_STENCIL) {
+        if (o->m->shape != SF_SHAPE_2D) {
             double n = tsv_num(&runs, r, "n");
             if (!isnan(n)) {
                 if (n < 1 || n > (double)SF_MAX_N || n != floor(n)) {
@@ -1377,9 +1378,11 @@ int main(int argc, char **argv)
         return cli_usage_error(PROG, "--measured and --l2-fetch-row go with --family readonly");
     }
     if (family && !ro_join) {
-        if (sf_family_from_name(family, &fo.f))
-            return cli_usage_error(PROG, "--family: unknown family '%s' (copy, patterns, stencil; "
-                                   "readonly takes MEASURED.tsv)", family);
+        char names[256];
+        fo.m = sf_model(family);
+        if (!fo.m || !fo.m->nvariants)
+            return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly takes "
+                                   "MEASURED.tsv)", family, sf_family_list(names, sizeof names));
         if (r.npos)
             return cli_usage_error(PROG, "--family takes --runs and --ncu, not '%s'", r.pos[0]);
         if (!runs || !ncu)
@@ -1387,7 +1390,7 @@ int main(int argc, char **argv)
         if (chart || generic || given_reuse || given_n || given_wpb)
             return cli_usage_error(PROG, "--chart, --generic, --reuse, --n and --wpb are the "
                                    "readonly table's (a family's run gives N and WPB)");
-        if (given_stencil && fo.f != SF_STENCIL)
+        if (given_stencil && fo.m->shape != SF_SHAPE_2D)
             return cli_usage_error(PROG, "--n0, --n1, --radius and the pads are the stencil's");
     } else if (!ro_join) {
         if (runs || ncu)

@@ -27,7 +27,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "outfile.h"
+#include "family.h"
 #include "sector_families.h"
+#include "sector_family.h"
 #include "sector_model.h"
 
 #include <errno.h>
@@ -238,7 +240,7 @@ static void fam_row(const sf_variant *v, const sf_params *p, const sf_prediction
             printf(" | - | - |\n");
         return;
     }
-    printf("%s\t%s\t%s\t%s\t%.0f\t%.0f\t", sf_family_name(v->family), v->name, pr->config,
+    printf("%s\t%s\t%s\t%s\t%.0f\t%.0f\t", sf_family_name(v), v->name, pr->config,
            op ? "st" : "ld", k->requests, k->sectors);
     put_num(spr, "%.4f");
     printf("\t%.0f\t%.0f\t%.0f\t", k->wavefronts, k->hits, k->hits_max);
@@ -288,9 +290,10 @@ static int configs_of(const sf_variant *v, const sf_params *base, const fam_opts
                           err, errlen);
 }
 
-static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
+static int family_rows(const struct fam_model *m, const sf_params *base, const fam_opts *o)
 {
     char err[512];
+    const char *fam = m->name;
     /* every name of --variant must be one of the family's */
     if (o->variants)
         for (const char *p = o->variants; *p;) {
@@ -298,18 +301,18 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
             const size_t len = c ? (size_t)(c - p) : strlen(p);
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
-            if (!sf_find(f, name))
+            if (!sf_find(fam, name))
                 return cli_usage_error(PROG, "--variant: %s has no variant '%s' (see --list %s)",
-                                       sf_family_name(f), name, sf_family_name(f));
+                                       fam, name, fam);
             if (!c)
                 break;
             p = c + 1;
         }
-    for (size_t i = 0; i < sf_nvariants; i++) {
-        const sf_variant *v = &sf_variants[i];
+    for (size_t i = 0; i < m->nvariants; i++) {
+        const sf_variant *v = &m->variants[i];
         uint64_t cfgs[CLI_LIST_MAX];
         size_t ncfg;
-        if (v->family != f || !in_list(o->variants, v->name) ||
+        if (!in_list(o->variants, v->name) ||
             configs_of(v, base, o, cfgs, &ncfg, err, sizeof err))
             continue;
         for (size_t c = 0; c < ncfg; c++) {
@@ -317,43 +320,42 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
             p.cfg = cfgs[c];
             if (sf_check(v, &p, err, sizeof err)) {
                 if (o->config.n) /* the user's --config: a usage error */
-                    return cli_usage_error(PROG, "--config: %s %s: %s", sf_family_name(f),
-                                           v->name, err);
-                fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
+                    return cli_usage_error(PROG, "--config: %s %s: %s", fam, v->name, err);
+                fprintf(stderr, "%s: %s %s: %s\n", PROG, fam, v->name, err);
                 return 1;
             }
         }
     }
     if (o->markdown) {
-        if (f == SF_STENCIL)
+        if (m->shape == SF_SHAPE_2D)
             printf("Predicted per launch: stencil %llu x %llu, radius %u%s%s, WPB %u, DRAM "
                    "granularity %u B\n\n", (unsigned long long)base->n0,
                    (unsigned long long)base->n1, base->radius, base->lead_pad ? ", lead pad" : "",
                    base->pad_ld ? ", leading-dim pad" : "", base->wpb, base->granule_bytes);
         else
             printf("Predicted per launch: %s, N = %llu, WPB %u, DRAM granularity %u B, L2 %llu B\n\n",
-                   sf_family_name(f), (unsigned long long)base->n, base->wpb, base->granule_bytes,
+                   fam, (unsigned long long)base->n, base->wpb, base->granule_bytes,
                    (unsigned long long)base->l2_bytes);
         printf("| Variant | Config | Op | Requests | Sectors | Sectors/req | Wavefronts | L1 hits "
                "| L2 requests | L2 sectors | DRAM sectors | L1 util | Lab | Lab vs model |\n");
         printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     } else {
         printf("# sector_model: predicted per launch (docs/sectors.md)\n");
-        printf("# family\t%s\n", sf_family_name(f));
-        if (f != SF_STENCIL)
+        printf("# family\t%s\n", fam);
+        if (m->shape != SF_SHAPE_2D)
             printf("# n\t%llu\n", (unsigned long long)base->n);
         printf("# wpb\t%u\n# dram_granularity_bytes\t%u\n# l2_bytes\t%llu\n# seed\t%llu\n",
                base->wpb, base->granule_bytes, (unsigned long long)base->l2_bytes,
                (unsigned long long)base->seed);
-        if (f == SF_STENCIL)
+        if (m->shape == SF_SHAPE_2D)
             printf("# stencil\tn0 %llu, n1 %llu, radius %u, lead pad %s, leading-dim pad %s\n",
                    (unsigned long long)base->n0, (unsigned long long)base->n1, base->radius,
                    base->lead_pad ? "yes" : "no", base->pad_ld ? "yes" : "no");
         fputs(FAM_COLS, stdout);
     }
-    for (size_t i = 0; i < sf_nvariants; i++) {
-        const sf_variant *v = &sf_variants[i];
-        if (v->family != f || !in_list(o->variants, v->name))
+    for (size_t i = 0; i < m->nvariants; i++) {
+        const sf_variant *v = &m->variants[i];
+        if (!in_list(o->variants, v->name))
             continue;
         uint64_t cfgs[CLI_LIST_MAX];
         size_t ncfg;
@@ -366,7 +368,7 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
             p.cfg = cfgs[c];
             sf_prediction pr;
             if (sf_predict(v, &p, &pr, err, sizeof err)) {
-                fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
+                fprintf(stderr, "%s: %s %s: %s\n", PROG, fam, v->name, err);
                 return 1;
             }
             for (int op = 0; op < 2; op++)
@@ -379,17 +381,20 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
 
 static int list_variants(const char *fam)
 {
-    sf_family f = SF_COPY;
-    if (fam && sf_family_from_name(fam, &f))
-        return cli_usage_error(PROG, "--list: unknown family '%s' (copy, patterns, stencil)", fam);
+    char names[256];
+    const struct fam_model *want = fam ? sf_model(fam) : NULL;
+    if (fam && (!want || !want->nvariants))
+        return cli_usage_error(PROG, "--list: unknown family '%s' (%s)", fam,
+                               sf_family_list(names, sizeof names));
     printf("family\tvariant\tkernel\tconfig\tdefault\trule\n");
-    for (size_t i = 0; i < sf_nvariants; i++) {
-        const sf_variant *v = &sf_variants[i];
-        if (fam && v->family != f)
-            continue;
-        printf("%s\t%s\t%s_%s\t%s\t%s\t%s\n", sf_family_name(v->family), v->name,
-               sf_family_name(v->family), v->name, v->cfg == SF_CFG_NONE ? "-" : sf_cfg_name(v->cfg),
-               v->cfg_default ? v->cfg_default : "-", v->rule);
+    for (const fam_entry *e = fam_registry; e->name; e++) {
+        const struct fam_model *m = e->model;
+        for (size_t i = 0; m && (!want || m == want) && i < m->nvariants; i++) {
+            const sf_variant *v = &m->variants[i];
+            printf("%s\t%s\t%s_%s\t%s\t%s\t%s\n", m->name, v->name, m->name, v->name,
+                   v->cfg == SF_CFG_NONE ? "-" : sf_cfg_name(v->cfg),
+                   v->cfg_default ? v->cfg_default : "-", v->rule);
+        }
     }
     return 0;
 }
@@ -459,17 +464,26 @@ static int query_has(const char *q, const char *base, size_t blen)
     return 0;
 }
 
+/* Every family with a model, "copy, patterns, readonly, stencil". */
+static const char *model_families(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (const fam_entry *e = fam_registry; e->name; e++)
+        if (e->model && used + strlen(e->name) + 3 < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", e->name);
+    return buf;
+}
+
 static int list_metrics(const char *fam, const char *query, int proven_only)
 {
-    unsigned bit;
-    sf_family f;
-    if (!strcmp(fam, "readonly"))
-        bit = SF_READONLY_BIT;
-    else if (!sf_family_from_name(fam, &f))
-        bit = 1u << f;
-    else
-        return cli_usage_error(PROG, "--metrics: unknown family '%s' (readonly, copy, patterns, "
-                               "stencil)", fam);
+    const struct fam_model *fm = sf_model(fam);
+    if (!fm) {
+        char names[256];
+        return cli_usage_error(PROG, "--metrics: unknown family '%s' (%s)", fam,
+                               model_families(names, sizeof names));
+    }
+    const unsigned bit = fm->metrics;
     char *q = NULL, err[512];
     size_t qlen = 0;
     if (query) {
@@ -496,7 +510,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
         const sf_metric *m = &sf_metrics[i];
         const char *dot = strchr(m->name, '.');
         const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
-        have[i] = (m->families & bit) && (!q || m->always || query_has(q, m->name, blen)) &&
+        have[i] = (m->sets & bit) && (!q || m->always || query_has(q, m->name, blen)) &&
                   (!proven_only || m->proven);
     }
     /* a list without the counters every H100 ncu has is not ncu's list */
@@ -514,7 +528,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
     int n = 0;
     for (size_t i = 0; i < sf_nmetrics; i++) {
         const sf_metric *m = &sf_metrics[i];
-        if (!(m->families & bit) || (proven_only && !m->proven))
+        if (!(m->sets & bit) || (proven_only && !m->proven))
             continue;
         if (have[i]) {
             printf("%s%s", n ? "," : "", m->name);
@@ -554,10 +568,11 @@ static int lab_table(int markdown, unsigned granule)
         printf("# sector_model --lab: the background labs' figures beside the model\n");
         printf("source\tfamily\tvariant\tconfig\top\tquantity\tlab\tmodel\tverdict\tlab_says\th100\n");
     }
-    for (size_t i = 0; i < sf_nlabs; i++) {
-        const sf_lab *e = &sf_labs[i];
-        for (size_t j = 0; j < sf_nvariants; j++) {
-            const sf_variant *v = &sf_variants[j];
+    for (const fam_entry *f = fam_registry; f->name; f++)
+    for (size_t i = 0; f->model && i < f->model->nlabs; i++) {
+        const sf_lab *e = &f->model->labs[i];
+        for (size_t j = 0; j < f->model->nvariants; j++) {
+            const sf_variant *v = &f->model->variants[j];
             sf_params p;
             sf_lab_params(e, v, NULL, &p);
             p.granule_bytes = granule;
@@ -574,13 +589,13 @@ static int lab_table(int markdown, unsigned granule)
             const int prefix = L && e->variant[L - 1] == '*';
             if (markdown)
                 printf("| %s | %s | %s%s | %s | %s | %s | %.4g | %.4g | %s |\n", e->source,
-                       sf_family_name(v->family), v->name, prefix ? " (any path)" : "", pr.config,
+                       sf_family_name(v), v->name, prefix ? " (any path)" : "", pr.config,
                        e->op ? "st" : "ld",
                        sf_quantity_name(e->q), e->value, m,
                        ok ? "agrees" : e->h100 ? e->h100 : "DIFFERS (no reason known)");
             else
                 printf("%s\t%s\t%s\t%s\t%s\t%s\t%.6g\t%.6g\t%s\t%s\t%s\n", e->source,
-                       sf_family_name(v->family), v->name, pr.config, e->op ? "st" : "ld",
+                       sf_family_name(v), v->name, pr.config, e->op ? "st" : "ld",
                        sf_quantity_name(e->q), e->value, m, ok ? "agrees" : "differs", e->what,
                        ok ? "-" : e->h100 ? e->h100 : "no reason known");
             if (prefix)
@@ -696,9 +711,9 @@ int main(int argc, char **argv)
         return cli_usage_error(PROG, "--variant and --config go with --family");
 
     if (given_families) {
-        /* readonly's model is the default tables; the others are sf_ families */
-        printf("readonly\n");
-        for (int f = 0; f < SF_NFAMILIES; f++) printf("%s\n", sf_family_name((sf_family)f));
+        for (const fam_entry *e = fam_registry; e->name; e++)
+            if (e->model)
+                printf("%s\n", e->name);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
     if (given_list)
@@ -708,10 +723,11 @@ int main(int argc, char **argv)
     else if (lab)
         rc = lab_table(markdown, (unsigned)granule);
     else if (family) {
-        sf_family f;
-        if (sf_family_from_name(family, &f))
-            return cli_usage_error(PROG, "--family: unknown family '%s' (copy, patterns, stencil; "
-                                   "readonly is the default tables)", family);
+        char names[256];
+        const struct fam_model *fm = sf_model(family);
+        if (!fm || !fm->nvariants)
+            return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly is the "
+                                   "default tables)", family, sf_family_list(names, sizeof names));
         if (given_elem || given_stride || given_offset || given_lanes)
             return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
                                    "readonly single pattern's, not --family's");
@@ -733,7 +749,7 @@ int main(int argc, char **argv)
         fp.pad_ld = pad_ld;
         fo.variants = variants;
         fo.markdown = markdown;
-        rc = family_rows(f, &fp, &fo);
+        rc = family_rows(fm, &fp, &fo);
     } else {
         cfg.n_floats = n;
         cfg.granule_bytes = (unsigned)granule;
