@@ -31,6 +31,7 @@
 #include "sector_families.h"
 #include "sector_family.h"
 #include "sector_model.h"
+#include "sector_recipe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -399,71 +400,6 @@ static int list_variants(const char *fam)
     return 0;
 }
 
-/* ncu --query-metrics prints a few MB; the file is read whole, so its size
- * is bounded (a path like /dev/zero never ends). */
-#define MAX_QUERY_BYTES (64 << 20)
-
-/* The base names (first word of a line) that `ncu --query-metrics` printed. */
-static char *read_query(const char *path, size_t *len, char *err, size_t errlen)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 4096 > cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, fp);
-        n += got;
-        if (got == 0)
-            break;
-        if (n > MAX_QUERY_BYTES) {   /* /dev/zero, or not ncu's output */
-            free(buf);
-            fclose(fp);
-            snprintf(err, errlen, "%s is larger than %d MiB: not the output of ncu --query-metrics",
-                     path, MAX_QUERY_BYTES >> 20);
-            return NULL;
-        }
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!buf || bad) {
-        free(buf);
-        snprintf(err, errlen, "cannot read %s", path);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
-/* 1 when some line of q starts (after blanks) with base followed by a blank or the end. */
-static int query_has(const char *q, const char *base, size_t blen)
-{
-    for (const char *line = q; line && *line;) {
-        const char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!strncmp(p, base, blen) && (p[blen] == 0 || p[blen] == ' ' || p[blen] == '\t' ||
-                                        p[blen] == '\n' || p[blen] == '\r'))
-            return 1;
-        line = strchr(line, '\n');
-        if (line)
-            line++;
-    }
-    return 0;
-}
-
 /* Every family with a model, "copy, patterns, readonly, stencil". */
 static const char *model_families(char *buf, size_t len)
 {
@@ -487,7 +423,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
     char *q = NULL, err[512];
     size_t qlen = 0;
     if (query) {
-        q = read_query(query, &qlen, err, sizeof err);
+        q = sf_query_read(query, &qlen, err, sizeof err);
         if (!q) {
             fprintf(stderr, "%s: %s\n", PROG, err);
             return 1;
@@ -510,7 +446,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
         const sf_metric *m = &sf_metrics[i];
         const char *dot = strchr(m->name, '.');
         const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
-        have[i] = (m->sets & bit) && (!q || m->always || query_has(q, m->name, blen)) &&
+        have[i] = (m->sets & bit) && (!q || m->always || sf_query_has(q, m->name, blen)) &&
                   (!proven_only || m->proven);
     }
     /* a list without the counters every H100 ncu has is not ncu's list */
@@ -551,6 +487,59 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
     free(have);
     if (n == 0) {
         fprintf(stderr, "%s: no metric of %s is available\n", PROG, fam);
+        return 1;
+    }
+    return 0;
+}
+
+/* Each name of a comma-separated list, as one sentence on stderr. */
+static void say_each(const char *list, const char *fmt_prefix, const char *fmt_suffix)
+{
+    for (const char *p = list; *p;) {
+        const size_t k = strcspn(p, ",");
+        fprintf(stderr, "%s: %s%.*s%s\n", PROG, fmt_prefix, (int)k, p, fmt_suffix);
+        p += k + (p[k] == ',');
+    }
+}
+
+/* The runs scripts/ncu_profile.sh makes for a family (sector_recipe.h). */
+static int ncu_recipe(const char *fam, int quick, const char *n, unsigned wpb, const char *have_path)
+{
+    static char v[8192], missing[8192], extra[8192];
+    char names[256], err[512], pre[128];
+    const struct fam_model *m = sf_model(fam);
+    if (!m)
+        return cli_usage_error(PROG, "--ncu-recipe: unknown family '%s' (%s)", fam,
+                               model_families(names, sizeof names));
+    char *have = NULL;
+    size_t hlen = 0;
+    if (have_path && !(have = sf_query_read(have_path, &hlen, err, sizeof err))) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    const int nv = sf_recipe_variants(m, have, v, sizeof v, missing, sizeof missing, extra,
+                                      sizeof extra, err, sizeof err);
+    free(have);
+    if (nv < 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    if (m->nvariants) {   /* readonly's tables have no variant list to hold the program to */
+        snprintf(pre, sizeof pre, "the %s program has no variant ", fam);
+        say_each(missing, pre, ": left out");
+        snprintf(pre, sizeof pre, "%s ", fam);
+        say_each(extra, pre, " has no sector model (no kernel of its own?): not profiled");
+        if (nv == 0) {
+            fprintf(stderr, "%s: no variant of the %s program has a sector model\n", PROG, fam);
+            return 1;
+        }
+    }
+    if (!m->nncu) {
+        fprintf(stderr, "%s: %s has no ncu recipe\n", PROG, fam);
+        return 1;
+    }
+    if (sf_recipe_write(stdout, m, quick, n ? n : m->ncu_n, wpb, v, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
         return 1;
     }
     return 0;
@@ -611,6 +600,7 @@ static void usage(FILE *f, const cli_opt *t)
         "usage: sector_model [options]                      readonly tables\n"
         "       sector_model --family F [--variant V,...] [--config LIST] [options]\n"
         "       sector_model --list [FAMILY] | --list-families | --metrics FAMILY [--ncu-query FILE] | --lab\n"
+        "       sector_model --ncu-recipe FAMILY [--quick] [--run-n N] [--wpb W] [--have FILE]\n"
         "  Predicted L1 requests, sectors, wavefronts and hits, L2 requests and sectors,\n"
         "  DRAM sectors, from the addresses alone (docs/sectors.md).\n\n");
     cli_print_options(f, t);
@@ -635,6 +625,8 @@ int main(int argc, char **argv)
     uint64_t radius = 1, grid = 0, sms = 132, bps = 16;
     int reuse = 0;
     const char *family = NULL, *variants = NULL, *list = NULL, *metrics = NULL, *query = NULL;
+    const char *recipe = NULL, *run_n = NULL, *have = NULL;
+    int quick = 0;
     fam_opts fo;
     memset(&fo, 0, sizeof fo);
     static const char *const reuse_names[] = { "lru", "all", "none", NULL };
@@ -688,6 +680,14 @@ int main(int argc, char **argv)
         {"--proven", 0, CLI_FLAG, 0, 0, 0, 0, &proven, 0,
          "with --metrics: only those seen in real H100 captures (a fallback)", 0, 0},
         {"--lab", 0, CLI_FLAG, 0, 0, 0, 0, &lab, 0, "every lab figure beside the model", 0, 0},
+        {"--ncu-recipe", 0, CLI_STRING, 0, 0, 0, 0, &recipe, "FAMILY",
+         "the ncu runs of FAMILY (scripts/ncu_profile.sh), TSV: run, args, kernel, l2_fetch, "
+         "compare, output", 0, 0},
+        {"--quick", 0, CLI_FLAG, 0, 0, 0, 0, &quick, 0, "with --ncu-recipe: the short set", 0, 0},
+        {"--run-n", 0, CLI_STRING, 0, 0, 0, 0, &run_n, "N",
+         "with --ncu-recipe: N as the program is given it (default: the family's)", 0, 0},
+        {"--have", 0, CLI_STRING, 0, 0, 0, 0, &have, "FILE",
+         "with --ncu-recipe: the program's --list-kernels; only the variants it has", 0, 0},
         CLI_END,
     };
     const cli_opt *optv[1] = { opts };
@@ -707,6 +707,8 @@ int main(int argc, char **argv)
                                (unsigned long long)granule);
     if ((query || proven) && !metrics)
         return cli_usage_error(PROG, "--ncu-query and --proven go with --metrics FAMILY");
+    if ((quick || run_n || have) && !recipe)
+        return cli_usage_error(PROG, "--quick, --run-n and --have go with --ncu-recipe FAMILY");
     if ((variants || given_config) && !family)
         return cli_usage_error(PROG, "--variant and --config go with --family");
 
@@ -718,6 +720,8 @@ int main(int argc, char **argv)
     }
     if (given_list)
         rc = list_variants(list);
+    else if (recipe)
+        rc = ncu_recipe(recipe, quick, run_n, (unsigned)wpb, have);
     else if (metrics)
         rc = list_metrics(metrics, query, proven);
     else if (lab)
