@@ -58,6 +58,14 @@ typedef enum sf_path { SF_PATH_CA = 0, SF_PATH_CG, SF_PATH_NC } sf_path;
 
 /* Largest N the model takes: its L2 keeps a few bytes per 128 B line. */
 #define SF_MAX_N (1ull << 28)
+/* Largest work the model takes for one launch, counted before it walks:
+ * warps x (requests + distinct 128 B lines) of warp 0, the busiest.  It is
+ * about 0.45 us a unit on a 2020s core (the random gather at N = 1e7, 1e7
+ * units, takes 4.6 s; 0.6 us at WPB 1), so the limit keeps one launch under
+ * a minute:
+ * N = 2^28 of a coalesced copy passes, a random gather over 2^28 floats
+ * (2.8e8 units, over two minutes) is refused with a sentence. */
+#define SF_MAX_WORK 6.7e7
 #define SF_SEED_DEFAULT 12345ull
 #define SF_N_DEFAULT 10000000ull
 

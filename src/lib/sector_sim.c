@@ -456,6 +456,29 @@ static int check_params(const sf_variant *v, const sf_params *p, char *err, size
                                           : sf_check_n_cfg(v, p, err, errlen);
 }
 
+/* The work of warp 0, the busiest of every generator (grid-stride loops give
+ * it the most iterations): per instruction, one for the request and one per
+ * distinct 128 B line its lanes touch (an L2 lookup each when they miss).
+ * Counting stops once warps x work passes the limit (a grid of one block
+ * gives warp 0 every iteration). */
+static double warp0_work(const sf_ctx *c, uint64_t warps)
+{
+    sf_access a;
+    double work = 0;
+    for (unsigned k = 0; work * (double)warps <= SF_MAX_WORK && c->v->gen(c, 0, k, &a); k++) {
+        uint64_t line[32];
+        unsigned n = 0;
+        for (unsigned l = 0; l < 32; l++)
+            if (a.active & (1u << l))
+                line[n++] = a.off[l] / 128;
+        sort_u64(line, n);
+        work += 1;
+        for (unsigned i = 0; i < n; i++)
+            work += i == 0 || line[i] != line[i - 1];
+    }
+    return work;
+}
+
 /* Items, layout and array sizes (the family's setup), then the grid; 0 or -1
  * with err. */
 static int setup_ctx(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_prediction *out,
@@ -484,6 +507,14 @@ static int setup_ctx(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_pred
     out->items = c->items;
     out->blocks = c->blocks_floor ? threads / tpb : (threads + tpb - 1) / tpb;
     out->warps = out->blocks * p->wpb;
+    const double work = (double)out->warps * warp0_work(c, out->warps);
+    if (work > SF_MAX_WORK) {
+        set_err(err, errlen, "at N = %llu (%s, WPB %u) the model would walk about %.2g requests "
+                "and line lookups (%llu warps), more than its limit of %.3g (under a minute): "
+                "give a smaller N", (unsigned long long)p->n, out->config, p->wpb, work,
+                (unsigned long long)out->warps, SF_MAX_WORK);
+        return -1;
+    }
     return 0;
 }
 

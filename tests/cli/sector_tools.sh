@@ -66,6 +66,13 @@ grep -q "copy memcpy has no sector model" "$TMP/r.err" || fail "--ncu-recipe cop
     fail "--ncu-recipe copy --have: only the variant both have, got $(cat "$TMP/r.tsv")"
 printf 'memcpy\tx\n' >"$TMP/have.txt"
 expect_exit 1 bin/sector_model --ncu-recipe copy --have "$TMP/have.txt"; expect_says "no variant of the copy program"
+# --- bounded work (issue 24): a 56-byte runs table asking the random gather over
+#     2^28 floats is refused at once with a sentence, not walked for minutes
+printf 'kernel\tconfig\tn\twarps_per_block\nrandom_ca\t-\t268435456\t4\n' >"$TMP/big_runs.tsv"
+printf 'kernel\tid\npatterns_random_ca\t0\n' >"$TMP/big_ncu.tsv"
+expect_exit 1 timeout 20 bin/sector_compare --family patterns --runs "$TMP/big_runs.tsv" --ncu "$TMP/big_ncu.tsv" --out "$TMP/big.tsv"
+expect_says "more than its limit"
+[ ! -e "$TMP/big.tsv" ] || fail "a refused comparison left $TMP/big.tsv"
 # --- every output write is checked
 if [ -w /dev/full ]; then
     expect_exit 1 bash -c 'bin/sector_model --family stencil >/dev/full';   expect_says "cannot write"

@@ -507,6 +507,16 @@ static void test_errors(void)
     p = base();
     p.wpb = 0;
     CHECK_EQ_I(sf_predict(v, &p, &pr, err, sizeof err), -1);
+    /* the work is bounded before the walk: a random gather over 2^28 floats is
+     * 2^23 warps x 33 (1 request, 32 lines), over SF_MAX_WORK; a coalesced
+     * copy of 2^28 (2^23 warps x 4) is not */
+    p = base();
+    p.n = SF_MAX_N;
+    CHECK_EQ_I(sf_check(sf_find("patterns", "random_ca"), &p, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "2.8e+08 requests and line lookups");
+    CHECK_EQ_I(sf_check(sf_find("copy", "stride"), &p, err, sizeof err), 0);
+    p.n = 1 << 20;
+    CHECK_EQ_I(sf_check(sf_find("patterns", "random_ca"), &p, err, sizeof err), 0);
     CHECK(sf_find("copy", "memcpy") == NULL); /* no kernel, no model */
     CHECK(sf_find("patterns", "stride") == NULL);
 }
