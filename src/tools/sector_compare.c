@@ -41,6 +41,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -699,270 +700,354 @@ typedef struct fam_opts {
     int markdown, strict;
 } fam_opts;
 
-static int family_mode(const fam_opts *o)
-{
-    char err[512];
+/* The two tables of a comparison: the run's rows and ncu's launches. */
+typedef struct fam_run {
+    const fam_opts *o;
     tsv_table runs, ncu;
-    if (tsv_read(o->runs, &runs, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", PROG, err);
-        return 1;
-    }
-    if (tsv_read(o->ncu, &ncu, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", PROG, err);
-        tsv_free(&runs);
-        return 1;
-    }
-    int rc = 1;
-    if (tsv_col(&runs, "kernel") < 0 || tsv_col(&runs, "config") < 0) {
-        fprintf(stderr, "%s: %s: the header lacks kernel or config (is it the engine's --table?)\n",
-                PROG, o->runs);
-        goto done;
-    }
-    if (tsv_col(&ncu, "kernel") < 0) {
-        fprintf(stderr, "%s: %s: the header lacks kernel (is it bin/ncu_extract's table?)\n", PROG,
-                o->ncu);
-        goto done;
-    }
-    /* which column of NCU.tsv holds each measure */
-    int col[SFM_NMEASURES][2];
+    int col[SFM_NMEASURES][2];   /* the column of NCU.tsv of each measure and op, or -1 */
+    char absent[1024];           /* the family's metrics NCU.tsv lacks */
+    unsigned sms;                /* from --sms or the run's device */
+} fam_run;
+
+/* Which column of NCU.tsv holds each of the family's measures. */
+static void ncu_columns(fam_run *f)
+{
     for (int q = 0; q < SFM_NMEASURES; q++)
-        col[q][0] = col[q][1] = -1;
-    char absent[1024] = "";
+        f->col[q][0] = f->col[q][1] = -1;
+    f->absent[0] = 0;
     for (size_t i = 0; i < sf_nmetrics; i++) {
         const sf_metric *m = &sf_metrics[i];
-        if (!(m->sets & o->m->metrics))
+        if (!(m->sets & f->o->m->metrics))
             continue;
-        const int c = tsv_col(&ncu, m->name), op = m->op < 0 ? 0 : m->op;
-        if (c >= 0 && col[m->m][op] < 0)
-            col[m->m][op] = c;
+        const int c = tsv_col(&f->ncu, m->name), op = m->op < 0 ? 0 : m->op;
+        if (c >= 0 && f->col[m->m][op] < 0)
+            f->col[m->m][op] = c;
         else if (c < 0 && m->m != SFM_DATA_WAVEFRONTS) {
-            size_t u = strlen(absent);
-            snprintf(absent + u, sizeof absent - u, "%s%s", u ? "," : "", m->name);
+            size_t u = strlen(f->absent);
+            snprintf(f->absent + u, sizeof f->absent - u, "%s%s", u ? "," : "", m->name);
         }
     }
-    const char *device = tsv_meta(&runs, "device");
-    const unsigned sms = o->given_sms ? o->base.sms : device_sms(device);
+}
+
+static void family_head(const fam_run *f)
+{
+    const fam_opts *o = f->o;
+    const char *device = tsv_meta(&f->runs, "device");
     const char *fam = o->m->name;
     if (o->markdown) {
         fprintf(OUT, "%s%s%s: predicted / measured per launch, DRAM granularity %u B, L2 %llu B\n\n",
                 fam, device ? ", " : "", device ? device : "", o->base.granule_bytes,
                 (unsigned long long)o->base.l2_bytes);
         md_header();
-    } else {
-        fprintf(OUT, "# sector_compare --family %s\n# family\t%s\n# device\t%s\n# runs_table\t%s\n"
-                "# ncu_table\t%s\n# dram_granularity_bytes\t%u\n# l2_bytes\t%llu\n# seed\t%llu\n", fam, fam,
-                device ? device : "-", base_of(o->runs), base_of(o->ncu), o->base.granule_bytes,
-                (unsigned long long)o->base.l2_bytes, (unsigned long long)o->base.seed);
-        if (absent[0])
-            fprintf(OUT, "# metrics_missing\t%s\n", absent);
-        fprintf(OUT, "# model\tdocs/sectors.md; agree = every judged quantity inside the model's "
-                "bounds (sector_families.h, sf_judge)\n");
-        gen_header();
+        return;
     }
-    int nrows = 0, disagree = 0;
-    for (size_t r = 0; r < runs.nrow; r++) {
-        const char *vname = tsv_get(&runs, r, "kernel");
-        const char *config = tsv_get(&runs, r, "config");
-        const sf_variant *v = sf_find(o->m->name, vname);
-        if (!v) {
-            fprintf(stderr, "%s: %s: %s has no model (no kernel of its own?): row %zu left out\n",
-                    PROG, o->runs, vname, r + 1);
-            continue;
-        }
-        /* the k-th row of v pairs with the k-th launch of FAMILY_V; a row
-         * whose validation failed had no clean launch (the engine skips it) */
-        const char *valid = tsv_get(&runs, r, "valid");
-        const int failed = valid && !strcmp(valid, "FAIL");
-        /* the clean kernel's name: the run's kernel_fn column where it has one
-         * (a configuration may have a kernel of its own: copy_batch_unrolled_b4),
-         * else FAMILY_V; rows pair with launches of that name in order */
-        char want[128], have[256];
-        const char *fn = tsv_get(&runs, r, "kernel_fn");
-        if (fn && *fn && strcmp(fn, "-") != 0) snprintf(want, sizeof want, "%s", fn);
-        else snprintf(want, sizeof want, "%s_%s", fam, vname);
-        size_t k = 0, rows_v = 0, launches_v = 0;
-        for (size_t j = 0; j < runs.nrow; j++) {
-            const char *vj = tsv_get(&runs, j, "valid");
-            const char *fj = tsv_get(&runs, j, "kernel_fn");
-            const int same = fn && *fn && strcmp(fn, "-") != 0 ? fj && !strcmp(fj, fn)
-                                                               : !strcmp(tsv_get(&runs, j, "kernel"), vname);
-            if (!same || (vj && !strcmp(vj, "FAIL"))) continue;
-            k += j < r;
-            rows_v++;
-        }
-        for (size_t j = 0; j < ncu.nrow; j++) {
-            base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
-            launches_v += !strcmp(have, want);
-        }
-        /* twice as many launches as rows: the validation launched the clean
-         * kernel too (check, then clean, per configuration): take the second */
-        const int twice = rows_v > 0 && launches_v == 2 * rows_v;
-        if (twice && k == 0)
-            fprintf(stderr, "%s: %s has 2 launches of %s per row of %s: pairing each row with "
-                    "the second (the validation ran the clean kernel first)\n", PROG,
-                    base_of(o->ncu), want, base_of(o->runs));
-        const size_t kth = twice ? 2 * k + 1 : k;
-        long hit = -1;
-        size_t seen = 0;
-        for (size_t j = 0; j < ncu.nrow && hit < 0 && !failed; j++) {
-            base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
-            if (!strcmp(have, want) && seen++ == kth)
-                hit = (long)j;
-        }
-        sf_params p = o->base;
-        if (o->m->shape != SF_SHAPE_2D) {
-            double n = tsv_num(&runs, r, "n");
-            if (!isnan(n)) {
-                if (n < 1 || n > (double)SF_MAX_N || n != floor(n)) {
-                    fprintf(stderr, "%s: %s: row %zu: n = %s is not 1..%llu\n", PROG, o->runs,
-                            r + 1, tsv_get(&runs, r, "n"), (unsigned long long)SF_MAX_N);
-                    goto done;
-                }
-                p.n = (uint64_t)n;
+    fprintf(OUT, "# sector_compare --family %s\n# family\t%s\n# device\t%s\n# runs_table\t%s\n"
+            "# ncu_table\t%s\n# dram_granularity_bytes\t%u\n# l2_bytes\t%llu\n# seed\t%llu\n", fam, fam,
+            device ? device : "-", base_of(o->runs), base_of(o->ncu), o->base.granule_bytes,
+            (unsigned long long)o->base.l2_bytes, (unsigned long long)o->base.seed);
+    if (f->absent[0])
+        fprintf(OUT, "# metrics_missing\t%s\n", f->absent);
+    fprintf(OUT, "# model\tdocs/sectors.md; agree = every judged quantity inside the model's "
+            "bounds (sector_families.h, sf_judge)\n");
+    gen_header();
+}
+
+/* How row r pairs with a launch. */
+typedef struct pairing {
+    char want[128];   /* the clean kernel's name */
+    size_t kth;       /* its launch the row pairs with (0-based) */
+    long hit;         /* that launch's row of NCU.tsv, or -1 */
+    int failed;       /* the row's validation failed: no clean launch */
+} pairing;
+
+/* The k-th row of v pairs with the k-th launch of FAMILY_V (or of the row's
+ * kernel_fn: a configuration may have a kernel of its own, copy_batch_unrolled_b4);
+ * a row whose validation failed had no clean launch (the engine skips it). */
+static void pair_launch(const fam_run *f, size_t r, const char *vname, pairing *pa)
+{
+    const tsv_table *runs = &f->runs, *ncu = &f->ncu;
+    char have[256];
+    const char *valid = tsv_get(runs, r, "valid");
+    pa->failed = valid && !strcmp(valid, "FAIL");
+    const char *fn = tsv_get(runs, r, "kernel_fn");
+    const int own = fn && *fn && strcmp(fn, "-") != 0;
+    if (own) snprintf(pa->want, sizeof pa->want, "%s", fn);
+    else snprintf(pa->want, sizeof pa->want, "%s_%s", f->o->m->name, vname);
+    size_t k = 0, rows_v = 0, launches_v = 0;
+    for (size_t j = 0; j < runs->nrow; j++) {
+        const char *vj = tsv_get(runs, j, "valid");
+        const char *fj = tsv_get(runs, j, "kernel_fn");
+        const int same = own ? fj && !strcmp(fj, fn) : !strcmp(tsv_get(runs, j, "kernel"), vname);
+        if (!same || (vj && !strcmp(vj, "FAIL"))) continue;
+        k += j < r;
+        rows_v++;
+    }
+    for (size_t j = 0; j < ncu->nrow; j++) {
+        base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
+        launches_v += !strcmp(have, pa->want);
+    }
+    /* twice as many launches as rows: the validation launched the clean
+     * kernel too (check, then clean, per configuration): take the second */
+    const int twice = rows_v > 0 && launches_v == 2 * rows_v;
+    if (twice && k == 0)
+        fprintf(stderr, "%s: %s has 2 launches of %s per row of %s: pairing each row with "
+                "the second (the validation ran the clean kernel first)\n", PROG,
+                base_of(f->o->ncu), pa->want, base_of(f->o->runs));
+    pa->kth = twice ? 2 * k + 1 : k;
+    pa->hit = -1;
+    size_t seen = 0;
+    for (size_t j = 0; j < ncu->nrow && pa->hit < 0 && !pa->failed; j++) {
+        base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
+        if (!strcmp(have, pa->want) && seen++ == pa->kth)
+            pa->hit = (long)j;
+    }
+}
+
+/* The model's parameters of row r (its n, warps per block, configuration,
+ * the grid measured); 0, or -1 with a sentence on stderr. */
+static int row_params(const fam_run *f, size_t r, const sf_variant *v, const sf_measured *meas,
+                      sf_params *p)
+{
+    const fam_opts *o = f->o;
+    const tsv_table *runs = &f->runs;
+    const char *config = tsv_get(runs, r, "config");
+    *p = o->base;
+    if (o->m->shape != SF_SHAPE_2D) {
+        double n = tsv_num(runs, r, "n");
+        if (!isnan(n)) {
+            if (n < 1 || n > (double)SF_MAX_N || n != floor(n)) {
+                fprintf(stderr, "%s: %s: row %zu: n = %s is not 1..%llu\n", PROG, o->runs,
+                        r + 1, tsv_get(runs, r, "n"), (unsigned long long)SF_MAX_N);
+                return -1;
             }
-        }
-        double w = tsv_num(&runs, r, "warps_per_block");
-        if (!isnan(w)) {
-            if (w < 1 || w > 32 || w != floor(w)) {
-                fprintf(stderr, "%s: %s: row %zu: warps_per_block %s is not 1..32\n", PROG, o->runs,
-                        r + 1, tsv_get(&runs, r, "warps_per_block"));
-                goto done;
-            }
-            p.wpb = (unsigned)w;
-        }
-        if (v->cfg != SF_CFG_NONE &&
-            config_value(config, sf_cfg_name(v->cfg), &p.cfg)) {
-            fprintf(stderr, "%s: %s: row %zu (%s): no %s=VALUE in the config '%s'\n", PROG,
-                    o->runs, r + 1, vname, sf_cfg_name(v->cfg), config ? config : "");
-            goto done;
-        }
-        sf_measured meas;
-        sf_measured_clear(&meas);
-        if (hit >= 0)
-            for (int q = 0; q < SFM_NMEASURES; q++)
-                for (int op = 0; op < 2; op++)
-                    if (col[q][op] >= 0)
-                        meas.v[q][op] = tsv_parse_num(ncu.cell[(size_t)hit * ncu.ncol + col[q][op]]);
-        if (sms)
-            p.sms = sms;
-        double bps = tsv_num(&runs, r, "blocks_per_sm");
-        if (!o->given_bps && !isnan(bps) && bps >= 1 && bps <= 64 && bps == floor(bps))
-            p.blocks_per_sm = (unsigned)bps;
-        if (!isnan(meas.v[SFM_GRID][0]) && meas.v[SFM_GRID][0] >= 1 &&
-            meas.v[SFM_GRID][0] == floor(meas.v[SFM_GRID][0]))
-            p.grid_blocks = (uint64_t)meas.v[SFM_GRID][0]; /* grid-stride copies only */
-        sf_prediction pr;
-        if (sf_predict(v, &p, &pr, err, sizeof err)) {
-            fprintf(stderr, "%s: %s %s (row %zu): %s\n", PROG, fam, vname, r + 1, err);
-            goto done;
-        }
-        for (int op = 0; op < 2; op++) {
-            const int predicted = op == SF_LD ? pr.has_load : pr.has_store;
-            const double mreq = meas.v[SFM_REQUESTS][op];
-            if (!predicted && !(mreq > 0))
-                continue;
-            sf_verdict vd;
-            sf_judge(&pr, (sf_op)op, &meas, &vd);
-            char lab[512], src[32], lv[512], why[1024], note[2048];
-            if (sf_lab_row(v, &p, (sf_op)op, lab, sizeof lab, src, sizeof src, lv, sizeof lv, why,
-                           sizeof why) < 0)
-                fprintf(stderr, "%s: %s: the lab's figure: %s\n", PROG, vname, why);
-            snprintf(note, sizeof note, "%s", vd.note);
-            if (hit < 0 && !failed) {
-                size_t u = strlen(note);
-                snprintf(note + u, sizeof note - u, "%sno launch of %s in %s (launch %zu)",
-                         u ? "; " : "", want, base_of(o->ncu), kth + 1);
-            }
-            if (why[0] && strcmp(lv, "agrees")) {
-                size_t u = strlen(note);
-                snprintf(note + u, sizeof note - u, "%sH100 vs lab: %s", u ? "; " : "", why);
-            }
-            if (failed) {
-                size_t u = strlen(note);
-                snprintf(note + u, sizeof note - u, "%sthe run's validation FAILED: no clean "
-                         "launch to measure", u ? "; " : "");
-            }
-            if (op == SF_ST && !pr.has_load && meas.v[SFM_DRAM][SF_LD] > SF_DRAM_MIN_SECTORS) {
-                size_t u = strlen(note);
-                snprintf(note + u, sizeof note - u, "%sDRAM reads %.0f sectors although the kernel "
-                         "only stores (partial sectors filled from DRAM?); the model predicts none",
-                         u ? "; " : "", meas.v[SFM_DRAM][SF_LD]);
-            }
-            const sf_counts *c = &pr.op[op];
-            gen g;
-            gen_init(&g);
-            g.family = fam;
-            g.variant = vname;
-            g.config = pr.config;
-            g.op = op ? "st" : "ld";
-            g.p[GQ_REQ] = c->requests;
-            g.p[GQ_SEC] = c->sectors;
-            g.p[GQ_WF] = c->wavefronts;
-            g.p[GQ_HITS] = c->hits;
-            g.p[GQ_HITS_MAX] = c->hits_max;
-            g.p[GQ_L2REQ] = c->l2_requests;
-            g.p[GQ_L2REQ_MIN] = c->l2_requests_min;
-            g.p[GQ_L2SEC] = c->l2_sectors;
-            g.p[GQ_L2SEC_MIN] = c->l2_sectors_min;
-            g.p[GQ_DRAM] = op == SF_LD ? pr.dram_read_sectors : pr.dram_write_sectors;
-            g.p[GQ_BLOCKS] = (double)pr.blocks;
-            g.m[GQ_REQ] = mreq;
-            g.m[GQ_INSTR] = meas.v[SFM_INSTRUCTIONS][op];
-            g.m[GQ_SEC] = meas.v[SFM_SECTORS][op];
-            g.m[GQ_WF] = meas.v[SFM_WAVEFRONTS][op];
-            g.m[GQ_DWF] = meas.v[SFM_DATA_WAVEFRONTS][op];
-            g.m[GQ_HITS] = meas.v[SFM_HITS][op];
-            g.m[GQ_L2REQ] = meas.v[SFM_L2_REQUESTS][op];
-            g.m[GQ_L2SEC] = meas.v[SFM_L2_SECTORS][op];
-            g.m[GQ_DRAM] = meas.v[SFM_DRAM][op];
-            g.m[GQ_BLOCKS] = meas.v[SFM_GRID][0];
-            g.m[GQ_TIME] = meas.v[SFM_TIME][0];
-            gen_derive(&g, c->bytes);
-            g.agree = vd.agree ? "yes" : "no";
-            g.mismatch = vd.mismatch;
-            g.lab = lab;
-            g.lab_source = src;
-            g.lab_vs_model = lv;
-            g.note = note[0] ? note : "-";
-            gen_put(&g, o->markdown);
-            nrows++;
-            disagree += !vd.agree;
+            p->n = (uint64_t)n;
         }
     }
-    /* launches no row claimed: the run and the profile do not match */
-    for (size_t j = 0; j < ncu.nrow; j++) {
+    double w = tsv_num(runs, r, "warps_per_block");
+    if (!isnan(w)) {
+        if (w < 1 || w > 32 || w != floor(w)) {
+            fprintf(stderr, "%s: %s: row %zu: warps_per_block %s is not 1..32\n", PROG, o->runs,
+                    r + 1, tsv_get(runs, r, "warps_per_block"));
+            return -1;
+        }
+        p->wpb = (unsigned)w;
+    }
+    if (v->cfg != SF_CFG_NONE && config_value(config, sf_cfg_name(v->cfg), &p->cfg)) {
+        fprintf(stderr, "%s: %s: row %zu (%s): no %s=VALUE in the config '%s'\n", PROG,
+                o->runs, r + 1, v->name, sf_cfg_name(v->cfg), config ? config : "");
+        return -1;
+    }
+    if (f->sms)
+        p->sms = f->sms;
+    double bps = tsv_num(runs, r, "blocks_per_sm");
+    if (!o->given_bps && !isnan(bps) && bps >= 1 && bps <= 64 && bps == floor(bps))
+        p->blocks_per_sm = (unsigned)bps;
+    const double grid = meas->v[SFM_GRID][0];
+    if (!isnan(grid) && grid >= 1 && grid == floor(grid))
+        p->grid_blocks = (uint64_t)grid; /* grid-stride copies only */
+    return 0;
+}
+
+/* Append a sentence to a note. */
+static void note_add(char *note, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_add(char *note, size_t len, const char *fmt, ...)
+{
+    size_t u = strlen(note);
+    if (u + 3 >= len)
+        return;
+    if (u) {
+        snprintf(note + u, len - u, "; ");
+        u += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + u, len - u, fmt, ap);
+    va_end(ap);
+}
+
+/* The predicted and measured quantities of one op, side by side. */
+static void fill_gen(gen *g, const sf_prediction *pr, const sf_measured *meas, int op)
+{
+    const sf_counts *c = &pr->op[op];
+    g->p[GQ_REQ] = c->requests;
+    g->p[GQ_SEC] = c->sectors;
+    g->p[GQ_WF] = c->wavefronts;
+    g->p[GQ_HITS] = c->hits;
+    g->p[GQ_HITS_MAX] = c->hits_max;
+    g->p[GQ_L2REQ] = c->l2_requests;
+    g->p[GQ_L2REQ_MIN] = c->l2_requests_min;
+    g->p[GQ_L2SEC] = c->l2_sectors;
+    g->p[GQ_L2SEC_MIN] = c->l2_sectors_min;
+    g->p[GQ_DRAM] = op == SF_LD ? pr->dram_read_sectors : pr->dram_write_sectors;
+    g->p[GQ_BLOCKS] = (double)pr->blocks;
+    g->m[GQ_REQ] = meas->v[SFM_REQUESTS][op];
+    g->m[GQ_INSTR] = meas->v[SFM_INSTRUCTIONS][op];
+    g->m[GQ_SEC] = meas->v[SFM_SECTORS][op];
+    g->m[GQ_WF] = meas->v[SFM_WAVEFRONTS][op];
+    g->m[GQ_DWF] = meas->v[SFM_DATA_WAVEFRONTS][op];
+    g->m[GQ_HITS] = meas->v[SFM_HITS][op];
+    g->m[GQ_L2REQ] = meas->v[SFM_L2_REQUESTS][op];
+    g->m[GQ_L2SEC] = meas->v[SFM_L2_SECTORS][op];
+    g->m[GQ_DRAM] = meas->v[SFM_DRAM][op];
+    g->m[GQ_BLOCKS] = meas->v[SFM_GRID][0];
+    g->m[GQ_TIME] = meas->v[SFM_TIME][0];
+    gen_derive(g, c->bytes);
+}
+
+/* One row of the table: op of the row's launch, judged; returns 1 when it
+ * disagrees. */
+static int op_row(const fam_run *f, const sf_variant *v, const sf_params *p,
+                  const sf_prediction *pr, const sf_measured *meas, int op, const pairing *pa)
+{
+    sf_verdict vd;
+    sf_judge(pr, (sf_op)op, meas, &vd);
+    char lab[512], src[32], lv[512], why[1024], note[2048];
+    if (sf_lab_row(v, p, (sf_op)op, lab, sizeof lab, src, sizeof src, lv, sizeof lv, why,
+                   sizeof why) < 0)
+        fprintf(stderr, "%s: %s: the lab's figure: %s\n", PROG, v->name, why);
+    snprintf(note, sizeof note, "%s", vd.note);
+    if (pa->hit < 0 && !pa->failed)
+        note_add(note, sizeof note, "no launch of %s in %s (launch %zu)", pa->want,
+                 base_of(f->o->ncu), pa->kth + 1);
+    if (why[0] && strcmp(lv, "agrees"))
+        note_add(note, sizeof note, "H100 vs lab: %s", why);
+    if (pa->failed)
+        note_add(note, sizeof note, "the run's validation FAILED: no clean launch to measure");
+    if (op == SF_ST && !pr->has_load && meas->v[SFM_DRAM][SF_LD] > SF_DRAM_MIN_SECTORS)
+        note_add(note, sizeof note, "DRAM reads %.0f sectors although the kernel only stores "
+                 "(partial sectors filled from DRAM?); the model predicts none",
+                 meas->v[SFM_DRAM][SF_LD]);
+    gen g;
+    gen_init(&g);
+    g.family = f->o->m->name;
+    g.variant = v->name;
+    g.config = pr->config;
+    g.op = op ? "st" : "ld";
+    fill_gen(&g, pr, meas, op);
+    g.agree = vd.agree ? "yes" : "no";
+    g.mismatch = vd.mismatch;
+    g.lab = lab;
+    g.lab_source = src;
+    g.lab_vs_model = lv;
+    g.note = note[0] ? note : "-";
+    gen_put(&g, f->o->markdown);
+    return !vd.agree;
+}
+
+/* Launches no row claimed: the run and the profile do not match. */
+static void warn_unclaimed(const fam_run *f)
+{
+    const tsv_table *runs = &f->runs, *ncu = &f->ncu;
+    const char *fam = f->o->m->name;
+    const size_t fl = strlen(fam);
+    for (size_t j = 0; j < ncu->nrow; j++) {
         char have[256];
-        base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
-        const size_t fl = strlen(fam);
+        base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
         if (strncmp(have, fam, fl) || have[fl] != '_')
             continue;
         size_t before = 0, rows_of = 0, all = 0;
-        for (size_t i = 0; i < ncu.nrow; i++) {
+        for (size_t i = 0; i < ncu->nrow; i++) {
             char h2[256];
-            base_name(tsv_get(&ncu, i, "kernel"), h2, sizeof h2);
+            base_name(tsv_get(ncu, i, "kernel"), h2, sizeof h2);
             before += i < j && !strcmp(h2, have);
             all += !strcmp(h2, have);
         }
-        for (size_t i = 0; i < runs.nrow; i++) {
-            const char *vi = tsv_get(&runs, i, "valid");
-            rows_of += !strcmp(tsv_get(&runs, i, "kernel"), have + fl + 1) && !(vi && !strcmp(vi, "FAIL"));
+        for (size_t i = 0; i < runs->nrow; i++) {
+            const char *vi = tsv_get(runs, i, "valid");
+            rows_of += !strcmp(tsv_get(runs, i, "kernel"), have + fl + 1) && !(vi && !strcmp(vi, "FAIL"));
         }
         if (before == rows_of && all != 2 * rows_of) /* the first launch beyond the rows: once */
             fprintf(stderr, "%s: %s has more launches of %s than %s has rows of %s: the extra "
-                    "ones are left out\n", PROG, base_of(o->ncu), have, base_of(o->runs), have + fl + 1);
+                    "ones are left out\n", PROG, base_of(f->o->ncu), have, base_of(f->o->runs),
+                    have + fl + 1);
     }
+}
+
+/* Every row of the run: its model, its launch, a row per op; 0, or -1 after
+ * a sentence on stderr.  Counts the rows and those that disagree. */
+static int family_rows(const fam_run *f, int *nrows, int *disagree)
+{
+    char err[512];
+    for (size_t r = 0; r < f->runs.nrow; r++) {
+        const char *vname = tsv_get(&f->runs, r, "kernel");
+        const sf_variant *v = sf_find(f->o->m->name, vname);
+        if (!v) {
+            fprintf(stderr, "%s: %s: %s has no model (no kernel of its own?): row %zu left out\n",
+                    PROG, f->o->runs, vname, r + 1);
+            continue;
+        }
+        pairing pa;
+        pair_launch(f, r, vname, &pa);
+        sf_measured meas;
+        sf_measured_clear(&meas);
+        if (pa.hit >= 0)
+            for (int q = 0; q < SFM_NMEASURES; q++)
+                for (int op = 0; op < 2; op++)
+                    if (f->col[q][op] >= 0)
+                        meas.v[q][op] = tsv_parse_num(f->ncu.cell[(size_t)pa.hit * f->ncu.ncol + f->col[q][op]]);
+        sf_params p;
+        if (row_params(f, r, v, &meas, &p))
+            return -1;
+        sf_prediction pr;
+        if (sf_predict(v, &p, &pr, err, sizeof err)) {
+            fprintf(stderr, "%s: %s %s (row %zu): %s\n", PROG, f->o->m->name, vname, r + 1, err);
+            return -1;
+        }
+        for (int op = 0; op < 2; op++) {
+            const int predicted = op == SF_LD ? pr.has_load : pr.has_store;
+            if (!predicted && !(meas.v[SFM_REQUESTS][op] > 0))
+                continue;
+            *disagree += op_row(f, v, &p, &pr, &meas, op, &pa);
+            (*nrows)++;
+        }
+    }
+    return 0;
+}
+
+static int family_mode(const fam_opts *o)
+{
+    char err[512];
+    static fam_run f;
+    memset(&f, 0, sizeof f);
+    f.o = o;
+    if (tsv_read(o->runs, &f.runs, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    if (tsv_read(o->ncu, &f.ncu, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        tsv_free(&f.runs);
+        return 1;
+    }
+    int rc = 1, nrows = 0, disagree = 0;
+    if (tsv_col(&f.runs, "kernel") < 0 || tsv_col(&f.runs, "config") < 0) {
+        fprintf(stderr, "%s: %s: the header lacks kernel or config (is it the engine's --table?)\n",
+                PROG, o->runs);
+        goto done;
+    }
+    if (tsv_col(&f.ncu, "kernel") < 0) {
+        fprintf(stderr, "%s: %s: the header lacks kernel (is it bin/ncu_extract's table?)\n", PROG,
+                o->ncu);
+        goto done;
+    }
+    ncu_columns(&f);
+    f.sms = o->given_sms ? o->base.sms : device_sms(tsv_meta(&f.runs, "device"));
+    family_head(&f);
+    if (family_rows(&f, &nrows, &disagree))
+        goto done;
+    warn_unclaimed(&f);
     if (o->markdown)
         fprintf(OUT, "\n%d of %d rows disagree.\n", disagree, nrows);
     if (disagree)
         fprintf(stderr, "%s: %d of %d rows disagree with the model\n", PROG, disagree, nrows);
     rc = o->strict && disagree ? RC_STRICT_DISAGREE : 0;
     if (nrows == 0) {
-        fprintf(stderr, "%s: %s: no row of %s has a model\n", PROG, o->runs, fam);
+        fprintf(stderr, "%s: %s: no row of %s has a model\n", PROG, o->runs, o->m->name);
         rc = 1;
     }
 done:
-    tsv_free(&runs);
-    tsv_free(&ncu);
+    tsv_free(&f.runs);
+    tsv_free(&f.ncu);
     return rc;
 }
 
