@@ -433,6 +433,157 @@ static void legacy_generic(FILE *out, const row *rows, int nrows, const meta *m,
 /* "stride=4", "batch=8 x", "offset=3": the value of key, or -1. */
 /* ------------------------------------------------------------ the comparison */
 
+/* The model's configuration: the options, else the table's metadata, else
+ * the defaults; 0, or 1 after a sentence. */
+static int ro_config(const char *path, meta *m, sm_config *cfg, uint64_t opt_n, uint64_t opt_g,
+                     uint64_t opt_l2, uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed,
+                     sm_reuse reuse)
+{
+    sm_config_default(cfg);
+    cfg->reuse = reuse;
+    m->n = opt_n ? opt_n : m->have_n ? m->n : cfg->n_floats;
+    m->granule = opt_g ? opt_g : m->have_granule ? m->granule : cfg->granule_bytes;
+    m->l2_bytes = opt_l2 ? opt_l2 : m->have_l2 ? m->l2_bytes : cfg->l2_bytes;
+    m->wpb = opt_wpb ? opt_wpb : m->have_wpb ? m->wpb : 4;
+    if (!sm_granule_ok((unsigned)m->granule) || m->granule != (unsigned)m->granule) {
+        fprintf(stderr, "sector_compare: %s: dram_granularity_bytes %llu is not 32, 64 or 128\n",
+                path, (unsigned long long)m->granule);
+        return 1;
+    }
+    if (m->wpb < 1 || m->wpb > 32) {
+        fprintf(stderr, "sector_compare: %s: wpb %llu is not 1..32\n", path,
+                (unsigned long long)m->wpb);
+        return 1;
+    }
+    /* N comes from the file: the model walks every thread and keeps a table
+     * per DRAM granule, so N is bounded by what fits in 256 MB (SF_MAX_N, as
+     * for the families) */
+    if (m->n > SF_MAX_N) {
+        fprintf(stderr, "sector_compare: %s: n %llu is more than %llu, the most the model's "
+                "tables hold in 256 MB\n", path, (unsigned long long)m->n,
+                (unsigned long long)SF_MAX_N);
+        return 1;
+    }
+    if (m->n < 4 || m->l2_bytes == 0 || m->l2_bytes > (1ull << 40)) {
+        fprintf(stderr, "sector_compare: %s: n %llu or l2_bytes %llu is out of range\n", path,
+                (unsigned long long)m->n, (unsigned long long)m->l2_bytes);
+        return 1;
+    }
+    cfg->n_floats = m->n;
+    cfg->granule_bytes = (unsigned)m->granule;
+    cfg->l2_bytes = m->l2_bytes;
+    cfg->threads_per_block = (unsigned)(32 * m->wpb);
+    m->seed = have_opt_seed ? opt_seed : m->have_seed ? m->seed : SM_SEED_DEFAULT;
+    cfg->seed = m->seed;
+    return 0;
+}
+
+/* Each row against the model: l1_ok, dram_ok, ok; the number that
+ * disagree, or -1 after a sentence. */
+static int ro_judge(const char *path, row *rows, int nrows, const sm_config *cfg)
+{
+    char err[512];
+    int disagree = 0;
+    for (int i = 0; i < nrows; i++) {
+        row *r = &rows[i];
+        sm_kernel k;
+        if (sm_kernel_from_name(r->pattern, &k)) {
+            fprintf(stderr, "sector_compare: %s: unknown pattern '%s'\n", path, r->pattern);
+            return -1;
+        }
+        if (sm_kernel_elem_bytes(k) != r->elem_bytes) {
+            fprintf(stderr, "sector_compare: %s: %s reads %u B elements, the row says %u\n",
+                    path, r->pattern, sm_kernel_elem_bytes(k), r->elem_bytes);
+            return -1;
+        }
+        sm_config c = *cfg;
+        c.stride = r->stride ? r->stride : 1;
+        if (sm_predict(k, &c, &r->pred, err, sizeof err)) {
+            fprintf(stderr, "sector_compare: %s\n", err);
+            return -1;
+        }
+        if (isnan(r->l1_sectors))
+            r->l1_ok = 0;
+        else if (r->pred.exact)
+            r->l1_ok = r->l1_sectors == r->pred.l1_sectors;
+        else /* an expected value (no kernel predicts one now; kept for safety) */
+            r->l1_ok = fabs(rel_err(r->l1_sectors, r->pred.l1_sectors)) <= L1_EXPECTED_TOL;
+        r->dram_err = rel_err(r->dram_sectors, r->pred.dram_sectors);
+        r->dram_ok = !isnan(r->dram_err) && fabs(r->dram_err) <= DRAM_TOL;
+        r->l2_err = rel_err(r->l2_sectors, r->pred.l2_sectors);
+        r->ok = r->l1_ok && r->dram_ok;
+        disagree += !r->ok;
+    }
+    return disagree;
+}
+
+static void ro_markdown(FILE *out, const row *rows, int nrows, const meta *m, sm_reuse reuse,
+                        int disagree)
+{
+    fprintf(out, "Predicted vs measured sectors%s%s: N = %llu floats, DRAM granularity %llu B, "
+           "L2 %llu B, reuse %s\n\n", m->device[0] ? ", " : "", m->device,
+           (unsigned long long)m->n, (unsigned long long)m->granule,
+           (unsigned long long)m->l2_bytes, sm_reuse_name(reuse));
+    fprintf(out, "| Pattern | Elem | Stride | L1 sectors pred | L1 sectors meas | L2 sectors meas "
+           "(err) | DRAM sectors pred | DRAM sectors meas | DRAM err | Time | Verdict |\n");
+    fprintf(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (int i = 0; i < nrows; i++) {
+        const row *r = &rows[i];
+        fprintf(out, "| %s | %u B | %llu | %.0f | ", r->pattern, r->elem_bytes,
+               (unsigned long long)r->stride, r->pred.l1_sectors);
+        num(out, r->l1_sectors);
+        fprintf(out, " | ");
+        num(out, r->l2_sectors);
+        fprintf(out, " (");
+        pct(out, r->l2_err);
+        fprintf(out, " %%) | %.0f | ", r->pred.dram_sectors);
+        num(out, r->dram_sectors);
+        fprintf(out, " | ");
+        pct(out, r->dram_err);
+        fprintf(out, " %% | ");
+        if (isnan(r->time_ns))
+            fprintf(out, "NA");
+        else
+            fprintf(out, "%.1f us", r->time_ns / 1e3);
+        fprintf(out, " | %s%s%s |\n", r->ok ? "agree" : "DISAGREE",
+               r->l1_ok ? "" : " (L1)", r->dram_ok ? "" : " (DRAM)");
+    }
+    fprintf(out, "\n%d of %d rows disagree.\n", disagree, nrows);
+}
+
+static void ro_tsv(FILE *out, const char *path, const row *rows, int nrows, const meta *m,
+                   sm_reuse reuse)
+{
+    fprintf(out, "# sector_compare %s\n", path);
+    fprintf(out, "# n\t%llu\n# dram_granularity_bytes\t%llu\n# l2_bytes\t%llu\n# reuse\t%s\n"
+           "# wpb\t%llu\n# seed\t%llu\n", (unsigned long long)m->n, (unsigned long long)m->granule,
+           (unsigned long long)m->l2_bytes, sm_reuse_name(reuse), (unsigned long long)m->wpb,
+           (unsigned long long)m->seed);
+    fprintf(out, "pattern\telem_bytes\tstride\tl1_requests_pred\tl1_requests_meas"
+           "\tl1_sectors_pred\tl1_sectors_meas\tl1_ok\tl2_sectors_pred\tl2_sectors_meas"
+           "\tl2_err_pct\tdram_sectors_pred\tdram_sectors_meas\tdram_err_pct\tdram_ok"
+           "\ttime_ns\tverdict\n");
+    for (int i = 0; i < nrows; i++) {
+        const row *r = &rows[i];
+        fprintf(out, "%s\t%u\t%llu\t%.0f\t", r->pattern, r->elem_bytes,
+               (unsigned long long)r->stride, r->pred.l1_requests);
+        num(out, r->l1_requests);
+        fprintf(out, "\t%.0f\t", r->pred.l1_sectors);
+        num(out, r->l1_sectors);
+        fprintf(out, "\t%d\t%.0f\t", r->l1_ok, r->pred.l2_sectors);
+        num(out, r->l2_sectors);
+        fprintf(out, "\t");
+        pct(out, r->l2_err);
+        fprintf(out, "\t%.0f\t", r->pred.dram_sectors);
+        num(out, r->dram_sectors);
+        fprintf(out, "\t");
+        pct(out, r->dram_err);
+        fprintf(out, "\t%d\t", r->dram_ok);
+        num(out, r->time_ns);
+        fprintf(out, "\t%s\n", r->ok ? "agree" : "DISAGREE");
+    }
+}
+
 int sro_compare(FILE *out, const char *path, int markdown, int strict, int generic,
                 const char *chart, uint64_t opt_n, uint64_t opt_g, uint64_t opt_l2,
                 uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed, sm_reuse reuse)
@@ -447,140 +598,20 @@ int sro_compare(FILE *out, const char *path, int markdown, int strict, int gener
         return 1;
     }
     sm_config cfg;
-    sm_config_default(&cfg);
-    cfg.reuse = reuse;
-    m.n = opt_n ? opt_n : m.have_n ? m.n : cfg.n_floats;
-    m.granule = opt_g ? opt_g : m.have_granule ? m.granule : cfg.granule_bytes;
-    m.l2_bytes = opt_l2 ? opt_l2 : m.have_l2 ? m.l2_bytes : cfg.l2_bytes;
-    m.wpb = opt_wpb ? opt_wpb : m.have_wpb ? m.wpb : 4;
-    if (!sm_granule_ok((unsigned)m.granule) || m.granule != (unsigned)m.granule) {
-        fprintf(stderr, "sector_compare: %s: dram_granularity_bytes %llu is not 32, 64 or 128\n",
-                path, (unsigned long long)m.granule);
+    if (ro_config(path, &m, &cfg, opt_n, opt_g, opt_l2, opt_wpb, have_opt_seed, opt_seed, reuse))
         return 1;
-    }
-    if (m.wpb < 1 || m.wpb > 32) {
-        fprintf(stderr, "sector_compare: %s: wpb %llu is not 1..32\n", path,
-                (unsigned long long)m.wpb);
+    const int disagree = ro_judge(path, rows, nrows, &cfg);
+    if (disagree < 0)
         return 1;
-    }
-    /* N comes from the file: the model walks every thread and keeps a table
-     * per DRAM granule, so N is bounded by what fits in 256 MB (SF_MAX_N, as
-     * for the families) */
-    if (m.n > SF_MAX_N) {
-        fprintf(stderr, "sector_compare: %s: n %llu is more than %llu, the most the model's "
-                "tables hold in 256 MB\n", path, (unsigned long long)m.n,
-                (unsigned long long)SF_MAX_N);
-        return 1;
-    }
-    if (m.n < 4 || m.l2_bytes == 0 || m.l2_bytes > (1ull << 40)) {
-        fprintf(stderr, "sector_compare: %s: n %llu or l2_bytes %llu is out of range\n", path,
-                (unsigned long long)m.n, (unsigned long long)m.l2_bytes);
-        return 1;
-    }
-    cfg.n_floats = m.n;
-    cfg.granule_bytes = (unsigned)m.granule;
-    cfg.l2_bytes = m.l2_bytes;
-    cfg.threads_per_block = (unsigned)(32 * m.wpb);
-    m.seed = have_opt_seed ? opt_seed : m.have_seed ? m.seed : SM_SEED_DEFAULT;
-    cfg.seed = m.seed;
-
-    int disagree = 0;
-    for (int i = 0; i < nrows; i++) {
-        row *r = &rows[i];
-        sm_kernel k;
-        if (sm_kernel_from_name(r->pattern, &k)) {
-            fprintf(stderr, "sector_compare: %s: unknown pattern '%s'\n", path, r->pattern);
-            return 1;
-        }
-        if (sm_kernel_elem_bytes(k) != r->elem_bytes) {
-            fprintf(stderr, "sector_compare: %s: %s reads %u B elements, the row says %u\n",
-                    path, r->pattern, sm_kernel_elem_bytes(k), r->elem_bytes);
-            return 1;
-        }
-        sm_config c = cfg;
-        c.stride = r->stride ? r->stride : 1;
-        if (sm_predict(k, &c, &r->pred, err, sizeof err)) {
-            fprintf(stderr, "sector_compare: %s\n", err);
-            return 1;
-        }
-        if (isnan(r->l1_sectors))
-            r->l1_ok = 0;
-        else if (r->pred.exact)
-            r->l1_ok = r->l1_sectors == r->pred.l1_sectors;
-        else /* an expected value (no kernel predicts one now; kept for safety) */
-            r->l1_ok = fabs(rel_err(r->l1_sectors, r->pred.l1_sectors)) <= L1_EXPECTED_TOL;
-        r->dram_err = rel_err(r->dram_sectors, r->pred.dram_sectors);
-        r->dram_ok = !isnan(r->dram_err) && fabs(r->dram_err) <= DRAM_TOL;
-        r->l2_err = rel_err(r->l2_sectors, r->pred.l2_sectors);
-        r->ok = r->l1_ok && r->dram_ok;
-        disagree += !r->ok;
-    }
-
     if (generic) {
         legacy_generic(out, rows, nrows, &m, markdown);
         if (markdown)
             fprintf(out, "\n%d of %d rows disagree.\n", disagree, nrows);
     } else {
-        if (markdown) {
-            fprintf(out, "Predicted vs measured sectors%s%s: N = %llu floats, DRAM granularity %llu B, "
-                   "L2 %llu B, reuse %s\n\n", m.device[0] ? ", " : "", m.device,
-                   (unsigned long long)m.n, (unsigned long long)m.granule,
-                   (unsigned long long)m.l2_bytes, sm_reuse_name(reuse));
-            fprintf(out, "| Pattern | Elem | Stride | L1 sectors pred | L1 sectors meas | L2 sectors meas "
-                   "(err) | DRAM sectors pred | DRAM sectors meas | DRAM err | Time | Verdict |\n");
-            fprintf(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-            for (int i = 0; i < nrows; i++) {
-                const row *r = &rows[i];
-                fprintf(out, "| %s | %u B | %llu | %.0f | ", r->pattern, r->elem_bytes,
-                       (unsigned long long)r->stride, r->pred.l1_sectors);
-                num(out, r->l1_sectors);
-                fprintf(out, " | ");
-                num(out, r->l2_sectors);
-                fprintf(out, " (");
-                pct(out, r->l2_err);
-                fprintf(out, " %%) | %.0f | ", r->pred.dram_sectors);
-                num(out, r->dram_sectors);
-                fprintf(out, " | ");
-                pct(out, r->dram_err);
-                fprintf(out, " %% | ");
-                if (isnan(r->time_ns))
-                    fprintf(out, "NA");
-                else
-                    fprintf(out, "%.1f us", r->time_ns / 1e3);
-                fprintf(out, " | %s%s%s |\n", r->ok ? "agree" : "DISAGREE",
-                       r->l1_ok ? "" : " (L1)", r->dram_ok ? "" : " (DRAM)");
-            }
-            fprintf(out, "\n%d of %d rows disagree.\n", disagree, nrows);
-        } else {
-            fprintf(out, "# sector_compare %s\n", path);
-            fprintf(out, "# n\t%llu\n# dram_granularity_bytes\t%llu\n# l2_bytes\t%llu\n# reuse\t%s\n"
-                   "# wpb\t%llu\n# seed\t%llu\n", (unsigned long long)m.n, (unsigned long long)m.granule,
-                   (unsigned long long)m.l2_bytes, sm_reuse_name(reuse), (unsigned long long)m.wpb,
-                   (unsigned long long)m.seed);
-            fprintf(out, "pattern\telem_bytes\tstride\tl1_requests_pred\tl1_requests_meas"
-                   "\tl1_sectors_pred\tl1_sectors_meas\tl1_ok\tl2_sectors_pred\tl2_sectors_meas"
-                   "\tl2_err_pct\tdram_sectors_pred\tdram_sectors_meas\tdram_err_pct\tdram_ok"
-                   "\ttime_ns\tverdict\n");
-            for (int i = 0; i < nrows; i++) {
-                const row *r = &rows[i];
-                fprintf(out, "%s\t%u\t%llu\t%.0f\t", r->pattern, r->elem_bytes,
-                       (unsigned long long)r->stride, r->pred.l1_requests);
-                num(out, r->l1_requests);
-                fprintf(out, "\t%.0f\t", r->pred.l1_sectors);
-                num(out, r->l1_sectors);
-                fprintf(out, "\t%d\t%.0f\t", r->l1_ok, r->pred.l2_sectors);
-                num(out, r->l2_sectors);
-                fprintf(out, "\t");
-                pct(out, r->l2_err);
-                fprintf(out, "\t%.0f\t", r->pred.dram_sectors);
-                num(out, r->dram_sectors);
-                fprintf(out, "\t");
-                pct(out, r->dram_err);
-                fprintf(out, "\t%d\t", r->dram_ok);
-                num(out, r->time_ns);
-                fprintf(out, "\t%s\n", r->ok ? "agree" : "DISAGREE");
-            }
-        }
+        if (markdown)
+            ro_markdown(out, rows, nrows, &m, reuse, disagree);
+        else
+            ro_tsv(out, path, rows, nrows, &m, reuse);
         print_gathers(out, rows, nrows, markdown);
     }
     if (disagree)
@@ -589,7 +620,6 @@ int sro_compare(FILE *out, const char *path, int markdown, int strict, int gener
         return 1;
     return strict && disagree ? SECTOR_RC_DISAGREE : 0;
 }
-
 
 /* ------------------------------------------------------------ readonly from a run */
 

@@ -34,6 +34,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
 #include "err.h"
+#include "sector_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,19 +250,6 @@ typedef struct sim {
     sf_prediction *out;
 } sim;
 
-static void sort_u64(uint64_t *v, unsigned n)
-{
-    for (unsigned i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        unsigned j = i;
-        while (j > 0 && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
-}
-
 static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
 {
     uint64_t off[32], sec[32];
@@ -276,7 +264,7 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
             }
             off[n++] = a->off[l];
         }
-    sort_u64(off, n);
+    sm_sort_distinct(off, n);
     unsigned nu = 0, ns = 0, nl = 0;
     for (unsigned i = 0; i < n; i++) {
         if (i > 0 && off[i] == off[i - 1])
@@ -471,7 +459,7 @@ static double warp0_work(const sf_ctx *c, uint64_t warps)
         for (unsigned l = 0; l < 32; l++)
             if (a.active & (1u << l))
                 line[n++] = a.off[l] / 128;
-        sort_u64(line, n);
+        sm_sort_distinct(line, n);
         work += 1;
         for (unsigned i = 0; i < n; i++)
             work += i == 0 || line[i] != line[i - 1];
