@@ -611,82 +611,146 @@ static void usage(FILE *f, const cli_opt *t)
         (unsigned long long)SM_SEED_DEFAULT);
 }
 
+/* The values of the command line. */
+typedef struct sm_args {
+    int markdown, lab, lead_pad, pad_ld, proven;
+    int given_n, given_elem, given_stride, given_offset, given_lanes;
+    int given_list, given_config, given_families, quick, reuse;
+    uint64_t n, granule, l2, seed, elem, stride, offset, lanes, wpb, n0, n1, radius, grid, sms, bps;
+    const char *family, *variants, *list, *metrics, *query, *recipe, *run_n, *have;
+} sm_args;
+
+/* --family F: the family's rows. */
+static int run_family(const sm_args *a, fam_opts *fo)
+{
+    char names[256];
+    sf_params fp;
+    sf_params_default(&fp);
+    const struct fam_model *fm = sf_model(a->family);
+    if (!fm || !fm->nvariants)
+        return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly is the "
+                               "default tables)", a->family, sf_family_list(names, sizeof names));
+    if (a->given_elem || a->given_stride || a->given_offset || a->given_lanes)
+        return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
+                               "readonly single pattern's, not --family's");
+    fp.n = a->given_n ? a->n : SF_N_DEFAULT;
+    if (fp.n > SF_MAX_N)
+        return cli_usage_error(PROG, "--n must be at most %llu for --family",
+                               (unsigned long long)SF_MAX_N);
+    fp.wpb = (unsigned)a->wpb;
+    fp.seed = a->seed;
+    fp.granule_bytes = (unsigned)a->granule;
+    fp.l2_bytes = a->l2;
+    fp.grid_blocks = a->grid;
+    fp.sms = (unsigned)a->sms;
+    fp.blocks_per_sm = (unsigned)a->bps;
+    fp.n0 = a->n0;
+    fp.n1 = a->n1;
+    fp.radius = (unsigned)a->radius;
+    fp.lead_pad = a->lead_pad;
+    fp.pad_ld = a->pad_ld;
+    fo->variants = a->variants;
+    fo->markdown = a->markdown;
+    return family_rows(fm, &fp, fo);
+}
+
+/* The readonly tables, or its single pattern. */
+static int run_readonly(const sm_args *a)
+{
+    sm_config cfg;
+    sm_config_default(&cfg);
+    cfg.n_floats = a->n;
+    cfg.granule_bytes = (unsigned)a->granule;
+    cfg.l2_bytes = a->l2;
+    cfg.reuse = (sm_reuse)a->reuse;
+    cfg.seed = a->seed;
+    cfg.stride = a->stride;
+    cfg.offset_bytes = a->offset;
+    cfg.threads_per_block = (unsigned)(32 * a->wpb);
+    if (cfg.n_floats < 4)
+        return cli_usage_error(PROG, "--n must be between 4 and 2^40");
+    if (!(a->given_elem || a->given_stride || a->given_offset || a->given_lanes))
+        return tables(&cfg, a->markdown);
+    if (a->elem != 4 && a->elem != 8 && a->elem != 16)
+        return cli_usage_error(PROG, "--elem must be 4, 8 or 16");
+    if (cfg.offset_bytes % a->elem)
+        /* The hardware requires naturally aligned loads; a misaligned
+         * LDG faults, so there is nothing to predict. */
+        return cli_usage_error(PROG, "--offset must be a multiple of --elem "
+                               "(a misaligned %llu-byte load faults on the GPU)",
+                               (unsigned long long)a->elem);
+    return single(&cfg, (unsigned)a->elem, (unsigned)a->lanes, a->markdown);
+}
+
 int main(int argc, char **argv)
 {
     sm_config cfg;
     sm_config_default(&cfg);
-    sf_params fp;
-    sf_params_default(&fp);
-    int markdown = 0, lab = 0, lead_pad = 0, pad_ld = 0, proven = 0;
-    int given_n = 0, given_elem = 0, given_stride = 0, given_offset = 0, given_lanes = 0;
-    int given_list = 0, given_config = 0, given_families = 0;
-    uint64_t n = cfg.n_floats, granule = cfg.granule_bytes, l2 = cfg.l2_bytes, seed = cfg.seed;
-    uint64_t elem = 4, stride = 1, offset = 0, lanes = SM_WARP_LANES, wpb = 4, n0 = 32, n1 = 1;
-    uint64_t radius = 1, grid = 0, sms = 132, bps = 16;
-    int reuse = 0;
-    const char *family = NULL, *variants = NULL, *list = NULL, *metrics = NULL, *query = NULL;
-    const char *recipe = NULL, *run_n = NULL, *have = NULL;
-    int quick = 0;
+    sm_args a;
+    memset(&a, 0, sizeof a);
+    a.n = cfg.n_floats, a.granule = cfg.granule_bytes, a.l2 = cfg.l2_bytes, a.seed = cfg.seed;
+    a.elem = 4, a.stride = 1, a.lanes = SM_WARP_LANES, a.wpb = 4, a.n0 = 32, a.n1 = 1;
+    a.radius = 1, a.sms = 132, a.bps = 16;
     fam_opts fo;
     memset(&fo, 0, sizeof fo);
     static const char *const reuse_names[] = { "lru", "all", "none", NULL };
     const cli_opt opts[] = {
-        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &n, "N",
-         "elements (floats) in the array: 1e8 and 100000000 both work", 0, &given_n},
-        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &granule, "B",
+        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.n, "N",
+         "elements (floats) in the array: 1e8 and 100000000 both work", 0, &a.given_n},
+        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.granule, "B",
          "L2 -> DRAM fetch granularity: 32, 64 or 128", 0, 0},
-        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &l2, "B",
+        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.l2, "B",
          "capacity of the LRU L2 model", 0, 0},
-        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &reuse, "lru|all|none",
+        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &a.reuse, "lru|all|none",
          "readonly: when a granule fetched earlier is still in L2 (default lru)", reuse_names, 0},
-        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &seed, "S",
+        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.seed, "S",
          "the random permutation's seed (readonly random_access, patterns random)", 0, 0},
-        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &markdown, 0, "Markdown tables instead of TSV", 0, 0},
-        {"--elem", 0, CLI_U64, 1, 64, 0, 0, &elem, "E",
-         "readonly single pattern: element size in bytes, 4, 8 or 16", 0, &given_elem},
-        {"--stride", 0, CLI_U64, 1, UINT64_MAX, 0, 0, &stride, "S",
-         "readonly single pattern: elements between neighbouring threads", 0, &given_stride},
-        {"--offset", 0, CLI_U64, 0, 1ull << 40, 0, 0, &offset, "B",
-         "readonly single pattern: misalignment of the array start in bytes", 0, &given_offset},
-        {"--lanes", 0, CLI_U64, 1, 32, 0, 0, &lanes, "L",
-         "readonly single pattern: active lanes of the single warp (1..32)", 0, &given_lanes},
-        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &family, "F",
+        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &a.markdown, 0, "Markdown tables instead of TSV", 0, 0},
+        {"--elem", 0, CLI_U64, 1, 64, 0, 0, &a.elem, "E",
+         "readonly single pattern: element size in bytes, 4, 8 or 16", 0, &a.given_elem},
+        {"--stride", 0, CLI_U64, 1, UINT64_MAX, 0, 0, &a.stride, "S",
+         "readonly single pattern: elements between neighbouring threads", 0, &a.given_stride},
+        {"--offset", 0, CLI_U64, 0, 1ull << 40, 0, 0, &a.offset, "B",
+         "readonly single pattern: misalignment of the array start in bytes", 0, &a.given_offset},
+        {"--lanes", 0, CLI_U64, 1, 32, 0, 0, &a.lanes, "L",
+         "readonly single pattern: active lanes of the single warp (1..32)", 0, &a.given_lanes},
+        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",
          "copy, patterns or stencil: the family's rows", 0, 0},
-        {"--variant", 0, CLI_STRING, 0, 0, 0, 0, &variants, "V,...",
+        {"--variant", 0, CLI_STRING, 0, 0, 0, 0, &a.variants, "V,...",
          "only these variants (default: all the family's modelled ones)", 0, 0},
         {"--config", 0, CLI_LIST, 0, 1ull << 32, 0, 0, &fo.config, "LIST",
-         "the configurations (stride, batch or offset) instead of the defaults", 0, &given_config},
-        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &wpb, "W", "warps per block (default 4)", 0, 0},
-        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n0, "N0", "stencil: points along i0 (32)", 0, 0},
-        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n1, "N1", "stencil: points along i1 (1)", 0, 0},
-        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &radius, "R", "stencil: radius, 1..4 (1)", 0, 0},
-        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &lead_pad, 0,
+         "the configurations (stride, batch or offset) instead of the defaults", 0, &a.given_config},
+        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &a.wpb, "W", "warps per block (default 4)", 0, 0},
+        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n0, "N0", "stencil: points along i0 (32)", 0, 0},
+        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n1, "N1", "stencil: points along i1 (1)", 0, 0},
+        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &a.radius, "R", "stencil: radius, 1..4 (1)", 0, 0},
+        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &a.lead_pad, 0,
          "stencil: pad the start so that point (0,0) begins a line", 0, 0},
-        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &pad_ld, 0,
+        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &a.pad_ld, 0,
          "stencil: round the leading dimension up to 32 floats", 0, 0},
-        {"--grid-blocks", 0, CLI_COUNT, 0, 1ull << 32, 0, 0, &grid, "G",
+        {"--grid-blocks", 0, CLI_COUNT, 0, 1ull << 32, 0, 0, &a.grid, "G",
          "grid-stride copies: blocks launched (default SMS x BPS)", 0, 0},
-        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &sms, "SMS", "grid-stride copies: SMs (132)", 0, 0},
-        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &bps, "BPS",
+        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &a.sms, "SMS", "grid-stride copies: SMs (132)", 0, 0},
+        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &a.bps, "BPS",
          "grid-stride copies: resident blocks per SM (16)", 0, 0},
-        {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &given_list, 0,
+        {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &a.given_list, 0,
          "list the modelled variants (of the FAMILY given as argument, or all)", 0, 0},
-        {"--list-families", 0, CLI_FLAG, 0, 0, 0, 0, &given_families, 0,
+        {"--list-families", 0, CLI_FLAG, 0, 0, 0, 0, &a.given_families, 0,
          "the families with a sector model, one a line (what ncu_profile.sh all profiles)", 0, 0},
-        {"--metrics", 0, CLI_STRING, 0, 0, 0, 0, &metrics, "FAMILY",
+        {"--metrics", 0, CLI_STRING, 0, 0, 0, 0, &a.metrics, "FAMILY",
          "print the Nsight Compute metrics of FAMILY (readonly, copy, patterns, stencil)", 0, 0},
-        {"--ncu-query", 0, CLI_STRING, 0, 0, 0, 0, &query, "FILE",
+        {"--ncu-query", 0, CLI_STRING, 0, 0, 0, 0, &a.query, "FILE",
          "with --metrics: keep those `ncu --query-metrics` printed into FILE", 0, 0},
-        {"--proven", 0, CLI_FLAG, 0, 0, 0, 0, &proven, 0,
+        {"--proven", 0, CLI_FLAG, 0, 0, 0, 0, &a.proven, 0,
          "with --metrics: only those seen in real H100 captures (a fallback)", 0, 0},
-        {"--lab", 0, CLI_FLAG, 0, 0, 0, 0, &lab, 0, "every lab figure beside the model", 0, 0},
-        {"--ncu-recipe", 0, CLI_STRING, 0, 0, 0, 0, &recipe, "FAMILY",
+        {"--lab", 0, CLI_FLAG, 0, 0, 0, 0, &a.lab, 0, "every lab figure beside the model", 0, 0},
+        {"--ncu-recipe", 0, CLI_STRING, 0, 0, 0, 0, &a.recipe, "FAMILY",
          "the ncu runs of FAMILY (scripts/ncu_profile.sh), TSV: run, args, kernel, l2_fetch, "
          "compare, output", 0, 0},
-        {"--quick", 0, CLI_FLAG, 0, 0, 0, 0, &quick, 0, "with --ncu-recipe: the short set", 0, 0},
-        {"--run-n", 0, CLI_STRING, 0, 0, 0, 0, &run_n, "N",
+        {"--quick", 0, CLI_FLAG, 0, 0, 0, 0, &a.quick, 0, "with --ncu-recipe: the short set", 0, 0},
+        {"--run-n", 0, CLI_STRING, 0, 0, 0, 0, &a.run_n, "N",
          "with --ncu-recipe: N as the program is given it (default: the family's)", 0, 0},
-        {"--have", 0, CLI_STRING, 0, 0, 0, 0, &have, "FILE",
+        {"--have", 0, CLI_STRING, 0, 0, 0, 0, &a.have, "FILE",
          "with --ncu-recipe: the program's --list-kernels; only the variants it has", 0, 0},
         CLI_END,
     };
@@ -699,86 +763,37 @@ int main(int argc, char **argv)
         usage(stdout, opts);
         return outfile_check_stdout(PROG);
     }
-    if (r.npos && !given_list)
+    if (r.npos && !a.given_list)
         return cli_usage_error(PROG, "unexpected argument '%s'", r.pos[0]);
-    list = r.npos ? r.pos[0] : NULL;
-    if (granule != 32 && granule != 64 && granule != 128)
+    a.list = r.npos ? r.pos[0] : NULL;
+    if (a.granule != 32 && a.granule != 64 && a.granule != 128)
         return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
-                               (unsigned long long)granule);
-    if ((query || proven) && !metrics)
+                               (unsigned long long)a.granule);
+    if ((a.query || a.proven) && !a.metrics)
         return cli_usage_error(PROG, "--ncu-query and --proven go with --metrics FAMILY");
-    if ((quick || run_n || have) && !recipe)
+    if ((a.quick || a.run_n || a.have) && !a.recipe)
         return cli_usage_error(PROG, "--quick, --run-n and --have go with --ncu-recipe FAMILY");
-    if ((variants || given_config) && !family)
+    if ((a.variants || a.given_config) && !a.family)
         return cli_usage_error(PROG, "--variant and --config go with --family");
 
-    if (given_families) {
+    if (a.given_families) {
         for (const fam_entry *e = fam_registry; e->name; e++)
             if (e->model)
                 printf("%s\n", e->name);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
-    if (given_list)
-        rc = list_variants(list);
-    else if (recipe)
-        rc = ncu_recipe(recipe, quick, run_n, (unsigned)wpb, have);
-    else if (metrics)
-        rc = list_metrics(metrics, query, proven);
-    else if (lab)
-        rc = lab_table(markdown, (unsigned)granule);
-    else if (family) {
-        char names[256];
-        const struct fam_model *fm = sf_model(family);
-        if (!fm || !fm->nvariants)
-            return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly is the "
-                                   "default tables)", family, sf_family_list(names, sizeof names));
-        if (given_elem || given_stride || given_offset || given_lanes)
-            return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
-                                   "readonly single pattern's, not --family's");
-        fp.n = given_n ? n : SF_N_DEFAULT;
-        if (fp.n > SF_MAX_N)
-            return cli_usage_error(PROG, "--n must be at most %llu for --family",
-                                   (unsigned long long)SF_MAX_N);
-        fp.wpb = (unsigned)wpb;
-        fp.seed = seed;
-        fp.granule_bytes = (unsigned)granule;
-        fp.l2_bytes = l2;
-        fp.grid_blocks = grid;
-        fp.sms = (unsigned)sms;
-        fp.blocks_per_sm = (unsigned)bps;
-        fp.n0 = n0;
-        fp.n1 = n1;
-        fp.radius = (unsigned)radius;
-        fp.lead_pad = lead_pad;
-        fp.pad_ld = pad_ld;
-        fo.variants = variants;
-        fo.markdown = markdown;
-        rc = family_rows(fm, &fp, &fo);
-    } else {
-        cfg.n_floats = n;
-        cfg.granule_bytes = (unsigned)granule;
-        cfg.l2_bytes = l2;
-        cfg.reuse = (sm_reuse)reuse;
-        cfg.seed = seed;
-        cfg.stride = stride;
-        cfg.offset_bytes = offset;
-        cfg.threads_per_block = (unsigned)(32 * wpb);
-        if (cfg.n_floats < 4)
-            return cli_usage_error(PROG, "--n must be between 4 and 2^40");
-        if (given_elem || given_stride || given_offset || given_lanes) {
-            if (elem != 4 && elem != 8 && elem != 16)
-                return cli_usage_error(PROG, "--elem must be 4, 8 or 16");
-            if (cfg.offset_bytes % elem)
-                /* The hardware requires naturally aligned loads; a misaligned
-                 * LDG faults, so there is nothing to predict. */
-                return cli_usage_error(PROG, "--offset must be a multiple of --elem "
-                                       "(a misaligned %llu-byte load faults on the GPU)",
-                                       (unsigned long long)elem);
-            rc = single(&cfg, (unsigned)elem, (unsigned)lanes, markdown);
-        } else {
-            rc = tables(&cfg, markdown);
-        }
-    }
+    if (a.given_list)
+        rc = list_variants(a.list);
+    else if (a.recipe)
+        rc = ncu_recipe(a.recipe, a.quick, a.run_n, (unsigned)a.wpb, a.have);
+    else if (a.metrics)
+        rc = list_metrics(a.metrics, a.query, a.proven);
+    else if (a.lab)
+        rc = lab_table(a.markdown, (unsigned)a.granule);
+    else if (a.family)
+        rc = run_family(&a, &fo);
+    else
+        rc = run_readonly(&a);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: cannot write the output: %s\n", PROG, strerror(errno));
         return 1;
