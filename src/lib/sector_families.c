@@ -37,16 +37,18 @@ const struct fam_model *sf_model(const char *family)
     return e ? e->model : NULL;
 }
 
-const char *sf_family_list(char *buf, size_t len)
+const char *sf_family_list(char *buf, size_t len, int all)
 {
     size_t used = 0;
     if (len)
         buf[0] = 0;
     for (const fam_entry *e = fam_registry; e->name && len; e++)
-        if (e->model && e->model->nvariants) {
+        if (e->model && (all || e->model->nvariants)) {
             int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", e->name);
-            if (w < 0 || (size_t)w >= len - used)
+            if (w < 0 || (size_t)w >= len - used) {
+                buf[used] = 0;   /* whole names only */
                 break;
+            }
             used += (size_t)w;
         }
     return buf;

@@ -139,9 +139,10 @@ typedef struct sf_variant {
 /* The sector model of the family named `family` (the registry's), or NULL
  * when it has none. */
 const struct fam_model *sf_model(const char *family);
-/* The families whose model has variants, as "copy, patterns, stencil" into
- * buf (always terminated); returns buf. */
-const char *sf_family_list(char *buf, size_t len);
+/* The families whose model has variants ("copy, patterns, stencil"), or with
+ * all every family with a model (readonly too), into buf (always
+ * terminated); returns buf. */
+const char *sf_family_list(char *buf, size_t len, int all);
 /* The family's name of a variant ("copy"). */
 const char *sf_family_name(const sf_variant *v);
 const char *sf_cfg_name(sf_cfg c);                     /* "stride", "batch", "offset", "" */

@@ -572,7 +572,7 @@ int main(int argc, char **argv)
         fo.m = sf_model(family);
         if (!fo.m || !fo.m->nvariants)
             return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly takes "
-                                   "MEASURED.tsv)", family, sf_family_list(names, sizeof names));
+                                   "MEASURED.tsv)", family, sf_family_list(names, sizeof names, 0));
         if (r.npos)
             return cli_usage_error(PROG, "--family takes --runs and --ncu, not '%s'", r.pos[0]);
         if (!runs || !ncu)

@@ -19,6 +19,9 @@
  *       with FILE (the output of `ncu --query-metrics`) only those the installed
  *       ncu has, the others named on stderr
  *   sector_model --lab [--markdown]     every lab figure beside the model's
+ *   sector_model --list-families        the families with a model (the registry's)
+ *   sector_model --ncu-recipe FAMILY [--quick] [--run-n N] [--wpb W] [--have FILE]
+ *       the runs scripts/ncu_profile.sh makes for FAMILY (its model.c's recipe)
  *
  * Output is TSV with "#" metadata lines, or Markdown tables with --markdown.
  * Exit status: 0; 1 runtime failure (a write failed, a file unreadable);
@@ -386,7 +389,7 @@ static int list_variants(const char *fam)
     const struct fam_model *want = fam ? sf_model(fam) : NULL;
     if (fam && (!want || !want->nvariants))
         return cli_usage_error(PROG, "--list: unknown family '%s' (%s)", fam,
-                               sf_family_list(names, sizeof names));
+                               sf_family_list(names, sizeof names, 0));
     printf("family\tvariant\tkernel\tconfig\tdefault\trule\n");
     for (const fam_entry *e = fam_registry; e->name; e++) {
         const struct fam_model *m = e->model;
@@ -400,24 +403,13 @@ static int list_variants(const char *fam)
     return 0;
 }
 
-/* Every family with a model, "copy, patterns, readonly, stencil". */
-static const char *model_families(char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = 0;
-    for (const fam_entry *e = fam_registry; e->name; e++)
-        if (e->model && used + strlen(e->name) + 3 < len)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", e->name);
-    return buf;
-}
-
 static int list_metrics(const char *fam, const char *query, int proven_only)
 {
     const struct fam_model *fm = sf_model(fam);
     if (!fm) {
         char names[256];
         return cli_usage_error(PROG, "--metrics: unknown family '%s' (%s)", fam,
-                               model_families(names, sizeof names));
+                               sf_family_list(names, sizeof names, 1));
     }
     const unsigned bit = fm->metrics;
     char *q = NULL, err[512];
@@ -510,7 +502,7 @@ static int ncu_recipe(const char *fam, int quick, const char *n, unsigned wpb, c
     const struct fam_model *m = sf_model(fam);
     if (!m)
         return cli_usage_error(PROG, "--ncu-recipe: unknown family '%s' (%s)", fam,
-                               model_families(names, sizeof names));
+                               sf_family_list(names, sizeof names, 1));
     char *have = NULL;
     size_t hlen = 0;
     if (have_path && !(have = sf_query_read(have_path, &hlen, err, sizeof err))) {
@@ -629,7 +621,7 @@ static int run_family(const sm_args *a, fam_opts *fo)
     const struct fam_model *fm = sf_model(a->family);
     if (!fm || !fm->nvariants)
         return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly is the "
-                               "default tables)", a->family, sf_family_list(names, sizeof names));
+                               "default tables)", a->family, sf_family_list(names, sizeof names, 0));
     if (a->given_elem || a->given_stride || a->given_offset || a->given_lanes)
         return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
                                "readonly single pattern's, not --family's");

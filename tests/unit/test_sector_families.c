@@ -559,7 +559,9 @@ static void test_metrics(void)
     CHECK(sf_model("nosuch") == NULL);
     CHECK(sf_find("readonly", "baseline") == NULL); /* readonly: sector_model.h's tables */
     char names[128];
-    CHECK(strcmp(sf_family_list(names, sizeof names), "copy, patterns, stencil") == 0);
+    CHECK(strcmp(sf_family_list(names, sizeof names, 0), "copy, patterns, stencil") == 0);
+    CHECK(strcmp(sf_family_list(names, sizeof names, 1), "copy, patterns, readonly, stencil") == 0);
+    CHECK(strcmp(sf_family_list(names, 12, 1), "copy") == 0);   /* what fits, whole names */
 }
 
 /* Judging a measurement against the prediction. */
