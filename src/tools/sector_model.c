@@ -625,7 +625,7 @@ static int run_family(const sm_args *a, fam_opts *fo)
     if (a->given_elem || a->given_stride || a->given_offset || a->given_lanes)
         return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
                                "readonly single pattern's, not --family's");
-    fp.n = a->given_n ? a->n : SF_N_DEFAULT;
+    fp.n = a->given_n ? a->n : fm->n_default;
     if (fp.n > SF_MAX_N)
         return cli_usage_error(PROG, "--n must be at most %llu for --family",
                                (unsigned long long)SF_MAX_N);
