@@ -18,10 +18,12 @@
 #                   the stencil's first four lab geometries; copy and patterns
 #                   as usual (one ncu run each)
 #
-# One ncu run per family process: copy and patterns profile every modelled
-# variant in every default configuration in one run (./F_profile N 0 W
-# --kernel V,... --reps 1 --warmup 0 --table RUNS); the stencil runs once per
-# lab geometry (16 small runs); readonly once per stride, as before.  ncu
+# The runs are the family's ncu recipe, data of its model
+# (src/families/NAME/model.c; bin/sector_model --ncu-recipe FAMILY prints
+# them): copy and patterns profile every modelled variant in every default
+# configuration in one run (./F_profile N 0 W --kernel V,... --reps 1
+# --warmup 0 --table RUNS); the stencil runs once per lab geometry (16 small
+# runs); readonly once per fetch limit and per stride, as before.  ncu
 # flushes the caches before every profiled kernel (--cache-control all).
 #
 # Writes, each through NAME.tmp and a rename (names: docs/naming.md):
@@ -109,26 +111,14 @@ else
     METRICS=$(bin/sector_model --metrics "$FAMILY") || die "bin/sector_model --metrics failed"
 fi
 
-# The variants: those the model describes and the program has.
-variants_of() { # FAMILY -> the comma-separated variants, or fail
-    local fam=$1 have want out=""
-    "$PROG" --list-kernels >"$WORK/have.txt" 2>&1 || die "$PROG --list-kernels failed: $(tail -n 3 "$WORK/have.txt")"
-    bin/sector_model --list "$fam" >"$WORK/model.tsv" || die "bin/sector_model --list $fam failed"
-    have=$(cut -f1 "$WORK/have.txt")
-    for want in $(bin/tsv get "$WORK/model.tsv" variant); do
-        if printf '%s\n' "$have" | grep -qx -- "$want"; then
-            out=${out:+$out,}$want
-        else
-            echo "ncu_profile.sh: $PROG has no variant $want: left out" >&2
-        fi
-    done
-    for want in $have; do
-        bin/tsv get "$WORK/model.tsv" variant | grep -qx -- "$want" ||
-            echo "ncu_profile.sh: $fam $want has no sector model (no kernel of its own?): not profiled" >&2
-    done
-    [ -n "$out" ] || die "no variant of $PROG has a sector model"
-    printf '%s' "$out"
-}
+# The runs: the family's ncu recipe (its model.c), for the variants that both
+# the model and the program have.
+"$PROG" --list-kernels >"$WORK/have.txt" 2>&1 || die "$PROG --list-kernels failed: $(tail -n 3 "$WORK/have.txt")"
+recipe_args=(--wpb "$WPB" --have "$WORK/have.txt")
+[ -n "$N" ] && recipe_args+=(--run-n "$N")
+[ $QUICK = 1 ] && recipe_args+=(--quick)
+bin/sector_model --ncu-recipe "$FAMILY" "${recipe_args[@]}" >"$WORK/recipe.tsv" ||
+    die "bin/sector_model --ncu-recipe $FAMILY failed"
 
 # profile NAME REGEX ARGS...: one ncu run of $PROG ARGS (its table in
 # $WORK/NAME_runs.tsv), the kernels matching REGEX profiled; the launches in
@@ -179,82 +169,63 @@ meta_lines() { # the run's facts, as '# key<TAB>value' lines
         "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$NCU_VERSION" "$WPB" "${L2F:-0}" "$METRICS"
 }
 
-case $FAMILY in
-copy|patterns)
-    V=$(variants_of "$FAMILY") || exit 1
-    RE="^${FAMILY}_(${V//,/|})(_b[0-9]+)?\$"   # a configuration may have its own kernel: _b<batch>
-    profile main "$RE" "${N:-1e7}" 0 "$WPB" --kernel "$V"
-    bin/sector_compare --family "$FAMILY" --runs "$WORK/main_runs.tsv" --ncu "$WORK/main.tsv" \
-        --dram-granularity "$GRANULE" --out "$WORK/compare.tsv" || die "bin/sector_compare failed"
-    { meta_lines; cat "$WORK/compare.tsv"; } >"$WORK/final.tsv" || die "cannot write $WORK/final.tsv"
-    keep_raw main
-    ;;
-stencil)
-    V=$(variants_of stencil) || exit 1
-    RE="^stencil_(${V//,/|})\$"
-    # the lab's geometries (background 000), R = 1 unless said, and deriv1 at R = 2
-    CASES=("64 1" "64 1 --lead-pad" "1024 1" "1024 1 --lead-pad"
-           "32 1" "32 1 --lead-pad --pad-leading-dim"
-           "32 2" "32 2 --lead-pad" "32 2 --lead-pad --pad-leading-dim"
-           "32 5" "32 5 --lead-pad" "32 5 --lead-pad --pad-leading-dim"
-           "32 32" "32 32 --lead-pad" "32 32 --lead-pad --pad-leading-dim"
-           "32 32 --radius 2 --lead-pad --pad-leading-dim")
-    [ $QUICK = 1 ] && CASES=("${CASES[@]:0:4}")
-    parts=() names=()
-    for c in "${CASES[@]}"; do
-        read -r -a a <<<"$c"
-        name=${a[0]}x${a[1]}   # 32x2_lead_ld, 32x32_r2_lead_ld: the raw logs' names
-        for f in "${a[@]:2}"; do
-            case $f in --lead-pad) name+=_lead ;; --pad-leading-dim) name+=_ld ;; --radius) name+=_r ;; *) name+=$f ;; esac
-        done
-        profile "$name" "$RE" "${a[0]}" "${a[1]}" 0 "$WPB" --kernel "$V" "${a[@]:2}"
-        bin/sector_compare --family stencil --runs "$WORK/${name}_runs.tsv" --ncu "$WORK/$name.tsv" \
-            --n0 "${a[0]}" --n1 "${a[1]}" "${a[@]:2}" --dram-granularity "$GRANULE" \
-            --out "$WORK/$name.cmp.tsv" || die "bin/sector_compare failed for stencil ${a[*]}"
-        parts+=("$WORK/$name.cmp.tsv") names+=("$name")
-    done
-    bin/tsv cat --out "$WORK/compare.tsv" "${parts[@]}" || die "bin/tsv cat failed"
-    { meta_lines; cat "$WORK/compare.tsv"; } >"$WORK/final.tsv" || die "cannot write $WORK/final.tsv"
-    keep_raw "${names[@]}"
-    ;;
-readonly)
-    # 1. The DRAM fetch granularity: strided at stride 32 = one isolated 4 B
-    #    load per 128 B line; N = 1e8 so that a sweep of the wrapped index
-    #    (100 MB of lines) never fits in L2 and every L2 miss is one granule.
-    saved=$L2F rows=() lims="default 32 64 128" strides="1 2 4 8 16 32 64 128"
-    [ $QUICK = 1 ] && lims=default strides="1 32"
-    for lim in $lims; do
-        L2F=$([ $lim = default ] || echo $lim)
-        profile "gran_$lim" '^readonly_strided$' 1e8 0 "$WPB" --kernel strided --stride 32
-        bin/sector_compare --family readonly --runs "$WORK/gran_${lim}_runs.tsv" --ncu "$WORK/gran_$lim.tsv" \
-            --l2-fetch-row "${L2F:-0}" --out "$WORK/gran_$lim.row.tsv" || die "bin/sector_compare failed (gran_$lim)"
-        rows+=("$WORK/gran_$lim.row.tsv")
-    done
+# Each run of the recipe in turn (read by column name): profile it, then
+# its comparison goes to the sector table (output sectors), to a row of
+# l2_fetch.tsv (l2_fetch), or its tables join the pool compared at the end.
+mapfile -t R_RUN < <(bin/tsv get "$WORK/recipe.tsv" run) &&
+mapfile -t R_ARGS < <(bin/tsv get "$WORK/recipe.tsv" args) &&
+mapfile -t R_KERNEL < <(bin/tsv get "$WORK/recipe.tsv" kernel) &&
+mapfile -t R_L2F < <(bin/tsv get "$WORK/recipe.tsv" l2_fetch) &&
+mapfile -t R_CMP < <(bin/tsv get "$WORK/recipe.tsv" compare) &&
+mapfile -t R_OUT < <(bin/tsv get "$WORK/recipe.tsv" output) || die "cannot read the recipe"
+[ ${#R_RUN[@]} -gt 0 ] || die "the recipe of $FAMILY has no run"
+names=() parts=() rows=() pool_runs=() pool_ext=() pool_cmp=()
+for i in "${!R_RUN[@]}"; do
+    name=${R_RUN[i]}
+    read -r -a args <<<"${R_ARGS[i]}"
+    read -r -a cmp <<<"${R_CMP[i]}"
+    saved=$L2F
+    case ${R_L2F[i]} in -) ;; 0) L2F="" ;; *) L2F=${R_L2F[i]} ;; esac
+    profile "$name" "${R_KERNEL[i]}" "${args[@]}"
     L2F=$saved
+    names+=("$name")
+    case ${R_OUT[i]} in
+    sectors)
+        bin/sector_compare "${cmp[@]}" --runs "$WORK/${name}_runs.tsv" --ncu "$WORK/$name.tsv" \
+            --dram-granularity "$GRANULE" --out "$WORK/$name.cmp.tsv" || die "bin/sector_compare failed for $name"
+        parts+=("$WORK/$name.cmp.tsv") ;;
+    l2_fetch)
+        bin/sector_compare "${cmp[@]}" --runs "$WORK/${name}_runs.tsv" --ncu "$WORK/$name.tsv" \
+            --out "$WORK/$name.row.tsv" || die "bin/sector_compare failed ($name)"
+        rows+=("$WORK/$name.row.tsv") ;;
+    pool)
+        pool_runs+=("$WORK/${name}_runs.tsv") pool_ext+=("$WORK/$name.tsv") pool_cmp=("${cmp[@]}") ;;
+    *) die "the recipe's run $name has an unknown output '${R_OUT[i]}'" ;;
+    esac
+done
+# The DRAM fetch granularity measured (l2_fetch rows): the pool's granule.
+if [ ${#rows[@]} -gt 0 ]; then
     bin/tsv cat --out "$WORK/l2_fetch_rows.tsv" "${rows[@]}" || die "bin/tsv cat failed"
     { meta_lines; cat "$WORK/l2_fetch_rows.tsv"; } >"$WORK/l2_fetch.tsv" || die "cannot write l2_fetch.tsv"
     GRANULE=$(bin/tsv get "$WORK/l2_fetch.tsv" granule_bytes --where "l2_fetch_limit_bytes=${L2F:-0}") || GRANULE=64
     case $GRANULE in 32|64|128) ;; *) GRANULE=64 ;; esac
-    # 2. The strided tables, both element sizes per run; 3. the rest.
-    names=() runs=() exts=()
-    for lim in $lims; do names+=("gran_$lim"); done
-    for s in $strides; do
-        profile "strided_$s" '^readonly_(strided|strided_float4)$' "${N:-1e8}" 0 "$WPB" \
-            --kernel strided,strided_float4 --stride "$s"
-        names+=("strided_$s") runs+=("$WORK/strided_${s}_runs.tsv") exts+=("$WORK/strided_$s.tsv")
-    done
-    profile other '^readonly_(baseline|float4|nondiverging|random_access)$' "${N:-1e8}" 0 "$WPB" \
-        --kernel baseline,float4,nondiverging,random_access
-    names+=(other) runs+=("$WORK/other_runs.tsv") exts+=("$WORK/other.tsv")
-    bin/tsv cat --out "$WORK/runs_all.tsv" "${runs[@]}" && bin/tsv cat --out "$WORK/ext_all.tsv" "${exts[@]}" ||
+fi
+if [ ${#pool_runs[@]} -gt 0 ]; then
+    bin/tsv cat --out "$WORK/runs_all.tsv" "${pool_runs[@]}" && bin/tsv cat --out "$WORK/ext_all.tsv" "${pool_ext[@]}" ||
         die "bin/tsv cat failed"
-    bin/sector_compare --family readonly --runs "$WORK/runs_all.tsv" --ncu "$WORK/ext_all.tsv" --measured \
-        --dram-granularity "$GRANULE" --out "$WORK/measured.tsv" || die "bin/sector_compare failed"
-    { meta_lines; cat "$WORK/measured.tsv"; } >"$WORK/final.tsv" || die "cannot write $WORK/final.tsv"
-    keep_raw "${names[@]}"
-    publish "$WORK/l2_fetch.tsv" "$OUTDIR/l2_fetch.tsv"
-    ;;
-esac
+    bin/sector_compare "${pool_cmp[@]}" --runs "$WORK/runs_all.tsv" --ncu "$WORK/ext_all.tsv" \
+        --dram-granularity "$GRANULE" --out "$WORK/pool.cmp.tsv" || die "bin/sector_compare failed"
+    parts+=("$WORK/pool.cmp.tsv")
+fi
+[ ${#parts[@]} -gt 0 ] || die "the recipe of $FAMILY makes no sector table"
+if [ ${#parts[@]} = 1 ]; then
+    cp "${parts[0]}" "$WORK/compare.tsv" || die "cannot write $WORK/compare.tsv"
+else
+    bin/tsv cat --out "$WORK/compare.tsv" "${parts[@]}" || die "bin/tsv cat failed"
+fi
+{ meta_lines; cat "$WORK/compare.tsv"; } >"$WORK/final.tsv" || die "cannot write $WORK/final.tsv"
+keep_raw "${names[@]}"
+[ ${#rows[@]} -gt 0 ] && publish "$WORK/l2_fetch.tsv" "$OUTDIR/l2_fetch.tsv"
 
 publish "$WORK/final.tsv" "$OUTDIR/$SECTORS"
 echo "ncu_profile.sh: wrote $OUTDIR/$SECTORS (raw logs in $OUTDIR/ncu/)" >&2

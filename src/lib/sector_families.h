@@ -1,8 +1,11 @@
 /*
- * sector_families.h - the sector model of the copy, patterns and stencil
- * families: for one launch of one variant in one configuration, what Nsight
- * Compute will count at L1, L2 and DRAM, loads and stores apart, predicted
- * from the addresses alone.  (The readonly family keeps its own model,
+ * sector_families.h - the sector model of the kernel families: for one
+ * launch of one variant in one configuration, what Nsight Compute will count
+ * at L1, L2 and DRAM, loads and stores apart, predicted from the addresses
+ * alone.  The simulator and the judging are here (family-independent); each
+ * family's variants, address rules, lab figures and ncu recipe are its
+ * src/families/NAME/model.c (the interface: sector_family.h), found through
+ * the registry (family.h).  (The readonly family's tables still come from
  * sector_model.h.)  docs/sectors.md has the rules and the reasons.
  *
  * The rules, per warp-level instruction (a "request" to L1):
@@ -45,7 +48,6 @@
 extern "C" {
 #endif
 
-typedef enum sf_family { SF_COPY = 0, SF_PATTERNS, SF_STENCIL, SF_NFAMILIES } sf_family;
 typedef enum sf_op { SF_LD = 0, SF_ST = 1 } sf_op;
 
 /* What a variant's configuration list means. */
@@ -56,6 +58,14 @@ typedef enum sf_path { SF_PATH_CA = 0, SF_PATH_CG, SF_PATH_NC } sf_path;
 
 /* Largest N the model takes: its L2 keeps a few bytes per 128 B line. */
 #define SF_MAX_N (1ull << 28)
+/* Largest work the model takes for one launch, counted before it walks:
+ * warps x (requests + distinct 128 B lines) of warp 0, the busiest.  It is
+ * about 0.45 us a unit on a 2020s core (the random gather at N = 1e7, 1e7
+ * units, takes 4.6 s; 0.6 us at WPB 1), so the limit keeps one launch under
+ * a minute:
+ * N = 2^28 of a coalesced copy passes, a random gather over 2^28 floats
+ * (2.8e8 units, over two minutes) is refused with a sentence. */
+#define SF_MAX_WORK 6.7e7
 #define SF_SEED_DEFAULT 12345ull
 #define SF_N_DEFAULT 10000000ull
 
@@ -113,9 +123,10 @@ typedef struct sf_prediction {
 
 struct sf_ctx;
 struct sf_access;
+struct fam_model;   /* sector_family.h */
 
 typedef struct sf_variant {
-    sf_family family;
+    const struct fam_model *model; /* its family's model (model->name: "copy") */
     const char *name;          /* ./FAMILY --kernel NAME; CUDA kernel FAMILY_NAME */
     sf_cfg cfg;
     const char *cfg_default;   /* the family's default list ("1-8,16,32,64,128"), or NULL */
@@ -125,14 +136,18 @@ typedef struct sf_variant {
     unsigned char param;       /* a small per-variant constant (F of aosF, V of vectorV) */
 } sf_variant;
 
-/* The one table of variants. */
-extern const sf_variant sf_variants[];
-extern const size_t sf_nvariants;
-
-const char *sf_family_name(sf_family f);               /* "copy" */
-int sf_family_from_name(const char *name, sf_family *f);
+/* The sector model of the family named `family` (the registry's), or NULL
+ * when it has none. */
+const struct fam_model *sf_model(const char *family);
+/* The families whose model has variants ("copy, patterns, stencil"), or with
+ * all every family with a model (readonly too), into buf (always
+ * terminated); returns buf. */
+const char *sf_family_list(char *buf, size_t len, int all);
+/* The family's name of a variant ("copy"). */
+const char *sf_family_name(const sf_variant *v);
 const char *sf_cfg_name(sf_cfg c);                     /* "stride", "batch", "offset", "" */
-const sf_variant *sf_find(sf_family f, const char *variant); /* NULL if unknown */
+/* The variant `variant` of the family `family`, NULL if either is unknown. */
+const sf_variant *sf_find(const char *family, const char *variant);
 
 /* 0 when sf_predict would accept v with p (cheap: no walk), else -1 and err. */
 int sf_check(const sf_variant *v, const sf_params *p, char *err, size_t errlen);
@@ -156,12 +171,12 @@ typedef enum sf_quantity {
 #define SF_LAB_ANY_CFG      (-1)
 #define SF_LAB_MISALIGNED   (-2)   /* any offset that is not a multiple of 32 elements */
 
-/* One figure of the background labs (shared/background/000, 001, 002, 004). */
+/* One figure of the background labs (shared/background/000, 001, 002, 004);
+ * each family's model holds its own (fam_model.labs). */
 typedef struct sf_lab {
-    sf_family family;
     const char *variant;    /* exact, or a prefix ending in '*' ("spread_*") */
     int64_t cfg;            /* the configuration value, SF_LAB_ANY_CFG or SF_LAB_MISALIGNED */
-    unsigned n0, n1;        /* stencil: the geometry (radius 1) */
+    unsigned n0, n1;        /* a 2-D geometry (radius 1), or 0: none */
     signed char lead_pad, pad_ld;
     sf_op op;
     sf_quantity q;
@@ -171,13 +186,11 @@ typedef struct sf_lab {
     const char *h100;       /* why the H100 differs, shown when the model disagrees */
 } sf_lab;
 
-extern const sf_lab sf_labs[];
-extern const size_t sf_nlabs;
-
 const char *sf_quantity_name(sf_quantity q);            /* "sectors/request" */
 /* The quantity as the model gives it for one op of a prediction. */
 double sf_quantity_value(const sf_prediction *pr, sf_op op, sf_quantity q);
-/* 1 when lab entry e applies to variant v with parameters p (and op). */
+/* 1 when lab entry e (one of v's family's) applies to variant v with
+ * parameters p (and op). */
 int sf_lab_matches(const sf_lab *e, const sf_variant *v, const sf_params *p, sf_op op);
 /* 1 when the model's value equals the lab's (to the lab's precision). */
 int sf_lab_agrees(const sf_lab *e, double model);
@@ -217,14 +230,16 @@ typedef struct sf_metric {
     const char *name;       /* "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" */
     sf_measure m;
     int op;                 /* SF_LD, SF_ST, or -1 for the launch */
-    unsigned families;      /* bit (1 << sf_family); bit SF_NFAMILIES = readonly */
+    unsigned sets;          /* SF_MSET_*: the sets it belongs to (fam_model.metrics picks) */
     int always;             /* launch attributes every ncu has (not in --query-metrics) */
     int proven;             /* in the real H100 captures of ncu 2025.3 (tests/fixtures/ncu) */
 } sf_metric;
 
-#define SF_READONLY_BIT (1u << SF_NFAMILIES)
+/* The metric sets: a family's model collects one or more (fam_model.metrics). */
+#define SF_MSET_LOADS 1u    /* time and the load path: L1, L2 and DRAM sectors read */
+#define SF_MSET_FULL 2u     /* every counter the judging reads, loads and stores */
 
-/* The one list of the metrics scripts/ncu_profile.sh collects, per family. */
+/* The one list of the metrics scripts/ncu_profile.sh collects. */
 extern const sf_metric sf_metrics[];
 extern const size_t sf_nmetrics;
 

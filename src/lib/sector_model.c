@@ -55,8 +55,7 @@ static unsigned log2u(unsigned v)
     return s;
 }
 
-/* Sort a small array (insertion sort: n <= 64) and count distinct values. */
-static unsigned count_distinct(uint64_t *v, unsigned n)
+unsigned sm_sort_distinct(uint64_t *v, unsigned n)
 {
     int sorted = 1;
     for (unsigned i = 1; i < n && sorted; i++)
@@ -110,7 +109,7 @@ int sm_warp_from_addrs(const uint64_t *addr, unsigned lanes, unsigned elem_bytes
         start[l] = b0;
     }
     /* Distinct bytes: union of the lanes' intervals, sorted by start. */
-    count_distinct(start, lanes);
+    sm_sort_distinct(start, lanes);
     uint64_t used = 0, covered_to = 0; /* bytes [.., covered_to) counted */
     for (unsigned l = 0; l < lanes; l++) {
         uint64_t b0 = start[l], b1 = start[l] + elem_bytes;
@@ -123,10 +122,10 @@ int sm_warp_from_addrs(const uint64_t *addr, unsigned lanes, unsigned elem_bytes
     }
 
     out->l1_requests = 1;
-    out->sectors = count_distinct(sec, ns);
-    out->lines = count_distinct(lin, nl);
+    out->sectors = sm_sort_distinct(sec, ns);
+    out->lines = sm_sort_distinct(lin, nl);
     out->l2_sectors = out->sectors;
-    out->dram_sectors = count_distinct(gra, ng) * (granule_bytes / SM_SECTOR_BYTES);
+    out->dram_sectors = sm_sort_distinct(gra, ng) * (granule_bytes / SM_SECTOR_BYTES);
     out->bytes_used = (unsigned)used;
     out->sector_util = (double)used / (out->sectors * (double)SM_SECTOR_BYTES);
     out->dram_util = (double)used / (out->dram_sectors * (double)SM_SECTOR_BYTES);
@@ -298,9 +297,9 @@ static void fill_counts(warp_counts *wc, uint64_t r, uint64_t d, unsigned elem, 
         if ((b1 >> gshift) != (b0 >> gshift))
             gra[ng++] = b1 >> gshift;
     }
-    wc->sectors = count_distinct(sec, ns);
-    wc->lines = count_distinct(lin, nl);
-    wc->granules = count_distinct(gra, ng);
+    wc->sectors = sm_sort_distinct(sec, ns);
+    wc->lines = sm_sort_distinct(lin, nl);
+    wc->granules = sm_sort_distinct(gra, ng);
     wc->valid = 1;
 }
 
@@ -427,12 +426,12 @@ static int walk_strided(uint64_t n, uint64_t threads, uint64_t stride, unsigned 
             }
         }
         acc->requests += 1;
-        acc->sectors += count_distinct(sec, ns);
-        acc->lines += count_distinct(lin, nl);
-        unsigned dg = count_distinct(gra, ng);
+        acc->sectors += sm_sort_distinct(sec, ns);
+        acc->lines += sm_sort_distinct(lin, nl);
+        unsigned dg = sm_sort_distinct(gra, ng);
         if (!rs.last)
             rs.fetched += dg;
-        acc->bytes_used += (double)count_distinct(elems, lanes) * elem;
+        acc->bytes_used += (double)sm_sort_distinct(elems, lanes) * elem;
     }
     acc->dram_granules += rs.fetched;
     /* Distinct bytes over the kernel: the multiples of g = gcd(stride, n)
@@ -576,7 +575,7 @@ static int predict_gather(const sm_config *cfg, uint64_t n, uint64_t threads, in
             uint64_t j = i >= n ? jlast : random ? ro_perm(i, n, half, cfg->seed) : i;
             b[l] = off + 4 * j;
         }
-        count_distinct(b, lanes); /* sorts: sectors, lines, granules are now monotone */
+        sm_sort_distinct(b, lanes); /* sorts: sectors, lines, granules are now monotone */
         if (last) /* the 32 granules are scattered over ngran: fetch them early */
             for (unsigned l = 0; l < lanes; l++)
                 __builtin_prefetch(&last[b[l] >> gshift], 1);

@@ -181,6 +181,10 @@ int sm_predict(sm_kernel k, const sm_config *cfg, sm_prediction *out,
 int sm_predict_strided(uint64_t n_elems, unsigned elem_bytes, const sm_config *cfg,
                        sm_prediction *out, char *err, size_t errlen);
 
+/* Sort a small array in place (insertion sort: n <= 64) and count its
+ * distinct values. */
+unsigned sm_sort_distinct(uint64_t *v, unsigned n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,9 @@
  *       with FILE (the output of `ncu --query-metrics`) only those the installed
  *       ncu has, the others named on stderr
  *   sector_model --lab [--markdown]     every lab figure beside the model's
+ *   sector_model --list-families        the families with a model (the registry's)
+ *   sector_model --ncu-recipe FAMILY [--quick] [--run-n N] [--wpb W] [--have FILE]
+ *       the runs scripts/ncu_profile.sh makes for FAMILY (its model.c's recipe)
  *
  * Output is TSV with "#" metadata lines, or Markdown tables with --markdown.
  * Exit status: 0; 1 runtime failure (a write failed, a file unreadable);
@@ -27,8 +30,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "outfile.h"
+#include "family.h"
 #include "sector_families.h"
+#include "sector_family.h"
 #include "sector_model.h"
+#include "sector_recipe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -238,7 +244,7 @@ static void fam_row(const sf_variant *v, const sf_params *p, const sf_prediction
             printf(" | - | - |\n");
         return;
     }
-    printf("%s\t%s\t%s\t%s\t%.0f\t%.0f\t", sf_family_name(v->family), v->name, pr->config,
+    printf("%s\t%s\t%s\t%s\t%.0f\t%.0f\t", sf_family_name(v), v->name, pr->config,
            op ? "st" : "ld", k->requests, k->sectors);
     put_num(spr, "%.4f");
     printf("\t%.0f\t%.0f\t%.0f\t", k->wavefronts, k->hits, k->hits_max);
@@ -288,9 +294,10 @@ static int configs_of(const sf_variant *v, const sf_params *base, const fam_opts
                           err, errlen);
 }
 
-static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
+static int family_rows(const struct fam_model *m, const sf_params *base, const fam_opts *o)
 {
     char err[512];
+    const char *fam = m->name;
     /* every name of --variant must be one of the family's */
     if (o->variants)
         for (const char *p = o->variants; *p;) {
@@ -298,18 +305,18 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
             const size_t len = c ? (size_t)(c - p) : strlen(p);
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
-            if (!sf_find(f, name))
+            if (!sf_find(fam, name))
                 return cli_usage_error(PROG, "--variant: %s has no variant '%s' (see --list %s)",
-                                       sf_family_name(f), name, sf_family_name(f));
+                                       fam, name, fam);
             if (!c)
                 break;
             p = c + 1;
         }
-    for (size_t i = 0; i < sf_nvariants; i++) {
-        const sf_variant *v = &sf_variants[i];
+    for (size_t i = 0; i < m->nvariants; i++) {
+        const sf_variant *v = &m->variants[i];
         uint64_t cfgs[CLI_LIST_MAX];
         size_t ncfg;
-        if (v->family != f || !in_list(o->variants, v->name) ||
+        if (!in_list(o->variants, v->name) ||
             configs_of(v, base, o, cfgs, &ncfg, err, sizeof err))
             continue;
         for (size_t c = 0; c < ncfg; c++) {
@@ -317,43 +324,42 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
             p.cfg = cfgs[c];
             if (sf_check(v, &p, err, sizeof err)) {
                 if (o->config.n) /* the user's --config: a usage error */
-                    return cli_usage_error(PROG, "--config: %s %s: %s", sf_family_name(f),
-                                           v->name, err);
-                fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
+                    return cli_usage_error(PROG, "--config: %s %s: %s", fam, v->name, err);
+                fprintf(stderr, "%s: %s %s: %s\n", PROG, fam, v->name, err);
                 return 1;
             }
         }
     }
     if (o->markdown) {
-        if (f == SF_STENCIL)
+        if (m->shape == SF_SHAPE_2D)
             printf("Predicted per launch: stencil %llu x %llu, radius %u%s%s, WPB %u, DRAM "
                    "granularity %u B\n\n", (unsigned long long)base->n0,
                    (unsigned long long)base->n1, base->radius, base->lead_pad ? ", lead pad" : "",
                    base->pad_ld ? ", leading-dim pad" : "", base->wpb, base->granule_bytes);
         else
             printf("Predicted per launch: %s, N = %llu, WPB %u, DRAM granularity %u B, L2 %llu B\n\n",
-                   sf_family_name(f), (unsigned long long)base->n, base->wpb, base->granule_bytes,
+                   fam, (unsigned long long)base->n, base->wpb, base->granule_bytes,
                    (unsigned long long)base->l2_bytes);
         printf("| Variant | Config | Op | Requests | Sectors | Sectors/req | Wavefronts | L1 hits "
                "| L2 requests | L2 sectors | DRAM sectors | L1 util | Lab | Lab vs model |\n");
         printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     } else {
         printf("# sector_model: predicted per launch (docs/sectors.md)\n");
-        printf("# family\t%s\n", sf_family_name(f));
-        if (f != SF_STENCIL)
+        printf("# family\t%s\n", fam);
+        if (m->shape != SF_SHAPE_2D)
             printf("# n\t%llu\n", (unsigned long long)base->n);
         printf("# wpb\t%u\n# dram_granularity_bytes\t%u\n# l2_bytes\t%llu\n# seed\t%llu\n",
                base->wpb, base->granule_bytes, (unsigned long long)base->l2_bytes,
                (unsigned long long)base->seed);
-        if (f == SF_STENCIL)
+        if (m->shape == SF_SHAPE_2D)
             printf("# stencil\tn0 %llu, n1 %llu, radius %u, lead pad %s, leading-dim pad %s\n",
                    (unsigned long long)base->n0, (unsigned long long)base->n1, base->radius,
                    base->lead_pad ? "yes" : "no", base->pad_ld ? "yes" : "no");
         fputs(FAM_COLS, stdout);
     }
-    for (size_t i = 0; i < sf_nvariants; i++) {
-        const sf_variant *v = &sf_variants[i];
-        if (v->family != f || !in_list(o->variants, v->name))
+    for (size_t i = 0; i < m->nvariants; i++) {
+        const sf_variant *v = &m->variants[i];
+        if (!in_list(o->variants, v->name))
             continue;
         uint64_t cfgs[CLI_LIST_MAX];
         size_t ncfg;
@@ -366,7 +372,7 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
             p.cfg = cfgs[c];
             sf_prediction pr;
             if (sf_predict(v, &p, &pr, err, sizeof err)) {
-                fprintf(stderr, "%s: %s %s: %s\n", PROG, sf_family_name(f), v->name, err);
+                fprintf(stderr, "%s: %s %s: %s\n", PROG, fam, v->name, err);
                 return 1;
             }
             for (int op = 0; op < 2; op++)
@@ -379,101 +385,37 @@ static int family_rows(sf_family f, const sf_params *base, const fam_opts *o)
 
 static int list_variants(const char *fam)
 {
-    sf_family f = SF_COPY;
-    if (fam && sf_family_from_name(fam, &f))
-        return cli_usage_error(PROG, "--list: unknown family '%s' (copy, patterns, stencil)", fam);
+    char names[256];
+    const struct fam_model *want = fam ? sf_model(fam) : NULL;
+    if (fam && (!want || !want->nvariants))
+        return cli_usage_error(PROG, "--list: unknown family '%s' (%s)", fam,
+                               sf_family_list(names, sizeof names, 0));
     printf("family\tvariant\tkernel\tconfig\tdefault\trule\n");
-    for (size_t i = 0; i < sf_nvariants; i++) {
-        const sf_variant *v = &sf_variants[i];
-        if (fam && v->family != f)
-            continue;
-        printf("%s\t%s\t%s_%s\t%s\t%s\t%s\n", sf_family_name(v->family), v->name,
-               sf_family_name(v->family), v->name, v->cfg == SF_CFG_NONE ? "-" : sf_cfg_name(v->cfg),
-               v->cfg_default ? v->cfg_default : "-", v->rule);
-    }
-    return 0;
-}
-
-/* ncu --query-metrics prints a few MB; the file is read whole, so its size
- * is bounded (a path like /dev/zero never ends). */
-#define MAX_QUERY_BYTES (64 << 20)
-
-/* The base names (first word of a line) that `ncu --query-metrics` printed. */
-static char *read_query(const char *path, size_t *len, char *err, size_t errlen)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 4096 > cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b;
+    for (const fam_entry *e = fam_registry; e->name; e++) {
+        const struct fam_model *m = e->model;
+        for (size_t i = 0; m && (!want || m == want) && i < m->nvariants; i++) {
+            const sf_variant *v = &m->variants[i];
+            printf("%s\t%s\t%s_%s\t%s\t%s\t%s\n", m->name, v->name, m->name, v->name,
+                   v->cfg == SF_CFG_NONE ? "-" : sf_cfg_name(v->cfg),
+                   v->cfg_default ? v->cfg_default : "-", v->rule);
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, fp);
-        n += got;
-        if (got == 0)
-            break;
-        if (n > MAX_QUERY_BYTES) {   /* /dev/zero, or not ncu's output */
-            free(buf);
-            fclose(fp);
-            snprintf(err, errlen, "%s is larger than %d MiB: not the output of ncu --query-metrics",
-                     path, MAX_QUERY_BYTES >> 20);
-            return NULL;
-        }
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!buf || bad) {
-        free(buf);
-        snprintf(err, errlen, "cannot read %s", path);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
-/* 1 when some line of q starts (after blanks) with base followed by a blank or the end. */
-static int query_has(const char *q, const char *base, size_t blen)
-{
-    for (const char *line = q; line && *line;) {
-        const char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!strncmp(p, base, blen) && (p[blen] == 0 || p[blen] == ' ' || p[blen] == '\t' ||
-                                        p[blen] == '\n' || p[blen] == '\r'))
-            return 1;
-        line = strchr(line, '\n');
-        if (line)
-            line++;
     }
     return 0;
 }
 
 static int list_metrics(const char *fam, const char *query, int proven_only)
 {
-    unsigned bit;
-    sf_family f;
-    if (!strcmp(fam, "readonly"))
-        bit = SF_READONLY_BIT;
-    else if (!sf_family_from_name(fam, &f))
-        bit = 1u << f;
-    else
-        return cli_usage_error(PROG, "--metrics: unknown family '%s' (readonly, copy, patterns, "
-                               "stencil)", fam);
+    const struct fam_model *fm = sf_model(fam);
+    if (!fm) {
+        char names[256];
+        return cli_usage_error(PROG, "--metrics: unknown family '%s' (%s)", fam,
+                               sf_family_list(names, sizeof names, 1));
+    }
+    const unsigned bit = fm->metrics;
     char *q = NULL, err[512];
     size_t qlen = 0;
     if (query) {
-        q = read_query(query, &qlen, err, sizeof err);
+        q = sf_query_read(query, &qlen, err, sizeof err);
         if (!q) {
             fprintf(stderr, "%s: %s\n", PROG, err);
             return 1;
@@ -496,7 +438,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
         const sf_metric *m = &sf_metrics[i];
         const char *dot = strchr(m->name, '.');
         const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
-        have[i] = (m->families & bit) && (!q || m->always || query_has(q, m->name, blen)) &&
+        have[i] = (m->sets & bit) && (!q || m->always || sf_query_has(q, m->name, blen)) &&
                   (!proven_only || m->proven);
     }
     /* a list without the counters every H100 ncu has is not ncu's list */
@@ -514,7 +456,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
     int n = 0;
     for (size_t i = 0; i < sf_nmetrics; i++) {
         const sf_metric *m = &sf_metrics[i];
-        if (!(m->families & bit) || (proven_only && !m->proven))
+        if (!(m->sets & bit) || (proven_only && !m->proven))
             continue;
         if (have[i]) {
             printf("%s%s", n ? "," : "", m->name);
@@ -542,6 +484,59 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
     return 0;
 }
 
+/* Each name of a comma-separated list, as one sentence on stderr. */
+static void say_each(const char *list, const char *fmt_prefix, const char *fmt_suffix)
+{
+    for (const char *p = list; *p;) {
+        const size_t k = strcspn(p, ",");
+        fprintf(stderr, "%s: %s%.*s%s\n", PROG, fmt_prefix, (int)k, p, fmt_suffix);
+        p += k + (p[k] == ',');
+    }
+}
+
+/* The runs scripts/ncu_profile.sh makes for a family (sector_recipe.h). */
+static int ncu_recipe(const char *fam, int quick, const char *n, unsigned wpb, const char *have_path)
+{
+    static char v[8192], missing[8192], extra[8192];
+    char names[256], err[512], pre[128];
+    const struct fam_model *m = sf_model(fam);
+    if (!m)
+        return cli_usage_error(PROG, "--ncu-recipe: unknown family '%s' (%s)", fam,
+                               sf_family_list(names, sizeof names, 1));
+    char *have = NULL;
+    size_t hlen = 0;
+    if (have_path && !(have = sf_query_read(have_path, &hlen, err, sizeof err))) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    const int nv = sf_recipe_variants(m, have, v, sizeof v, missing, sizeof missing, extra,
+                                      sizeof extra, err, sizeof err);
+    free(have);
+    if (nv < 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    if (m->nvariants) {   /* readonly's tables have no variant list to hold the program to */
+        snprintf(pre, sizeof pre, "the %s program has no variant ", fam);
+        say_each(missing, pre, ": left out");
+        snprintf(pre, sizeof pre, "%s ", fam);
+        say_each(extra, pre, " has no sector model (no kernel of its own?): not profiled");
+        if (nv == 0) {
+            fprintf(stderr, "%s: no variant of the %s program has a sector model\n", PROG, fam);
+            return 1;
+        }
+    }
+    if (!m->nncu) {
+        fprintf(stderr, "%s: %s has no ncu recipe\n", PROG, fam);
+        return 1;
+    }
+    if (sf_recipe_write(stdout, m, quick, n ? n : m->ncu_n, wpb, v, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    return 0;
+}
+
 /* Every lab figure, at parameters that match it, beside the model's value
  * (an entry for every load path, "spread_*", is shown for the first path). */
 static int lab_table(int markdown, unsigned granule)
@@ -554,10 +549,11 @@ static int lab_table(int markdown, unsigned granule)
         printf("# sector_model --lab: the background labs' figures beside the model\n");
         printf("source\tfamily\tvariant\tconfig\top\tquantity\tlab\tmodel\tverdict\tlab_says\th100\n");
     }
-    for (size_t i = 0; i < sf_nlabs; i++) {
-        const sf_lab *e = &sf_labs[i];
-        for (size_t j = 0; j < sf_nvariants; j++) {
-            const sf_variant *v = &sf_variants[j];
+    for (const fam_entry *f = fam_registry; f->name; f++)
+    for (size_t i = 0; f->model && i < f->model->nlabs; i++) {
+        const sf_lab *e = &f->model->labs[i];
+        for (size_t j = 0; j < f->model->nvariants; j++) {
+            const sf_variant *v = &f->model->variants[j];
             sf_params p;
             sf_lab_params(e, v, NULL, &p);
             p.granule_bytes = granule;
@@ -574,13 +570,13 @@ static int lab_table(int markdown, unsigned granule)
             const int prefix = L && e->variant[L - 1] == '*';
             if (markdown)
                 printf("| %s | %s | %s%s | %s | %s | %s | %.4g | %.4g | %s |\n", e->source,
-                       sf_family_name(v->family), v->name, prefix ? " (any path)" : "", pr.config,
+                       sf_family_name(v), v->name, prefix ? " (any path)" : "", pr.config,
                        e->op ? "st" : "ld",
                        sf_quantity_name(e->q), e->value, m,
                        ok ? "agrees" : e->h100 ? e->h100 : "DIFFERS (no reason known)");
             else
                 printf("%s\t%s\t%s\t%s\t%s\t%s\t%.6g\t%.6g\t%s\t%s\t%s\n", e->source,
-                       sf_family_name(v->family), v->name, pr.config, e->op ? "st" : "ld",
+                       sf_family_name(v), v->name, pr.config, e->op ? "st" : "ld",
                        sf_quantity_name(e->q), e->value, m, ok ? "agrees" : "differs", e->what,
                        ok ? "-" : e->h100 ? e->h100 : "no reason known");
             if (prefix)
@@ -596,6 +592,7 @@ static void usage(FILE *f, const cli_opt *t)
         "usage: sector_model [options]                      readonly tables\n"
         "       sector_model --family F [--variant V,...] [--config LIST] [options]\n"
         "       sector_model --list [FAMILY] | --list-families | --metrics FAMILY [--ncu-query FILE] | --lab\n"
+        "       sector_model --ncu-recipe FAMILY [--quick] [--run-n N] [--wpb W] [--have FILE]\n"
         "  Predicted L1 requests, sectors, wavefronts and hits, L2 requests and sectors,\n"
         "  DRAM sectors, from the addresses alone (docs/sectors.md).\n\n");
     cli_print_options(f, t);
@@ -606,73 +603,147 @@ static void usage(FILE *f, const cli_opt *t)
         (unsigned long long)SM_SEED_DEFAULT);
 }
 
+/* The values of the command line. */
+typedef struct sm_args {
+    int markdown, lab, lead_pad, pad_ld, proven;
+    int given_n, given_elem, given_stride, given_offset, given_lanes;
+    int given_list, given_config, given_families, quick, reuse;
+    uint64_t n, granule, l2, seed, elem, stride, offset, lanes, wpb, n0, n1, radius, grid, sms, bps;
+    const char *family, *variants, *list, *metrics, *query, *recipe, *run_n, *have;
+} sm_args;
+
+/* --family F: the family's rows. */
+static int run_family(const sm_args *a, fam_opts *fo)
+{
+    char names[256];
+    sf_params fp;
+    sf_params_default(&fp);
+    const struct fam_model *fm = sf_model(a->family);
+    if (!fm || !fm->nvariants)
+        return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly is the "
+                               "default tables)", a->family, sf_family_list(names, sizeof names, 0));
+    if (a->given_elem || a->given_stride || a->given_offset || a->given_lanes)
+        return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
+                               "readonly single pattern's, not --family's");
+    fp.n = a->given_n ? a->n : fm->n_default;
+    if (fp.n > SF_MAX_N)
+        return cli_usage_error(PROG, "--n must be at most %llu for --family",
+                               (unsigned long long)SF_MAX_N);
+    fp.wpb = (unsigned)a->wpb;
+    fp.seed = a->seed;
+    fp.granule_bytes = (unsigned)a->granule;
+    fp.l2_bytes = a->l2;
+    fp.grid_blocks = a->grid;
+    fp.sms = (unsigned)a->sms;
+    fp.blocks_per_sm = (unsigned)a->bps;
+    fp.n0 = a->n0;
+    fp.n1 = a->n1;
+    fp.radius = (unsigned)a->radius;
+    fp.lead_pad = a->lead_pad;
+    fp.pad_ld = a->pad_ld;
+    fo->variants = a->variants;
+    fo->markdown = a->markdown;
+    return family_rows(fm, &fp, fo);
+}
+
+/* The readonly tables, or its single pattern. */
+static int run_readonly(const sm_args *a)
+{
+    sm_config cfg;
+    sm_config_default(&cfg);
+    cfg.n_floats = a->n;
+    cfg.granule_bytes = (unsigned)a->granule;
+    cfg.l2_bytes = a->l2;
+    cfg.reuse = (sm_reuse)a->reuse;
+    cfg.seed = a->seed;
+    cfg.stride = a->stride;
+    cfg.offset_bytes = a->offset;
+    cfg.threads_per_block = (unsigned)(32 * a->wpb);
+    if (cfg.n_floats < 4)
+        return cli_usage_error(PROG, "--n must be between 4 and 2^40");
+    if (!(a->given_elem || a->given_stride || a->given_offset || a->given_lanes))
+        return tables(&cfg, a->markdown);
+    if (a->elem != 4 && a->elem != 8 && a->elem != 16)
+        return cli_usage_error(PROG, "--elem must be 4, 8 or 16");
+    if (cfg.offset_bytes % a->elem)
+        /* The hardware requires naturally aligned loads; a misaligned
+         * LDG faults, so there is nothing to predict. */
+        return cli_usage_error(PROG, "--offset must be a multiple of --elem "
+                               "(a misaligned %llu-byte load faults on the GPU)",
+                               (unsigned long long)a->elem);
+    return single(&cfg, (unsigned)a->elem, (unsigned)a->lanes, a->markdown);
+}
+
 int main(int argc, char **argv)
 {
     sm_config cfg;
     sm_config_default(&cfg);
-    sf_params fp;
-    sf_params_default(&fp);
-    int markdown = 0, lab = 0, lead_pad = 0, pad_ld = 0, proven = 0;
-    int given_n = 0, given_elem = 0, given_stride = 0, given_offset = 0, given_lanes = 0;
-    int given_list = 0, given_config = 0, given_families = 0;
-    uint64_t n = cfg.n_floats, granule = cfg.granule_bytes, l2 = cfg.l2_bytes, seed = cfg.seed;
-    uint64_t elem = 4, stride = 1, offset = 0, lanes = SM_WARP_LANES, wpb = 4, n0 = 32, n1 = 1;
-    uint64_t radius = 1, grid = 0, sms = 132, bps = 16;
-    int reuse = 0;
-    const char *family = NULL, *variants = NULL, *list = NULL, *metrics = NULL, *query = NULL;
+    sm_args a;
+    memset(&a, 0, sizeof a);
+    a.n = cfg.n_floats, a.granule = cfg.granule_bytes, a.l2 = cfg.l2_bytes, a.seed = cfg.seed;
+    a.elem = 4, a.stride = 1, a.lanes = SM_WARP_LANES, a.wpb = 4, a.n0 = 32, a.n1 = 1;
+    a.radius = 1, a.sms = 132, a.bps = 16;
     fam_opts fo;
     memset(&fo, 0, sizeof fo);
     static const char *const reuse_names[] = { "lru", "all", "none", NULL };
     const cli_opt opts[] = {
-        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &n, "N",
-         "elements (floats) in the array: 1e8 and 100000000 both work", 0, &given_n},
-        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &granule, "B",
+        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.n, "N",
+         "elements (floats) in the array: 1e8 and 100000000 both work", 0, &a.given_n},
+        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.granule, "B",
          "L2 -> DRAM fetch granularity: 32, 64 or 128", 0, 0},
-        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &l2, "B",
+        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.l2, "B",
          "capacity of the LRU L2 model", 0, 0},
-        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &reuse, "lru|all|none",
+        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &a.reuse, "lru|all|none",
          "readonly: when a granule fetched earlier is still in L2 (default lru)", reuse_names, 0},
-        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &seed, "S",
+        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.seed, "S",
          "the random permutation's seed (readonly random_access, patterns random)", 0, 0},
-        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &markdown, 0, "Markdown tables instead of TSV", 0, 0},
-        {"--elem", 0, CLI_U64, 1, 64, 0, 0, &elem, "E",
-         "readonly single pattern: element size in bytes, 4, 8 or 16", 0, &given_elem},
-        {"--stride", 0, CLI_U64, 1, UINT64_MAX, 0, 0, &stride, "S",
-         "readonly single pattern: elements between neighbouring threads", 0, &given_stride},
-        {"--offset", 0, CLI_U64, 0, 1ull << 40, 0, 0, &offset, "B",
-         "readonly single pattern: misalignment of the array start in bytes", 0, &given_offset},
-        {"--lanes", 0, CLI_U64, 1, 32, 0, 0, &lanes, "L",
-         "readonly single pattern: active lanes of the single warp (1..32)", 0, &given_lanes},
-        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &family, "F",
+        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &a.markdown, 0, "Markdown tables instead of TSV", 0, 0},
+        {"--elem", 0, CLI_U64, 1, 64, 0, 0, &a.elem, "E",
+         "readonly single pattern: element size in bytes, 4, 8 or 16", 0, &a.given_elem},
+        {"--stride", 0, CLI_U64, 1, UINT64_MAX, 0, 0, &a.stride, "S",
+         "readonly single pattern: elements between neighbouring threads", 0, &a.given_stride},
+        {"--offset", 0, CLI_U64, 0, 1ull << 40, 0, 0, &a.offset, "B",
+         "readonly single pattern: misalignment of the array start in bytes", 0, &a.given_offset},
+        {"--lanes", 0, CLI_U64, 1, 32, 0, 0, &a.lanes, "L",
+         "readonly single pattern: active lanes of the single warp (1..32)", 0, &a.given_lanes},
+        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",
          "copy, patterns or stencil: the family's rows", 0, 0},
-        {"--variant", 0, CLI_STRING, 0, 0, 0, 0, &variants, "V,...",
+        {"--variant", 0, CLI_STRING, 0, 0, 0, 0, &a.variants, "V,...",
          "only these variants (default: all the family's modelled ones)", 0, 0},
         {"--config", 0, CLI_LIST, 0, 1ull << 32, 0, 0, &fo.config, "LIST",
-         "the configurations (stride, batch or offset) instead of the defaults", 0, &given_config},
-        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &wpb, "W", "warps per block (default 4)", 0, 0},
-        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n0, "N0", "stencil: points along i0 (32)", 0, 0},
-        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n1, "N1", "stencil: points along i1 (1)", 0, 0},
-        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &radius, "R", "stencil: radius, 1..4 (1)", 0, 0},
-        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &lead_pad, 0,
+         "the configurations (stride, batch or offset) instead of the defaults", 0, &a.given_config},
+        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &a.wpb, "W", "warps per block (default 4)", 0, 0},
+        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n0, "N0", "stencil: points along i0 (32)", 0, 0},
+        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n1, "N1", "stencil: points along i1 (1)", 0, 0},
+        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &a.radius, "R", "stencil: radius, 1..4 (1)", 0, 0},
+        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &a.lead_pad, 0,
          "stencil: pad the start so that point (0,0) begins a line", 0, 0},
-        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &pad_ld, 0,
+        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &a.pad_ld, 0,
          "stencil: round the leading dimension up to 32 floats", 0, 0},
-        {"--grid-blocks", 0, CLI_COUNT, 0, 1ull << 32, 0, 0, &grid, "G",
+        {"--grid-blocks", 0, CLI_COUNT, 0, 1ull << 32, 0, 0, &a.grid, "G",
          "grid-stride copies: blocks launched (default SMS x BPS)", 0, 0},
-        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &sms, "SMS", "grid-stride copies: SMs (132)", 0, 0},
-        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &bps, "BPS",
+        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &a.sms, "SMS", "grid-stride copies: SMs (132)", 0, 0},
+        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &a.bps, "BPS",
          "grid-stride copies: resident blocks per SM (16)", 0, 0},
-        {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &given_list, 0,
+        {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &a.given_list, 0,
          "list the modelled variants (of the FAMILY given as argument, or all)", 0, 0},
-        {"--list-families", 0, CLI_FLAG, 0, 0, 0, 0, &given_families, 0,
+        {"--list-families", 0, CLI_FLAG, 0, 0, 0, 0, &a.given_families, 0,
          "the families with a sector model, one a line (what ncu_profile.sh all profiles)", 0, 0},
-        {"--metrics", 0, CLI_STRING, 0, 0, 0, 0, &metrics, "FAMILY",
+        {"--metrics", 0, CLI_STRING, 0, 0, 0, 0, &a.metrics, "FAMILY",
          "print the Nsight Compute metrics of FAMILY (readonly, copy, patterns, stencil)", 0, 0},
-        {"--ncu-query", 0, CLI_STRING, 0, 0, 0, 0, &query, "FILE",
+        {"--ncu-query", 0, CLI_STRING, 0, 0, 0, 0, &a.query, "FILE",
          "with --metrics: keep those `ncu --query-metrics` printed into FILE", 0, 0},
-        {"--proven", 0, CLI_FLAG, 0, 0, 0, 0, &proven, 0,
+        {"--proven", 0, CLI_FLAG, 0, 0, 0, 0, &a.proven, 0,
          "with --metrics: only those seen in real H100 captures (a fallback)", 0, 0},
-        {"--lab", 0, CLI_FLAG, 0, 0, 0, 0, &lab, 0, "every lab figure beside the model", 0, 0},
+        {"--lab", 0, CLI_FLAG, 0, 0, 0, 0, &a.lab, 0, "every lab figure beside the model", 0, 0},
+        {"--ncu-recipe", 0, CLI_STRING, 0, 0, 0, 0, &a.recipe, "FAMILY",
+         "the ncu runs of FAMILY (scripts/ncu_profile.sh), TSV: run, args, kernel, l2_fetch, "
+         "compare, output", 0, 0},
+        {"--quick", 0, CLI_FLAG, 0, 0, 0, 0, &a.quick, 0, "with --ncu-recipe: the short set", 0, 0},
+        {"--run-n", 0, CLI_STRING, 0, 0, 0, 0, &a.run_n, "N",
+         "with --ncu-recipe: N as the program is given it (default: the family's)", 0, 0},
+        {"--have", 0, CLI_STRING, 0, 0, 0, 0, &a.have, "FILE",
+         "with --ncu-recipe: the program's --list-kernels; only the variants it has", 0, 0},
         CLI_END,
     };
     const cli_opt *optv[1] = { opts };
@@ -684,81 +755,37 @@ int main(int argc, char **argv)
         usage(stdout, opts);
         return outfile_check_stdout(PROG);
     }
-    if (r.npos && !given_list)
+    if (r.npos && !a.given_list)
         return cli_usage_error(PROG, "unexpected argument '%s'", r.pos[0]);
-    list = r.npos ? r.pos[0] : NULL;
-    if (granule != 32 && granule != 64 && granule != 128)
+    a.list = r.npos ? r.pos[0] : NULL;
+    if (a.granule != 32 && a.granule != 64 && a.granule != 128)
         return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
-                               (unsigned long long)granule);
-    if ((query || proven) && !metrics)
+                               (unsigned long long)a.granule);
+    if ((a.query || a.proven) && !a.metrics)
         return cli_usage_error(PROG, "--ncu-query and --proven go with --metrics FAMILY");
-    if ((variants || given_config) && !family)
+    if ((a.quick || a.run_n || a.have) && !a.recipe)
+        return cli_usage_error(PROG, "--quick, --run-n and --have go with --ncu-recipe FAMILY");
+    if ((a.variants || a.given_config) && !a.family)
         return cli_usage_error(PROG, "--variant and --config go with --family");
 
-    if (given_families) {
-        /* readonly's model is the default tables; the others are sf_ families */
-        printf("readonly\n");
-        for (int f = 0; f < SF_NFAMILIES; f++) printf("%s\n", sf_family_name((sf_family)f));
+    if (a.given_families) {
+        for (const fam_entry *e = fam_registry; e->name; e++)
+            if (e->model)
+                printf("%s\n", e->name);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
-    if (given_list)
-        rc = list_variants(list);
-    else if (metrics)
-        rc = list_metrics(metrics, query, proven);
-    else if (lab)
-        rc = lab_table(markdown, (unsigned)granule);
-    else if (family) {
-        sf_family f;
-        if (sf_family_from_name(family, &f))
-            return cli_usage_error(PROG, "--family: unknown family '%s' (copy, patterns, stencil; "
-                                   "readonly is the default tables)", family);
-        if (given_elem || given_stride || given_offset || given_lanes)
-            return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
-                                   "readonly single pattern's, not --family's");
-        fp.n = given_n ? n : SF_N_DEFAULT;
-        if (fp.n > SF_MAX_N)
-            return cli_usage_error(PROG, "--n must be at most %llu for --family",
-                                   (unsigned long long)SF_MAX_N);
-        fp.wpb = (unsigned)wpb;
-        fp.seed = seed;
-        fp.granule_bytes = (unsigned)granule;
-        fp.l2_bytes = l2;
-        fp.grid_blocks = grid;
-        fp.sms = (unsigned)sms;
-        fp.blocks_per_sm = (unsigned)bps;
-        fp.n0 = n0;
-        fp.n1 = n1;
-        fp.radius = (unsigned)radius;
-        fp.lead_pad = lead_pad;
-        fp.pad_ld = pad_ld;
-        fo.variants = variants;
-        fo.markdown = markdown;
-        rc = family_rows(f, &fp, &fo);
-    } else {
-        cfg.n_floats = n;
-        cfg.granule_bytes = (unsigned)granule;
-        cfg.l2_bytes = l2;
-        cfg.reuse = (sm_reuse)reuse;
-        cfg.seed = seed;
-        cfg.stride = stride;
-        cfg.offset_bytes = offset;
-        cfg.threads_per_block = (unsigned)(32 * wpb);
-        if (cfg.n_floats < 4)
-            return cli_usage_error(PROG, "--n must be between 4 and 2^40");
-        if (given_elem || given_stride || given_offset || given_lanes) {
-            if (elem != 4 && elem != 8 && elem != 16)
-                return cli_usage_error(PROG, "--elem must be 4, 8 or 16");
-            if (cfg.offset_bytes % elem)
-                /* The hardware requires naturally aligned loads; a misaligned
-                 * LDG faults, so there is nothing to predict. */
-                return cli_usage_error(PROG, "--offset must be a multiple of --elem "
-                                       "(a misaligned %llu-byte load faults on the GPU)",
-                                       (unsigned long long)elem);
-            rc = single(&cfg, (unsigned)elem, (unsigned)lanes, markdown);
-        } else {
-            rc = tables(&cfg, markdown);
-        }
-    }
+    if (a.given_list)
+        rc = list_variants(a.list);
+    else if (a.recipe)
+        rc = ncu_recipe(a.recipe, a.quick, a.run_n, (unsigned)a.wpb, a.have);
+    else if (a.metrics)
+        rc = list_metrics(a.metrics, a.query, a.proven);
+    else if (a.lab)
+        rc = lab_table(a.markdown, (unsigned)a.granule);
+    else if (a.family)
+        rc = run_family(&a, &fo);
+    else
+        rc = run_readonly(&a);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: cannot write the output: %s\n", PROG, strerror(errno));
         return 1;

@@ -27,12 +27,13 @@ case "$*" in
     *--version*) echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.1.0 (stub)"; exit 0 ;;
     *--query-metrics*) cat "$STUB_QUERY"; exit 0 ;;
 esac
-log="" prog="" metrics=""
+log="" prog="" metrics="" kernel=""
 while [ $# -gt 0 ]; do
     case $1 in
         --log-file|--metrics|--kernel-name|--print-units|--clock-control|--cache-control)
             [ "$1" = --log-file ] && log=$2
             [ "$1" = --metrics ] && metrics=$2
+            [ "$1" = --kernel-name ] && kernel=$2
             shift 2 ;;
         --csv) shift ;;
         -*) echo "stub ncu: unexpected option $1" >&2; exit 3 ;;
@@ -42,6 +43,7 @@ done
 case ",$metrics," in *",${STUB_BAD_METRIC:-none},"*)
     echo "==ERROR== Failed to find metric $STUB_BAD_METRIC"; exit 1 ;;
 esac
+[ -n "${STUB_CALLS:-}" ] && echo "$(basename "$prog") $* | $kernel" >>"$STUB_CALLS"
 "$prog" "$@" || exit 1
 args=" $* "
 case $prog in
@@ -122,7 +124,23 @@ expect_exit 2 scripts/ncu_profile.sh copy --out;       expect_says "--out needs 
 # --- readonly: the real H100 logs reproduce the published reference tables
 export STUB_LOGS=$R/ncu
 OUT=$TMP/ro
-expect_exit 0 scripts/ncu_profile.sh readonly --out "$OUT"
+STUB_CALLS=$TMP/readonly_calls.txt expect_exit 0 scripts/ncu_profile.sh readonly --out "$OUT"
+# the runs, in order, with the arguments the script has always given them
+RO='--reps 1 --warmup 0 --table'
+{
+    for lim in default 32 64 128; do
+        extra=""; [ $lim = default ] || extra=" --l2-fetch $lim"
+        echo "readonly_profile 1e8 0 4 --kernel strided --stride 32 $RO $TMP/WORK/gran_${lim}_runs.tsv$extra | regex:^readonly_strided\$"
+    done
+    for s in 1 2 4 8 16 32 64 128; do
+        echo "readonly_profile 1e8 0 4 --kernel strided,strided_float4 --stride $s $RO $TMP/WORK/strided_${s}_runs.tsv | regex:^readonly_(strided|strided_float4)\$"
+    done
+    echo "readonly_profile 1e8 0 4 --kernel baseline,float4,nondiverging,random_access $RO $TMP/WORK/other_runs.tsv | regex:^readonly_(baseline|float4|nondiverging|random_access)\$"
+} >"$TMP/readonly_want.txt"
+sed -e "s|/[^ ]*/ncu_profile\.[A-Za-z0-9]*/|$TMP/WORK/|" "$TMP/readonly_calls.txt" >"$TMP/readonly_got.txt"
+diff -u "$TMP/readonly_want.txt" "$TMP/readonly_got.txt" >"$TMP/d" ||
+    fail "readonly: the profiled runs' arguments changed:
+$(cat "$TMP/d")"
 [ -s "$OUT/sectors_readonly.tsv" ] && [ -s "$OUT/l2_fetch.tsv" ] || fail "readonly: tables not written"
 grep -v '^#' "$R/sectors_readonly.tsv" >"$TMP/want.tsv"
 grep -v '^#' "$OUT/sectors_readonly.tsv" >"$TMP/got.tsv" 2>/dev/null
@@ -141,8 +159,12 @@ ls "$OUT" "$OUT/ncu" | grep -q '\.tmp$' && fail "readonly: a .tmp file was left 
 # --- copy: the fixture's two altered rows are flagged, the others agree
 export STUB_CSV=$F/copy_ncu.csv STUB_RUNS=$F/copy_runs.tsv
 OUT=$TMP/copy
-expect_exit 0 scripts/ncu_profile.sh copy --out "$OUT"
+STUB_CALLS=$TMP/copy_calls.txt expect_exit 0 scripts/ncu_profile.sh copy --out "$OUT"
 expect_says "copy memcpy has no sector model"
+V=stride,stride_store,stride16,batch,batch_unrolled,batch_restrict,int4,grid_scalar,grid_vector2,grid_vector4,vector2,vector4
+[ "$(sed -e 's| --table [^ ]*||' "$TMP/copy_calls.txt")" = \
+  "copy_profile 1e7 0 4 --kernel $V --reps 1 --warmup 0 | regex:^copy_(${V//,/|})(_b[0-9]+)?\$" ] ||
+    fail "copy: the one run's arguments changed: $(cat "$TMP/copy_calls.txt")"
 T=$OUT/sectors_copy.tsv
 [ -s "$T" ] || fail "copy: $T not written"
 [ "$(bin/tsv get "$T" config --where agree=no | tr '\n' ' ')" = "stride=16 " ] ||
@@ -171,7 +193,20 @@ export STUB_QUERY=$F/query_metrics_h100.txt
 # --- stencil: 16 geometries in 16 runs, one table; the two with recorded logs agree
 export STUB_FIX=$F STUB_QUERY=$F/query_metrics_no_tstage.txt
 OUT=$TMP/sten
-STUB_CSV=$F/stencil_32x2_ncu.csv expect_exit 0 scripts/ncu_profile.sh stencil --out "$OUT"
+STUB_CALLS=$TMP/stencil_calls.txt STUB_CSV=$F/stencil_32x2_ncu.csv expect_exit 0 scripts/ncu_profile.sh stencil --out "$OUT"
+# the lab's 16 geometries, in order, as the script has always run them
+V=deriv_copy,deriv0,deriv1,deriv0_halo
+for g in "64 1" "64 1 --lead-pad" "1024 1" "1024 1 --lead-pad" "32 1" "32 1 --lead-pad --pad-leading-dim" \
+         "32 2" "32 2 --lead-pad" "32 2 --lead-pad --pad-leading-dim" "32 5" "32 5 --lead-pad" \
+         "32 5 --lead-pad --pad-leading-dim" "32 32" "32 32 --lead-pad" "32 32 --lead-pad --pad-leading-dim" \
+         "32 32 --radius 2 --lead-pad --pad-leading-dim"; do
+    set -- $g
+    echo "stencil_profile $1 $2 0 4 --kernel $V ${*:3}${3:+ }--reps 1 --warmup 0 | regex:^stencil_(${V//,/|})\$"
+done >"$TMP/stencil_want.txt"
+sed -e 's| --table [^ ]*||' "$TMP/stencil_calls.txt" >"$TMP/stencil_got.txt"
+diff -u "$TMP/stencil_want.txt" "$TMP/stencil_got.txt" >"$TMP/d" ||
+    fail "stencil: the profiled runs' arguments changed:
+$(cat "$TMP/d")"
 T=$OUT/sectors_stencil.tsv
 [ "$(bin/tsv get "$T" variant | wc -l)" = 128 ] || fail "stencil: 16 geometries x 4 variants x 2 ops = 128 rows"
 [ "$(bin/tsv get "$T" agree --where config=n0=32,n1=2,r=1,lead=0,ld=34 | sort -u)" = yes ] ||
@@ -181,6 +216,11 @@ T=$OUT/sectors_stencil.tsv
 [ "$(bin/tsv get "$T" agree --where config=n0=1024,n1=1,r=1,lead=0,ld=1026 | sort -u)" = no ] ||
     fail "stencil: a geometry replaying another's log must disagree"
 # (n0 = 64, n1 = 1 replaying the 32 x 2 log mostly agrees: both geometries touch the same sectors)
+# --quick: the first four geometries only
+STUB_CALLS=$TMP/stencil_quick.txt STUB_CSV=$F/stencil_32x2_ncu.csv expect_exit 0 \
+    scripts/ncu_profile.sh stencil --quick --out "$TMP/stenq"
+[ "$(cut -d' ' -f2,3 "$TMP/stencil_quick.txt" | tr '\n' ,)" = "64 1,64 1,1024 1,1024 1," ] ||
+    fail "stencil --quick: expected the geometries 64x1 (twice) and 1024x1 (twice): $(cat "$TMP/stencil_quick.txt")"
 for f in stencil_32x2.csv stencil_32x32_lead_ld.csv stencil_32x32_r2_lead_ld.csv stencil_32x2_lead_ld_runs.tsv; do
     [ -s "$OUT/ncu/$f" ] || fail "stencil: raw file ncu/$f not kept"
 done

@@ -50,6 +50,29 @@ expect_exit 0 bin/sector_model --metrics copy --proven
 expect_exit 0 bin/sector_model --list copy;            expect_says "copy_stride16"
 expect_exit 0 bin/sector_model --metrics readonly
 expect_says "gpu__time_duration.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+# --- the families with a model, from the registry; each family's ncu recipe
+expect_exit 0 bin/sector_model --list-families
+[ "$(printf '%s\n' "$OUTTXT" | paste -sd' ')" = "copy patterns readonly stencil" ] ||
+    fail "--list-families: copy patterns readonly stencil, got $OUTTXT"
+expect_exit 2 bin/sector_model --quick;                 expect_says "go with --ncu-recipe"
+expect_exit 2 bin/sector_model --ncu-recipe bogus;      expect_says "unknown family 'bogus'"
+bin/sector_model --ncu-recipe stencil --quick --wpb 8 >"$TMP/r.tsv" || fail "--ncu-recipe stencil --quick failed"
+[ "$(bin/tsv get "$TMP/r.tsv" run | paste -sd' ')" = "64x1 64x1_lead 1024x1 1024x1_lead" ] ||
+    fail "--ncu-recipe stencil --quick: the lab's first four geometries, got $(cat "$TMP/r.tsv")"
+printf 'stride\tx\nmemcpy\tx\n' >"$TMP/have.txt"
+bin/sector_model --ncu-recipe copy --run-n 65536 --have "$TMP/have.txt" >"$TMP/r.tsv" 2>"$TMP/r.err"
+grep -q "copy memcpy has no sector model" "$TMP/r.err" || fail "--ncu-recipe copy --have: memcpy not named"
+[ "$(bin/tsv get "$TMP/r.tsv" args)" = "65536 0 4 --kernel stride" ] ||
+    fail "--ncu-recipe copy --have: only the variant both have, got $(cat "$TMP/r.tsv")"
+printf 'memcpy\tx\n' >"$TMP/have.txt"
+expect_exit 1 bin/sector_model --ncu-recipe copy --have "$TMP/have.txt"; expect_says "no variant of the copy program"
+# --- bounded work (issue 24): a 56-byte runs table asking the random gather over
+#     2^28 floats is refused at once with a sentence, not walked for minutes
+printf 'kernel\tconfig\tn\twarps_per_block\nrandom_ca\t-\t268435456\t4\n' >"$TMP/big_runs.tsv"
+printf 'kernel\tid\npatterns_random_ca\t0\n' >"$TMP/big_ncu.tsv"
+expect_exit 1 timeout 20 bin/sector_compare --family patterns --runs "$TMP/big_runs.tsv" --ncu "$TMP/big_ncu.tsv" --out "$TMP/big.tsv"
+expect_says "more than its limit"
+[ ! -e "$TMP/big.tsv" ] || fail "a refused comparison left $TMP/big.tsv"
 # --- every output write is checked
 if [ -w /dev/full ]; then
     expect_exit 1 bash -c 'bin/sector_model --family stencil >/dev/full';   expect_says "cannot write"

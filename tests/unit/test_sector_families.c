@@ -8,13 +8,15 @@
  * of evicted dirty lines), and the parameter checks.
  */
 #include "check.h"
+#include "family.h"
 #include "sector_families.h"
+#include "sector_family.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static sf_prediction P(sf_family f, const char *var, const sf_params *p)
+static sf_prediction P(const char *f, const char *var, const sf_params *p)
 {
     sf_prediction pr;
     char err[256] = "";
@@ -41,16 +43,17 @@ static sf_params base(void)
 static void test_lab_oracles(void)
 {
     int checked = 0;
-    for (size_t i = 0; i < sf_nlabs; i++) {
-        const sf_lab *e = &sf_labs[i];
+    for (const fam_entry *f = fam_registry; f->name; f++)
+    for (size_t i = 0; f->model && i < f->model->nlabs; i++) {
+        const sf_lab *e = &f->model->labs[i];
         int matched = 0;
-        for (size_t j = 0; j < sf_nvariants; j++) {
-            const sf_variant *v = &sf_variants[j];
+        for (size_t j = 0; j < f->model->nvariants; j++) {
+            const sf_variant *v = &f->model->variants[j];
             sf_params p;
             sf_lab_params(e, v, NULL, &p);
             if (!sf_lab_matches(e, v, &p, e->op))
                 continue;
-            sf_prediction pr = P(v->family, v->name, &p);
+            sf_prediction pr = P(sf_family_name(v), v->name, &p);
             double m = sf_quantity_value(&pr, e->op, e->q);
             if (!e->h100) {
                 if (!sf_lab_agrees(e, m))
@@ -79,13 +82,13 @@ static void test_lab_differences(void)
      * 1's misses 5-7 (line 1) and 8 (line 2) are 2 L2 requests: 4 in all.  The
      * lab says 3, and 4 for n0=64 n1=1 whose sectors are the same. */
     p.n0 = 32, p.n1 = 2;
-    pr = P(SF_STENCIL, "deriv_copy", &p);
+    pr = P("stencil", "deriv_copy", &p);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 10);
     CHECK_EQ_U(pr.op[SF_LD].hits, 1);
     CHECK_EQ_U(pr.op[SF_LD].l2_requests, 4);
     CHECK_EQ_U(pr.op[SF_LD].l2_sectors, 9);
     p.n0 = 64, p.n1 = 1;
-    sf_prediction q = P(SF_STENCIL, "deriv_copy", &p);
+    sf_prediction q = P("stencil", "deriv_copy", &p);
     CHECK_EQ_U(q.op[SF_LD].l2_requests, 4);
     CHECK_EQ_U(q.op[SF_LD].hits, 1);
 
@@ -95,47 +98,47 @@ static void test_lab_differences(void)
     p = base();
     p.n = 1 << 16;
     p.cfg = 1;
-    pr = P(SF_PATTERNS, "offset_ca", &p);
+    pr = P("patterns", "offset_ca", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT), 80, 1e-9);
     p.cfg = 8;
-    pr = P(SF_PATTERNS, "offset_cg", &p);
+    pr = P("patterns", "offset_cg", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT), 100, 1e-9);
     CHECK_EQ_U(pr.op[SF_LD].l2_requests, 2 * pr.op[SF_LD].requests); /* 2 lines still */
     p.cfg = 32; /* aligned again: one line, 4 sectors */
-    pr = P(SF_PATTERNS, "offset_ca", &p);
+    pr = P("patterns", "offset_ca", &p);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 4 * pr.op[SF_LD].requests);
 
     /* one address for 32 lanes: one sector, 4 B of 32 (lecture: 4 of 128 cached) */
-    pr = P(SF_PATTERNS, "broadcast_ca", &p);
+    pr = P("patterns", "broadcast_ca", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT), 12.5, 1e-9);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 1, 1e-12);
 
     /* 32 random words: 32 sectors (a few share one at N = 2^20) */
     p.n = 1 << 20;
-    pr = P(SF_PATTERNS, "random_cg", &p);
+    pr = P("patterns", "random_cg", &p);
     double u = sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT);
     CHECK(u >= 12.5 && u < 12.6);
     CHECK_EQ_U(pr.op[SF_LD].hits, 0);  /* .cg never allocates in L1 */
     CHECK_NEAR(pr.hit_tol_frac, 0, 0);
-    pr = P(SF_PATTERNS, "random_ca", &p);
+    pr = P("patterns", "random_ca", &p);
     CHECK(pr.hit_tol_frac > 0);        /* cross-block reuse in an SM's L1 is statistical */
 
     /* 001 write scattered over 192 B: sectors 0, 2, 3 of one line and 5 of the
      * next: 4 sectors (as the lecture's 2x1 + 1x2 segments) in 2 write
      * requests (one per line), not 3 transactions */
     p.n = 1 << 16;
-    pr = P(SF_PATTERNS, "write_scatter192", &p);
+    pr = P("patterns", "write_scatter192", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_ST, SFQ_SECTORS_PER_REQ), 4, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_ST, SFQ_L2_REQ_PER_REQ), 2, 0);
     CHECK_EQ_U(pr.op[SF_LD].requests, 0);
 
     /* 002 scenario 3 (bytes 96-223): 4 sectors in 2 lines: 100 % on the H100 */
-    pr = P(SF_PATTERNS, "straddle_ca", &p);
+    pr = P("patterns", "straddle_ca", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 4, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L2_REQ_PER_REQ), 2, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_WAVEFRONTS_PER_REQ), 1, 0);
     /* 002 scenario 5 (four 32 B pieces over 512 B): 4 sectors, 4 lines, 1 wavefront */
-    pr = P(SF_PATTERNS, "spread_nc", &p);
+    pr = P("patterns", "spread_nc", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT), 100, 1e-9);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L2_REQ_PER_REQ), 4, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_WAVEFRONTS_PER_REQ), 1, 0);
@@ -155,7 +158,7 @@ static void test_copy_stride(void)
         sf_params p = base();
         p.cfg = t[i].s;
         p.n = 1000000; /* 4 MB: far below the L2, every granule fetched once */
-        sf_prediction pr = P(SF_COPY, "stride", &p);
+        sf_prediction pr = P("copy", "stride", &p);
         const double req = (double)((p.n / t[i].s + 31) / 32);
         const double full = (double)(p.n / t[i].s / 32);
         CHECK_EQ_U(pr.items, p.n / t[i].s);
@@ -182,7 +185,7 @@ static void test_copy_stride(void)
     /* the figures at N = 1e7 (the script's size), stride 4 */
     sf_params p = base();
     p.cfg = 4;
-    sf_prediction pr = P(SF_COPY, "stride", &p);
+    sf_prediction pr = P("copy", "stride", &p);
     CHECK_EQ_U(pr.op[SF_LD].requests, 78125);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 1250000);
     CHECK_EQ_U(pr.op[SF_LD].wavefronts, 78125);
@@ -193,7 +196,7 @@ static void test_copy_stride(void)
 
     /* stride_store: the loads are coalesced, the stores strided */
     p.cfg = 8;
-    pr = P(SF_COPY, "stride_store", &p);
+    pr = P("copy", "stride_store", &p);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 156250);
     CHECK_EQ_U(pr.op[SF_ST].sectors, 1250000);
     CHECK_EQ_U(pr.op[SF_ST].wavefronts, 2 * 39063 - 1); /* the last warp: 2 lanes, 1 line */
@@ -205,12 +208,12 @@ static void test_copy_stride(void)
     p = base();
     p.n = 1 << 16;
     p.cfg = 1;
-    pr = P(SF_COPY, "stride16", &p);
+    pr = P("copy", "stride16", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 16, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_WAVEFRONTS_PER_REQ), 1, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L2_REQ_PER_REQ), 4, 0);
     p.cfg = 2;
-    pr = P(SF_COPY, "stride16", &p);
+    pr = P("copy", "stride16", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 32, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_WAVEFRONTS_PER_REQ), 2, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT), 50, 1e-9);
@@ -226,7 +229,7 @@ static void test_copy_batch(void)
             sf_params p = base();
             p.n = 1 << 16;
             p.cfg = B;
-            sf_prediction pr = P(SF_COPY, names[n], &p);
+            sf_prediction pr = P("copy", names[n], &p);
             const double warps = (double)(p.n / B / 32), sec = 4.0 * B; /* per request */
             CHECK_NEAR(pr.op[SF_LD].requests, warps * B, 0);
             CHECK_NEAR(pr.op[SF_LD].sectors, warps * B * sec, 0);
@@ -245,12 +248,12 @@ static void test_copy_batch(void)
     sf_params p = base();
     p.n = 1 << 16;
     p.cfg = 8;
-    sf_prediction pr = P(SF_COPY, "int4", &p);
+    sf_prediction pr = P("copy", "int4", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 32, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_WAVEFRONTS_PER_REQ), 2, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_HIT_PCT), 50, 1e-9);
     p.cfg = 4; /* one int4 per thread: 512 B per warp, coalesced */
-    pr = P(SF_COPY, "int4", &p);
+    pr = P("copy", "int4", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 16, 0);
     CHECK_NEAR(pr.op[SF_LD].hits, 0, 0);
 }
@@ -260,27 +263,27 @@ static void test_copy_vectors(void)
 {
     sf_params p = base();
     p.n = 4099; /* N mod 2 = 1, N mod 4 = 3 */
-    sf_prediction a = P(SF_COPY, "grid_vector4", &p);
+    sf_prediction a = P("copy", "grid_vector4", &p);
     /* 1024 int4 (32 requests) + one request of 3 scalar lanes (in one sector) */
     CHECK_EQ_U(a.op[SF_LD].requests, 33);
     CHECK_EQ_U(a.op[SF_LD].sectors, 513);
     CHECK_EQ_U(a.op[SF_LD].bytes, 4099 * 4);
     p.grid_blocks = 1; /* one block: the same requests, more iterations per warp */
-    sf_prediction b = P(SF_COPY, "grid_vector4", &p);
+    sf_prediction b = P("copy", "grid_vector4", &p);
     CHECK_EQ_U(b.op[SF_LD].requests, 33);
     CHECK_EQ_U(b.op[SF_LD].sectors, 513);
     CHECK_EQ_U(b.blocks, 1);
     /* vector4: 1024 threads, then thread 1024 copies 3 scalars: 3 requests of
      * one lane, in the sector the vectors already loaded: 2 hits after the first */
-    a = P(SF_COPY, "vector4", &p);
+    a = P("copy", "vector4", &p);
     CHECK_EQ_U(a.op[SF_LD].requests, 35);
     CHECK_EQ_U(a.op[SF_LD].hits, 2);
     CHECK_EQ_U(a.op[SF_ST].requests, 35);
     CHECK_EQ_U(a.blocks, 9); /* 1025 threads */
     p.n = 1 << 20;
-    a = P(SF_COPY, "grid_scalar", &p);
+    a = P("copy", "grid_scalar", &p);
     CHECK_NEAR(sf_quantity_value(&a, SF_LD, SFQ_ELEMS_PER_REQ), 32, 0);
-    a = P(SF_COPY, "vector2", &p);
+    a = P("copy", "vector2", &p);
     CHECK_NEAR(sf_quantity_value(&a, SF_ST, SFQ_ELEMS_PER_REQ), 64, 0);
     CHECK_NEAR(sf_quantity_value(&a, SF_ST, SFQ_SECTORS_PER_REQ), 8, 0);
 }
@@ -293,7 +296,7 @@ static void test_brute_force(void)
         p.n = 5000;
         p.cfg = off;
         p.wpb = 3;
-        sf_prediction pr = P(SF_PATTERNS, "offset_nc", &p);
+        sf_prediction pr = P("patterns", "offset_nc", &p);
         const uint64_t items = p.n - 32;
         double sectors = 0, lines = 0, hits = 0, l2req = 0;
         for (uint64_t w = 0; w * 32 < items; w++) {
@@ -321,18 +324,18 @@ static void test_stencil(void)
     sf_params p = base();
     /* deriv0, n0 = 32, aligned: loads idx (4 sectors), idx-1 (5, 4 of them hit) */
     p.n0 = 32, p.n1 = 1, p.lead_pad = 1, p.pad_ld = 1;
-    sf_prediction pr = P(SF_STENCIL, "deriv0", &p);
+    sf_prediction pr = P("stencil", "deriv0", &p);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 9);
     CHECK_EQ_U(pr.op[SF_LD].hits, 4);
     CHECK_EQ_U(pr.op[SF_ST].sectors, 4);
     CHECK_EQ_U(pr.op[SF_LD].l2_requests, 2); /* lines 0 (sector 3) and 1 */
     CHECK(strcmp(pr.config, "n0=32,n1=1,r=1,lead=31,ld=64") == 0);
-    pr = P(SF_STENCIL, "deriv0_halo", &p);   /* the same loads, the halo one second */
+    pr = P("stencil", "deriv0_halo", &p);   /* the same loads, the halo one second */
     CHECK_EQ_U(pr.op[SF_LD].sectors, 9);
     CHECK_EQ_U(pr.op[SF_LD].hits, 4);
     /* n0 = 32, n1 = 5, lead pad only: rows at 0, 8, 16, 24, 32 B into a line */
     p.n1 = 5, p.pad_ld = 0;
-    pr = P(SF_STENCIL, "deriv_copy", &p);
+    pr = P("stencil", "deriv_copy", &p);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 23);
     CHECK_EQ_U(pr.op[SF_LD].hits, 2);        /* rows 2 and 3 start in their predecessor's last sector */
     CHECK_EQ_U(pr.op[SF_ST].hits, 2);        /* stores allocate (write-allocate) */
@@ -341,7 +344,7 @@ static void test_stencil(void)
      * that order; 16 requests of 4 sectors, 7 distinct rows miss, the rest hit */
     p = base();
     p.n0 = 32, p.n1 = 4, p.radius = 2, p.lead_pad = 1, p.pad_ld = 1;
-    pr = P(SF_STENCIL, "deriv1", &p);
+    pr = P("stencil", "deriv1", &p);
     CHECK_EQ_U(pr.op[SF_LD].requests, 16);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 64);
     CHECK_EQ_U(pr.op[SF_LD].hits, 36);
@@ -350,7 +353,7 @@ static void test_stencil(void)
     /* deriv1, R = 1, 32 x 32 aligned, 8 blocks: row 4b-1 is in the previous
      * block: a hit only if both ran on one SM: hits in [96, 96 + 7 * 4] */
     p.n1 = 32, p.radius = 1;
-    pr = P(SF_STENCIL, "deriv1", &p);
+    pr = P("stencil", "deriv1", &p);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 256);
     CHECK_EQ_U(pr.op[SF_LD].hits, 96);
     CHECK_EQ_U(pr.op[SF_LD].hits_max, 124);
@@ -364,7 +367,7 @@ static void test_stencil(void)
      * the same block shares one (24 of 31 boundaries) */
     p = base();
     p.n0 = 1024;
-    pr = P(SF_STENCIL, "deriv_copy", &p);
+    pr = P("stencil", "deriv_copy", &p);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 160);
     CHECK_EQ_U(pr.op[SF_LD].hits, 24);
     CHECK_EQ_U(pr.op[SF_LD].hits_max, 31);
@@ -381,7 +384,7 @@ static void test_l2_dram(void)
     static const double want[3] = { 6250, 12500, 12500 };
     for (int i = 0; i < 3; i++) {
         p.granule_bytes = 32u << i;
-        sf_prediction pr = P(SF_COPY, "stride", &p);
+        sf_prediction pr = P("copy", "stride", &p);
         CHECK_NEAR(pr.dram_read_sectors, want[i], 0);
     }
     /* write-back: with 64 lines of L2, a coalesced copy writes every dirty line
@@ -390,34 +393,34 @@ static void test_l2_dram(void)
     p.n = 102400; /* 800 blocks, each 4 in lines then 4 out lines */
     p.cfg = 1;
     p.l2_bytes = 64 * 128;
-    sf_prediction pr = P(SF_COPY, "stride", &p);
+    sf_prediction pr = P("copy", "stride", &p);
     CHECK_NEAR(pr.dram_read_sectors, 12800, 0);
     CHECK_NEAR(pr.dram_write_sectors, 12800 - 32 * 4, 0);
     CHECK_NEAR(pr.dram_partial_sectors, 0, 0); /* whole sectors written */
     p.l2_bytes = 1 << 20; /* everything fits: nothing written during the kernel */
-    pr = P(SF_COPY, "stride", &p);
+    pr = P("copy", "stride", &p);
     CHECK_NEAR(pr.dram_write_sectors, 0, 0);
     /* stride_store at stride 2: every sector written gets 4 B of each 8: each
      * one written back is partial */
     p.l2_bytes = 64 * 128;
     p.cfg = 2;
-    pr = P(SF_COPY, "stride_store", &p);
+    pr = P("copy", "stride_store", &p);
     CHECK(pr.dram_write_sectors > 6000);
     CHECK_NEAR(pr.dram_partial_sectors, pr.dram_write_sectors, 0);
     /* reread: pair p's even warp reads bytes 96-223, the odd one 0-127: 4 granules */
     p = base();
     p.n = 1 << 16;
-    pr = P(SF_PATTERNS, "reread_cg", &p);
+    pr = P("patterns", "reread_cg", &p);
     CHECK_NEAR(pr.dram_read_sectors, (p.n / 4 / 64) * 8.0, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_DRAM_UTIL_PCT), 100, 1e-9);
-    pr = P(SF_PATTERNS, "reread_ca", &p);
+    pr = P("patterns", "reread_ca", &p);
     CHECK_NEAR(pr.op[SF_LD].hits, (double)(p.n / 4 / 64), 0); /* sector 3, once per pair */
     /* the random gather over 16 MB: every granule read once (L2 holds it all) */
     p.n = 1 << 22;
-    pr = P(SF_PATTERNS, "random_cg", &p);
+    pr = P("patterns", "random_cg", &p);
     CHECK_NEAR(pr.dram_read_sectors, p.n / 8.0, 0);
     p.l2_bytes = 1 << 20; /* 1 MiB: most re-touches miss again */
-    sf_prediction q = P(SF_PATTERNS, "random_cg", &p);
+    sf_prediction q = P("patterns", "random_cg", &p);
     CHECK(q.dram_read_sectors > 1.8 * pr.dram_read_sectors);
 }
 
@@ -426,41 +429,41 @@ static void test_patterns_misc(void)
     sf_params p = base();
     p.n = 1 << 16;
     /* AoS / SoA */
-    sf_prediction pr = P(SF_PATTERNS, "aos4_one", &p);
+    sf_prediction pr = P("patterns", "aos4_one", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 16, 0);
-    pr = P(SF_PATTERNS, "aos4_all", &p);
+    pr = P("patterns", "aos4_all", &p);
     CHECK_NEAR(pr.op[SF_LD].requests, 4.0 * (p.n / 4 / 32), 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_HIT_PCT), 75, 1e-9);
-    pr = P(SF_PATTERNS, "soa4_all", &p);
+    pr = P("patterns", "soa4_all", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 4, 0);
     CHECK_NEAR(pr.op[SF_LD].hits, 0, 0);
-    pr = P(SF_PATTERNS, "aos_vec4", &p);
+    pr = P("patterns", "aos_vec4", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_SECTORS_PER_REQ), 16, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_LD, SFQ_L1_UTIL_PCT), 100, 1e-9);
     /* soa8_all at N = 1e7: items = 1,250,000 = 16 mod 32 floats, so the odd k
      * streams start 64 B into a line: 4 sectors, but 2 lines per full warp;
      * each stream ends with a half warp (16 floats, 2 sectors, 1 line) */
     p.n = 10000000;
-    pr = P(SF_PATTERNS, "soa8_all", &p);
+    pr = P("patterns", "soa8_all", &p);
     CHECK_EQ_U(pr.op[SF_LD].requests, 8 * 39063);
     CHECK_EQ_U(pr.op[SF_LD].sectors, 1250000);
     CHECK_EQ_U(pr.op[SF_LD].l2_requests, 4 * 39063 + 4 * (2 * 39062 + 1));
     /* write_range64: two lanes per word, 64 B: 2 sectors, 1 line */
     p.n = 1 << 16;
-    pr = P(SF_PATTERNS, "write_range64", &p);
+    pr = P("patterns", "write_range64", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_ST, SFQ_SECTORS_PER_REQ), 2, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_ST, SFQ_L2_REQ_PER_REQ), 1, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_ST, SFQ_L1_UTIL_PCT), 100, 1e-9);
     CHECK_EQ_U(pr.items, 2 * p.n);
     /* write_strided at stride 8: one sector per lane */
     p.cfg = 8;
-    pr = P(SF_PATTERNS, "write_strided", &p);
+    pr = P("patterns", "write_strided", &p);
     CHECK_NEAR(sf_quantity_value(&pr, SF_ST, SFQ_SECTORS_PER_REQ), 32, 0);
     CHECK_NEAR(sf_quantity_value(&pr, SF_ST, SFQ_WAVEFRONTS_PER_REQ), 2, 0);
     /* the three paths differ only in L1 hits */
     p.cfg = 5;
-    sf_prediction ca = P(SF_PATTERNS, "offset_ca", &p), cg = P(SF_PATTERNS, "offset_cg", &p),
-                  nc = P(SF_PATTERNS, "offset_nc", &p);
+    sf_prediction ca = P("patterns", "offset_ca", &p), cg = P("patterns", "offset_cg", &p),
+                  nc = P("patterns", "offset_nc", &p);
     CHECK_NEAR(ca.op[SF_LD].sectors, cg.op[SF_LD].sectors, 0);
     CHECK_NEAR(ca.op[SF_LD].hits, nc.op[SF_LD].hits, 0);
     CHECK(ca.op[SF_LD].hits > 0);
@@ -473,7 +476,7 @@ static void test_errors(void)
     char err[256];
     sf_prediction pr;
     sf_params p = base();
-    const sf_variant *v = sf_find(SF_COPY, "stride");
+    const sf_variant *v = sf_find("copy", "stride");
     CHECK(v != NULL);
     p.n = SF_MAX_N + 1;
     CHECK_EQ_I(sf_predict(v, &p, &pr, err, sizeof err), -1);
@@ -488,53 +491,77 @@ static void test_errors(void)
     CHECK_STR_HAS(err, "32, 64 or 128");
     p = base();
     p.cfg = 6;
-    CHECK_EQ_I(sf_predict(sf_find(SF_COPY, "int4"), &p, &pr, err, sizeof err), -1);
+    CHECK_EQ_I(sf_predict(sf_find("copy", "int4"), &p, &pr, err, sizeof err), -1);
     CHECK_STR_HAS(err, "multiple of 4");
     p.cfg = 33;
-    CHECK_EQ_I(sf_predict(sf_find(SF_PATTERNS, "offset_ca"), &p, &pr, err, sizeof err), -1);
+    CHECK_EQ_I(sf_predict(sf_find("patterns", "offset_ca"), &p, &pr, err, sizeof err), -1);
     CHECK_STR_HAS(err, "0..32");
     p = base();
     p.radius = 5;
-    CHECK_EQ_I(sf_predict(sf_find(SF_STENCIL, "deriv1"), &p, &pr, err, sizeof err), -1);
+    CHECK_EQ_I(sf_predict(sf_find("stencil", "deriv1"), &p, &pr, err, sizeof err), -1);
     CHECK_STR_HAS(err, "radius 5");
     p = base();
     p.n = 20;
-    CHECK_EQ_I(sf_predict(sf_find(SF_PATTERNS, "offset_ca"), &p, &pr, err, sizeof err), -1);
+    CHECK_EQ_I(sf_predict(sf_find("patterns", "offset_ca"), &p, &pr, err, sizeof err), -1);
     CHECK_STR_HAS(err, "no thread has work");
     p = base();
     p.wpb = 0;
     CHECK_EQ_I(sf_predict(v, &p, &pr, err, sizeof err), -1);
-    CHECK(sf_find(SF_COPY, "memcpy") == NULL); /* no kernel, no model */
-    CHECK(sf_find(SF_PATTERNS, "stride") == NULL);
+    /* the work is bounded before the walk: a random gather over 2^28 floats is
+     * 2^23 warps x 33 (1 request, 32 lines), over SF_MAX_WORK; a coalesced
+     * copy of 2^28 (2^23 warps x 4) is not */
+    p = base();
+    p.n = SF_MAX_N;
+    CHECK_EQ_I(sf_check(sf_find("patterns", "random_ca"), &p, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "2.8e+08 requests and line lookups");
+    CHECK_EQ_I(sf_check(sf_find("copy", "stride"), &p, err, sizeof err), 0);
+    p.n = 1 << 20;
+    CHECK_EQ_I(sf_check(sf_find("patterns", "random_ca"), &p, err, sizeof err), 0);
+    CHECK(sf_find("copy", "memcpy") == NULL); /* no kernel, no model */
+    CHECK(sf_find("patterns", "stride") == NULL);
 }
 
-/* The metric list: every measure, both ops, each family; no duplicate. */
+/* The metric list: every measure, both ops, each family's set; no duplicate. */
 static void test_metrics(void)
 {
-    for (int f = 0; f < SF_NFAMILIES; f++)
+    int models = 0;
+    for (const fam_entry *f = fam_registry; f->name; f++) {
+        const struct fam_model *fm = f->model;
+        if (!fm || !fm->nvariants)
+            continue;
+        models++;
         for (int m = SFM_INSTRUCTIONS; m < SFM_NMEASURES; m++)
             for (int op = 0; op < 2; op++) {
                 int found = 0;
                 for (size_t i = 0; i < sf_nmetrics; i++)
                     found += sf_metrics[i].m == (sf_measure)m && sf_metrics[i].op == op &&
-                             (sf_metrics[i].families & (1u << f));
+                             (sf_metrics[i].sets & fm->metrics);
                 CHECK(found >= 1);
             }
+        /* names of families and variants */
+        for (size_t i = 0; i < fm->nvariants; i++) {
+            CHECK(fm->variants[i].model == fm);
+            CHECK(sf_find(f->name, fm->variants[i].name) == &fm->variants[i]);
+        }
+    }
+    CHECK(models >= 3);
     for (size_t i = 0; i < sf_nmetrics; i++)
         for (size_t j = i + 1; j < sf_nmetrics; j++)
             CHECK(strcmp(sf_metrics[i].name, sf_metrics[j].name) != 0);
     /* the readonly set is the five metrics its table has always had */
-    int ro = 0;
-    for (size_t i = 0; i < sf_nmetrics; i++)
-        ro += (sf_metrics[i].families & SF_READONLY_BIT) != 0;
-    CHECK_EQ_I(ro, 5);
-    /* names of families and variants */
-    sf_family f;
-    CHECK_EQ_I(sf_family_from_name("stencil", &f), 0);
-    CHECK_EQ_I(f, SF_STENCIL);
-    CHECK_EQ_I(sf_family_from_name("readonly", &f), -1);
-    for (size_t i = 0; i < sf_nvariants; i++)
-        CHECK(sf_find(sf_variants[i].family, sf_variants[i].name) == &sf_variants[i]);
+    const struct fam_model *ro = sf_model("readonly");
+    CHECK(ro != NULL);
+    int nro = 0;
+    for (size_t i = 0; ro && i < sf_nmetrics; i++)
+        nro += (sf_metrics[i].sets & ro->metrics) != 0;
+    CHECK_EQ_I(nro, 5);
+    CHECK(sf_model("stencil") != NULL && sf_model("stencil")->shape == SF_SHAPE_2D);
+    CHECK(sf_model("nosuch") == NULL);
+    CHECK(sf_find("readonly", "baseline") == NULL); /* readonly: sector_model.h's tables */
+    char names[128];
+    CHECK(strcmp(sf_family_list(names, sizeof names, 0), "copy, patterns, stencil") == 0);
+    CHECK(strcmp(sf_family_list(names, sizeof names, 1), "copy, patterns, readonly, stencil") == 0);
+    CHECK(strcmp(sf_family_list(names, 12, 1), "copy") == 0);   /* what fits, whole names */
 }
 
 /* Judging a measurement against the prediction. */
@@ -542,7 +569,7 @@ static void test_judge(void)
 {
     sf_params p = base();
     p.n0 = 32, p.n1 = 32, p.lead_pad = 1, p.pad_ld = 1;
-    sf_prediction pr = P(SF_STENCIL, "deriv1", &p); /* hits 96..124 (see test_stencil) */
+    sf_prediction pr = P("stencil", "deriv1", &p); /* hits 96..124 (see test_stencil) */
     sf_measured m;
     sf_verdict v;
     sf_measured_clear(&m);
@@ -572,7 +599,7 @@ static void test_judge(void)
     /* DRAM: 5 % at the script's size */
     p = base();
     p.cfg = 2;
-    pr = P(SF_COPY, "stride", &p);
+    pr = P("copy", "stride", &p);
     sf_measured_clear(&m);
     m.v[SFM_REQUESTS][SF_LD] = pr.op[SF_LD].requests;
     m.v[SFM_SECTORS][SF_LD] = pr.op[SF_LD].sectors;
@@ -594,7 +621,7 @@ static void test_judge(void)
     CHECK_STR_HAS(v.note, "DRAM writes not judged");
     /* random through L1: the tolerance widens the bracket */
     p.n = 1 << 20;
-    pr = P(SF_PATTERNS, "random_ca", &p);
+    pr = P("patterns", "random_ca", &p);
     sf_measured_clear(&m);
     m.v[SFM_REQUESTS][SF_LD] = pr.op[SF_LD].requests;
     m.v[SFM_SECTORS][SF_LD] = pr.op[SF_LD].sectors;

@@ -37,11 +37,13 @@
 #include "engine.cuh"
 #include "patterns.h"
 
-enum {
-    CP_STRIDE, CP_STRIDE_STORE, CP_STRIDE16, CP_BATCH, CP_BATCH_UNROLLED, CP_BATCH_RESTRICT,
-    CP_INT4, CP_GRID_SCALAR, CP_GRID_VECTOR2, CP_GRID_VECTOR4, CP_VECTOR2, CP_VECTOR4, CP_MEMCPY,
-    CP_NVARIANTS
-};
+#include "variants.h"   /* the one list of variants, shared with the sector model */
+
+#define CP_ID(ID, NAME, ABOUT, CFG, CFGD, RULE, GEN, PARAM) ID,
+#define CP_ID_U(ID, NAME, ABOUT) ID,
+enum { COPY_VARIANTS(CP_ID, CP_ID_U) CP_NVARIANTS };
+#undef CP_ID
+#undef CP_ID_U
 
 struct cp_args {
     const int *in;
@@ -369,21 +371,11 @@ static const cli_opt CP_OPTIONS[] = {
     CLI_END,
 };
 
-static const eng_variant CP_VARIANTS[CP_NVARIANTS] = {
-    {"stride", "out[t] = in[t*S]: strided 4-byte loads, coalesced stores (--stride)"},
-    {"stride_store", "out[t*S] = in[t]: coalesced loads, strided 4-byte stores (--stride)"},
-    {"stride16", "out4[t] = in4[t*S]: strided 16-byte loads (--stride)"},
-    {"batch", "B consecutive elements per thread in a rolled loop (--batch)"},
-    {"batch_unrolled", "the loop unrolled, no __restrict__: LDG and STG interleaved"},
-    {"batch_restrict", "unrolled with __restrict__: the loads, then the stores"},
-    {"int4", "B/4 int4 per thread: LDG.E.128 and STG.E.128 (--batch 4, 8, 16)"},
-    {"grid_scalar", "grid-stride loop, 4-byte copies, grid = SMs x resident blocks"},
-    {"grid_vector2", "grid-stride loop of int2 (LDG.E.64), any N"},
-    {"grid_vector4", "grid-stride loop of int4 (LDG.E.128), any N"},
-    {"vector2", "one int2 per thread, the remainder by one more thread"},
-    {"vector4", "one int4 per thread, the remainder by one more thread"},
-    {"memcpy", "cudaMemcpyAsync device to device: the runtime's copy"},
-};
+#define CP_NAME(ID, NAME, ABOUT, CFG, CFGD, RULE, GEN, PARAM) {NAME, ABOUT},
+#define CP_NAME_U(ID, NAME, ABOUT) {NAME, ABOUT},
+static const eng_variant CP_VARIANTS[CP_NVARIANTS] = {COPY_VARIANTS(CP_NAME, CP_NAME_U)};
+#undef CP_NAME
+#undef CP_NAME_U
 
 struct cp_state {
     int *in_base, *out_base;   /* allocations */

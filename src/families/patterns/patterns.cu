@@ -46,12 +46,7 @@
 
 enum { PA_CA, PA_CG, PA_NC, PA_DEFAULT };   /* cache paths */
 
-enum {  /* what each variant does */
-    PT_COALESCED, PT_PERMUTED, PT_OFFSET, PT_BROADCAST, PT_RANDOM, PT_SPREAD, PT_STRADDLE, PT_REREAD,
-    PT_NLOAD,
-    PT_W_COALESCED = PT_NLOAD, PT_W_SCATTER192, PT_W_RANGE64, PT_W_OFFSET, PT_W_STRIDED,
-    PT_AOS_ONE, PT_AOS_ALL, PT_SOA_ONE, PT_SOA_ALL, PT_AOS_VEC
-};
+#include "variants.h"   /* the one list of variants (and PT_*), shared with the sector model */
 
 struct pa_args {
     const float *a;
@@ -261,35 +256,13 @@ typedef struct pa_variant {
     {#N "_cg", ABOUT " (ld.global.cg: L2 only)", PT, PA_CG, 0, PA_TRIO(N##_cg)},              \
     {#N "_nc", ABOUT " (ld.global.nc: the read-only path)", PT, PA_NC, 0, PA_TRIO(N##_nc)}
 
-static const pa_variant PA[] = {
-    PA_V3(coalesced, PT_COALESCED, "a[t], aligned and coalesced"),
-    PA_V3(permuted, PT_PERMUTED, "the warp's 32 words of one line, not in lane order"),
-    PA_V3(offset, PT_OFFSET, "a[t + off], misaligned by --offset elements"),
-    PA_V3(broadcast, PT_BROADCAST, "one address for all 32 lanes of a warp"),
-    PA_V3(random, PT_RANDOM, "32 random addresses per warp"),
-    PA_V3(spread, PT_SPREAD, "128 bytes in four pieces over 512 (seed 002, scenario 5)"),
-    PA_V3(straddle, PT_STRADDLE, "bytes 96..223 of a 512-byte window: two lines (scenario 3)"),
-    PA_V3(reread, PT_REREAD, "odd warps re-read lines even warps loaded (scenario 4)"),
-    {"write_coalesced", "out[t] = v: aligned consecutive stores", PT_W_COALESCED, PA_DEFAULT, 0, PA_DUO(write_coalesced)},
-    {"write_scatter192", "stores scattered over 192 bytes: 1- and 2-segment pieces", PT_W_SCATTER192, PA_DEFAULT, 0, PA_DUO(write_scatter192)},
-    {"write_range64", "two lanes per word: one 64-byte range per warp", PT_W_RANGE64, PA_DEFAULT, 0, PA_DUO(write_range64)},
-    {"write_offset", "out[t + off]: misaligned stores (--offset)", PT_W_OFFSET, PA_DEFAULT, 0, PA_DUO(write_offset)},
-    {"write_strided", "out[t * S]: strided stores (--stride)", PT_W_STRIDED, PA_DEFAULT, 0, PA_DUO(write_strided)},
-    {"aos2_one", "array of structs of 2 floats: field 0 only", PT_AOS_ONE, PA_DEFAULT, 2, PA_TRIO(aos2_one)},
-    {"aos2_all", "array of structs of 2 floats: both fields", PT_AOS_ALL, PA_DEFAULT, 2, PA_TRIO(aos2_all)},
-    {"soa2_one", "struct of 2 arrays: field 0 only", PT_SOA_ONE, PA_DEFAULT, 2, PA_TRIO(soa2_one)},
-    {"soa2_all", "struct of 2 arrays: both fields", PT_SOA_ALL, PA_DEFAULT, 2, PA_TRIO(soa2_all)},
-    {"aos4_one", "array of structs of 4 floats: field 0 only", PT_AOS_ONE, PA_DEFAULT, 4, PA_TRIO(aos4_one)},
-    {"aos4_all", "array of structs of 4 floats: every field", PT_AOS_ALL, PA_DEFAULT, 4, PA_TRIO(aos4_all)},
-    {"soa4_one", "struct of 4 arrays: field 0 only", PT_SOA_ONE, PA_DEFAULT, 4, PA_TRIO(soa4_one)},
-    {"soa4_all", "struct of 4 arrays: every field", PT_SOA_ALL, PA_DEFAULT, 4, PA_TRIO(soa4_all)},
-    {"aos8_one", "array of structs of 8 floats: field 0 only", PT_AOS_ONE, PA_DEFAULT, 8, PA_TRIO(aos8_one)},
-    {"aos8_all", "array of structs of 8 floats: every field", PT_AOS_ALL, PA_DEFAULT, 8, PA_TRIO(aos8_all)},
-    {"soa8_one", "struct of 8 arrays: field 0 only", PT_SOA_ONE, PA_DEFAULT, 8, PA_TRIO(soa8_one)},
-    {"soa8_all", "struct of 8 arrays: every field", PT_SOA_ALL, PA_DEFAULT, 8, PA_TRIO(soa8_all)},
-    {"aos_vec2", "the struct of 2 floats loaded as one float2 (LDG.E.64)", PT_AOS_VEC, PA_DEFAULT, 2, PA_TRIO(aos_vec2)},
-    {"aos_vec4", "the struct of 4 floats loaded as one float4 (LDG.E.128)", PT_AOS_VEC, PA_DEFAULT, 4, PA_TRIO(aos_vec4)},
-};
+#define PA_L(N, PT, ABOUT, CFG, CFGD, RULE) PA_V3(N, PT, ABOUT),
+#define PA_W(N, PT, ABOUT, CFG, CFGD, RULE) {#N, ABOUT, PT, PA_DEFAULT, 0, PA_DUO(N)},
+#define PA_S(N, PT, F, ABOUT, RULE) {#N, ABOUT, PT, PA_DEFAULT, F, PA_TRIO(N)},
+static const pa_variant PA[] = {PATTERNS_VARIANTS(PA_L, PA_W, PA_S)};
+#undef PA_L
+#undef PA_W
+#undef PA_S
 enum { PA_NVARIANTS = sizeof PA / sizeof PA[0] };
 static eng_variant PA_NAMES[PA_NVARIANTS];
 

@@ -38,7 +38,7 @@
 #include "engine.cuh"
 #include "patterns.h"
 
-enum { ST_COPY, ST_DERIV0, ST_DERIV1, ST_DERIV0_HALO, ST_NVARIANTS };
+#include "variants.h"   /* the one list of variants (ST_*), shared with the sector model */
 
 #define ST_MAX_R 4
 static const double ST_COEF[ST_MAX_R + 1][ST_MAX_R] = {
@@ -389,12 +389,9 @@ static void st_teardown(eng_ctx *c)
 static const char *const ST_POS[] = {"N0", "N1", "SMEM", "WPB", NULL};
 static const char *const ST_POSDEF[] = {"1024", "97656", "0", "4", NULL};
 
-static const eng_variant ST_VARIANTS[ST_NVARIANTS] = {
-    {"deriv_copy", "out[idx] = in[idx]: the stencil's copy, without arithmetic"},
-    {"deriv0", "staggered first derivative along i0 (contiguous), radius --radius"},
-    {"deriv1", "the same along i1 (stride: the leading dimension)"},
-    {"deriv0_halo", "deriv0, R = 1; the probe times the halo load alone (L1 hits)"},
-};
+#define ST_NAME(ID, NAME, ABOUT, RULE) {NAME, ABOUT},
+static const eng_variant ST_VARIANTS[ST_NVARIANTS] = {STENCIL_VARIANTS(ST_NAME)};
+#undef ST_NAME
 
 extern "C" const eng_family eng_family_table = {
     "stencil",

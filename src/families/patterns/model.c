@@ -1,0 +1,208 @@
+/*
+ * model.c - the patterns family's sector model (sector_family.h): float a[N]
+ * and out[N], the load, write and struct patterns of patterns.cu, the
+ * figures of labs 001 (bus utilization, write transactions) and 002 (the
+ * coalescing scenarios), and its ncu recipe.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sector_family.h"
+#include "patterns.h"
+#include "variants.h"
+
+#include <stddef.h>
+
+extern const struct fam_model fam_model_patterns;
+
+/* ------------------------------------------------------------ generators */
+
+/* The load patterns (one LDG of a, 4 B); param: the variant's PT_*. */
+static int g_load_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
+{
+    static const unsigned spread_base[4] = { 0, 32, 64, 120 };
+    if (k > 0)
+        return 0;
+    sf_acc_begin(a, SF_LD, 0, 4);
+    SF_FOR_LANES(c, w, t, l)
+    {
+        uint64_t word;
+        switch (c->v->param) {
+        case PT_PERMUTED: word = (t & ~(uint64_t)31) | ((7 * l + 3) & 31); break;
+        case PT_OFFSET: word = t + c->cfg; break;
+        case PT_BROADCAST: word = 32 * w; break;
+        case PT_RANDOM: word = ro_perm(t, c->n, c->half, c->p->seed); break;
+        case PT_SPREAD: word = 128 * w + spread_base[l / 8] + l % 8; break;
+        case PT_STRADDLE: word = 128 * w + 24 + l; break;
+        case PT_REREAD: word = 128 * (w / 2) + (w % 2 ? 0 : 24) + l; break;
+        default: word = t; break;
+        }
+        sf_acc_lane(a, l, 4 * word);
+    }
+    return 1;
+}
+
+/* The write patterns (one STG of out, 4 B); param: the variant's PT_W_*. */
+static int g_write_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
+{
+    if (k > 0)
+        return 0;
+    sf_acc_begin(a, SF_ST, 1, 4);
+    SF_FOR_LANES(c, w, t, l)
+    {
+        uint64_t word;
+        switch (c->v->param) {
+        case PT_W_SCATTER192: /* bytes 0-31, 64-127, 160-191 of a 256 B window */
+            word = 64 * w + (l < 8 ? l : l < 24 ? 16 + (l - 8) : 40 + (l - 24));
+            break;
+        case PT_W_RANGE64: word = 16 * w + l / 2; break;
+        case PT_W_OFFSET: word = t + c->cfg; break;
+        case PT_W_STRIDED: word = t * c->cfg; break;
+        default: word = t; break;
+        }
+        sf_acc_lane(a, l, 4 * word);
+    }
+    return 1;
+}
+
+/* AoS / SoA of F floats (param: F in the low nibble, the form in the high
+ * one, the variant's PT_* less PT_AOS_ONE). */
+enum { S_AOS_ONE, S_AOS_ALL, S_SOA_ONE, S_SOA_ALL, S_AOS_VEC };
+
+static int g_struct(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
+{
+    const unsigned F = c->v->param & 15, form = c->v->param >> 4;
+    const unsigned nk = form == S_AOS_ALL || form == S_SOA_ALL ? F : 1;
+    if (k >= nk)
+        return 0;
+    sf_acc_begin(a, SF_LD, 0, form == S_AOS_VEC ? 4 * F : 4);
+    SF_FOR_LANES(c, w, t, l)
+    {
+        uint64_t off;
+        switch (form) {
+        case S_AOS_ONE: off = 4 * (t * F); break;
+        case S_AOS_ALL: off = 4 * (t * F + k); break;
+        case S_SOA_ONE: off = 4 * t; break;
+        case S_SOA_ALL: off = 4 * (k * c->items + t); break;
+        default: off = (uint64_t)4 * F * t; break;
+        }
+        sf_acc_lane(a, l, off);
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------ the table */
+
+#define PM_L(N, PT, ABOUT, CFG, CFGD, RULE)                                                        \
+    { &fam_model_patterns, #N "_ca", CFG, CFGD, RULE " (ld.global.ca)", g_load_pattern,          \
+      SF_PATH_CA, PT },                                                                          \
+    { &fam_model_patterns, #N "_cg", CFG, CFGD, RULE " (ld.global.cg: L2 only)", g_load_pattern, \
+      SF_PATH_CG, PT },                                                                          \
+    { &fam_model_patterns, #N "_nc", CFG, CFGD, RULE " (ld.global.nc: read-only path)",          \
+      g_load_pattern, SF_PATH_NC, PT },
+#define PM_W(N, PT, ABOUT, CFG, CFGD, RULE) \
+    { &fam_model_patterns, #N, CFG, CFGD, RULE, g_write_pattern, 0, PT },
+#define PM_S(N, PT, F, ABOUT, RULE) \
+    { &fam_model_patterns, #N, SF_CFG_NONE, NULL, RULE, g_struct, SF_PATH_CA, ((PT - PT_AOS_ONE) << 4) | F },
+
+static const sf_variant PATTERNS_MODEL[] = { PATTERNS_VARIANTS(PM_L, PM_W, PM_S) };
+
+static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
+                          sf_prediction *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    const uint64_t N = p->n;
+    if (v->gen == g_load_pattern) {
+        switch (v->param) {
+        case PT_OFFSET: c->items = N > 32 ? N - 32 : 0; break;
+        case PT_SPREAD: case PT_STRADDLE: case PT_REREAD: c->items = N / 4; break;
+        default: c->items = N; break;
+        }
+        c->half = ro_perm_half_bits(N);
+        /* random loads through L1: cross-block reuse in an SM's L1 is statistical */
+        out->hit_tol_frac = v->param == PT_RANDOM && v->path != SF_PATH_CG ? 0.005 : 0;
+    } else if (v->gen == g_write_pattern) {
+        switch (v->param) {
+        case PT_W_SCATTER192: c->items = N / 2; break;
+        case PT_W_RANGE64: c->items = 2 * N; break;
+        case PT_W_OFFSET: c->items = N > 32 ? N - 32 : 0; break;
+        case PT_W_STRIDED: c->items = N / p->cfg; break;
+        default: c->items = N; break;
+        }
+    } else {
+        c->items = N / (v->param & 15);
+    }
+    return 0;
+}
+
+/* The labs profiled whole warps: 2^16 elements, 2^20 for the random gather. */
+static void patterns_lab_params(const sf_lab *e, const sf_variant *v, sf_params *out)
+{
+    (void)e;
+    out->n = v->gen == g_load_pattern && v->param == PT_RANDOM ? 1 << 20 : 1 << 16;
+    out->grid_blocks = 0;
+}
+
+/* ------------------------------------------------------------ lab figures */
+
+#define ANY SF_LAB_ANY_CFG
+#define MIS SF_LAB_MISALIGNED
+#define PAT(var, cfg, op, q, v, src, what, h) { var, cfg, 0, 0, -1, -1, op, q, v, src, what, h }
+
+static const char H_SECTORED[] =
+    "the H100 L1 moves 32 B sectors, not 128 B lines: the figure is bytes asked / sectors moved";
+
+static const sf_lab PATTERNS_LABS[] = {
+    /* 001: bus utilization, cached (L1) and uncached (L2 only) loads */
+    PAT("coalesced_ca", ANY, SF_LD, SFQ_L1_UTIL_PCT, 100, "001", "aligned, coalesced, cached: 100 %", NULL),
+    PAT("coalesced_cg", ANY, SF_LD, SFQ_L1_UTIL_PCT, 100, "001", "aligned, coalesced, uncached: 100 %", NULL),
+    PAT("permuted_ca", ANY, SF_LD, SFQ_L1_UTIL_PCT, 100, "001", "aligned, not consecutive, cached: 100 %", NULL),
+    PAT("permuted_cg", ANY, SF_LD, SFQ_L1_UTIL_PCT, 100, "001", "aligned, not consecutive, uncached: 100 %", NULL),
+    PAT("offset_ca", MIS, SF_LD, SFQ_L1_UTIL_PCT, 50, "001", "consecutive, misaligned, cached: 50 %",
+        H_SECTORED),
+    PAT("offset_cg", MIS, SF_LD, SFQ_L1_UTIL_PCT, 80, "001", "consecutive, misaligned, uncached: 80 %",
+        "an offset that is a multiple of 8 floats starts on a sector: 4 sectors, 100 %"),
+    PAT("broadcast_ca", ANY, SF_LD, SFQ_L1_UTIL_PCT, 3.125, "001", "one address, cached: 3.125 %",
+        H_SECTORED),
+    PAT("broadcast_cg", ANY, SF_LD, SFQ_L1_UTIL_PCT, 12.5, "001", "one address, uncached: 12.5 %", NULL),
+    PAT("random_ca", ANY, SF_LD, SFQ_L1_UTIL_PCT, 0.02, "001", "32 random addresses, cached: 0.02 %",
+        "32 words in 32 sectors: 128 B asked / 1024 B moved = 12.5 %"),
+    PAT("random_cg", ANY, SF_LD, SFQ_L1_UTIL_PCT, 3.9, "001", "32 random addresses, uncached: 3.9 %",
+        "32 words in 32 sectors: 128 B asked / 1024 B moved = 12.5 %"),
+    /* 001: write transactions (segments = sectors; transactions = L2 requests) */
+    PAT("write_coalesced", ANY, SF_ST, SFQ_L2_REQ_PER_REQ, 1, "001", "one 4-segment transaction", NULL),
+    PAT("write_coalesced", ANY, SF_ST, SFQ_SECTORS_PER_REQ, 4, "001", "4 segments", NULL),
+    PAT("write_scatter192", ANY, SF_ST, SFQ_L2_REQ_PER_REQ, 3, "001",
+        "scattered over 192 B: 2 one-segment + 1 two-segment transactions",
+        "L1 sends one write request per 128 B line with a sector mask: 2 requests"),
+    PAT("write_scatter192", ANY, SF_ST, SFQ_SECTORS_PER_REQ, 4, "001", "4 segments in all", NULL),
+    PAT("write_range64", ANY, SF_ST, SFQ_L2_REQ_PER_REQ, 1, "001", "64 B range: one 2-segment transaction",
+        NULL),
+    PAT("write_range64", ANY, SF_ST, SFQ_SECTORS_PER_REQ, 2, "001", "2 segments", NULL),
+    /* 002: the five coalescing scenarios (128 B bus: a "cycle" is one line) */
+    PAT("permuted_*", ANY, SF_LD, SFQ_L1_UTIL_PCT, 100, "002", "scenario 1: 100 %", NULL),
+    PAT("permuted_*", ANY, SF_LD, SFQ_L2_REQ_PER_REQ, 1, "002", "scenario 1: 1 cycle", NULL),
+    PAT("broadcast_*", ANY, SF_LD, SFQ_L1_UTIL_PCT, 3.125, "002", "scenario 2: 3.125 %", H_SECTORED),
+    PAT("broadcast_*", ANY, SF_LD, SFQ_L2_REQ_PER_REQ, 1, "002", "scenario 2: 1 cycle", NULL),
+    PAT("straddle_*", ANY, SF_LD, SFQ_L1_UTIL_PCT, 50, "002", "scenario 3 (bytes 96-223): 50 %",
+        "bytes 96-223 are exactly 4 sectors: 100 %"),
+    PAT("straddle_*", ANY, SF_LD, SFQ_L2_REQ_PER_REQ, 2, "002", "scenario 3: 2 cycles", NULL),
+    PAT("reread_*", ANY, SF_LD, SFQ_DRAM_UTIL_PCT, 100, "002", "scenario 4: 100 % overall (L2 reuse)",
+        NULL),
+    PAT("spread_*", ANY, SF_LD, SFQ_L1_UTIL_PCT, 4, "002", "scenario 5 (spread over 512 B): 4 %",
+        "4 sectors hold exactly the 128 B asked: 100 %"),
+    PAT("spread_*", ANY, SF_LD, SFQ_L2_REQ_PER_REQ, 4, "002", "scenario 5: 4 cycles", NULL),
+};
+
+/* ------------------------------------------------------------ ncu recipe */
+
+/* One run: every modelled variant in every default configuration. */
+static const sf_ncu_run PATTERNS_NCU[] = {
+    { "main", "{N} 0 {WPB} --kernel {V}", "^patterns_({V|})(_b[0-9]+)?$", -1,
+      "--family patterns", SF_NCU_SECTORS, 1 },
+};
+
+const struct fam_model fam_model_patterns = {
+    "patterns", PATTERNS_MODEL, sizeof PATTERNS_MODEL / sizeof PATTERNS_MODEL[0], SF_SHAPE_N,
+    SF_N_DEFAULT, NULL, patterns_setup, patterns_lab_params,
+    PATTERNS_LABS, sizeof PATTERNS_LABS / sizeof PATTERNS_LABS[0],
+    SF_MSET_FULL, "1e7", PATTERNS_NCU, sizeof PATTERNS_NCU / sizeof PATTERNS_NCU[0],
+};

@@ -1,0 +1,76 @@
+/*
+ * variants.h - the patterns family's one list of variants, in the order of
+ * ./patterns --list-kernels.  Included by patterns.cu (the engine's table and
+ * its kernels) and by model.c (the sector model's table), each defining:
+ *
+ *   L(NAME, PT, ABOUT, CFG, CFG_DEFAULT, RULE)  a load pattern: three variants,
+ *       NAME_ca, NAME_cg, NAME_nc (ld.global.ca, .cg, .nc)
+ *   W(NAME, PT, ABOUT, CFG, CFG_DEFAULT, RULE)  a write pattern
+ *   S(NAME, PT, F, ABOUT, RULE)                 a struct of F floats
+ *
+ * PT: what the variant does (the enum below, shared by kernels and model);
+ * ABOUT: --list-kernels; CFG: what its configuration list means (sf_cfg);
+ * CFG_DEFAULT: the model's default list; RULE: its addresses, in one line.
+ */
+#ifndef PATTERNS_VARIANTS_H
+#define PATTERNS_VARIANTS_H
+
+enum {  /* what each variant does */
+    PT_COALESCED, PT_PERMUTED, PT_OFFSET, PT_BROADCAST, PT_RANDOM, PT_SPREAD, PT_STRADDLE, PT_REREAD,
+    PT_NLOAD,
+    PT_W_COALESCED = PT_NLOAD, PT_W_SCATTER192, PT_W_RANGE64, PT_W_OFFSET, PT_W_STRIDED,
+    PT_AOS_ONE, PT_AOS_ALL, PT_SOA_ONE, PT_SOA_ALL, PT_AOS_VEC
+};
+
+#define PATTERNS_STRIDES "1-8,16,32,64,128"
+#define PATTERNS_OFFSETS "0-32"
+
+#define PATTERNS_VARIANTS(L, W, S)                                                                \
+    L(coalesced, PT_COALESCED, "a[t], aligned and coalesced", SF_CFG_NONE, NULL, "items N: a[t]") \
+    L(permuted, PT_PERMUTED, "the warp's 32 words of one line, not in lane order", SF_CFG_NONE,   \
+      NULL, "items N: a[(t & ~31) | ((7l+3) & 31)]")                                              \
+    L(offset, PT_OFFSET, "a[t + off], misaligned by --offset elements", SF_CFG_OFFSET,            \
+      PATTERNS_OFFSETS, "items N-32: a[t + off]")                                                 \
+    L(broadcast, PT_BROADCAST, "one address for all 32 lanes of a warp", SF_CFG_NONE, NULL,       \
+      "items N: a[32w]")                                                                          \
+    L(random, PT_RANDOM, "32 random addresses per warp", SF_CFG_NONE, NULL, "items N: a[ro_perm(t)]") \
+    L(spread, PT_SPREAD, "128 bytes in four pieces over 512 (seed 002, scenario 5)", SF_CFG_NONE, \
+      NULL, "items N/4: a[128w + {0,32,64,120}[l/8] + l%8]")                                      \
+    L(straddle, PT_STRADDLE, "bytes 96..223 of a 512-byte window: two lines (scenario 3)",        \
+      SF_CFG_NONE, NULL, "items N/4: a[128w + 24 + l]")                                           \
+    L(reread, PT_REREAD, "odd warps re-read lines even warps loaded (scenario 4)", SF_CFG_NONE,   \
+      NULL, "items N/4: a[128(w/2) + (w odd ? 0 : 24) + l]")                                      \
+    W(write_coalesced, PT_W_COALESCED, "out[t] = v: aligned consecutive stores", SF_CFG_NONE,     \
+      NULL, "items N: out[t]")                                                                    \
+    W(write_scatter192, PT_W_SCATTER192, "stores scattered over 192 bytes: 1- and 2-segment pieces", \
+      SF_CFG_NONE, NULL, "items N/2: out[64w + {0-7, 16-31, 40-47}[l]] (bytes 0-31, 64-127, 160-191)") \
+    W(write_range64, PT_W_RANGE64, "two lanes per word: one 64-byte range per warp", SF_CFG_NONE, \
+      NULL, "items 2N: out[16w + l/2]")                                                           \
+    W(write_offset, PT_W_OFFSET, "out[t + off]: misaligned stores (--offset)", SF_CFG_OFFSET,     \
+      PATTERNS_OFFSETS, "items N-32: out[t + off]")                                               \
+    W(write_strided, PT_W_STRIDED, "out[t * S]: strided stores (--stride)", SF_CFG_STRIDE,        \
+      PATTERNS_STRIDES, "items N/S: out[t*S]")                                                    \
+    S(aos2_one, PT_AOS_ONE, 2, "array of structs of 2 floats: field 0 only", "items N/2: a[t*2]") \
+    S(aos2_all, PT_AOS_ALL, 2, "array of structs of 2 floats: both fields",                       \
+      "items N/2: a[t*2 + k], k = 0..2-1")                                                        \
+    S(soa2_one, PT_SOA_ONE, 2, "struct of 2 arrays: field 0 only", "items N/2: a[t]")             \
+    S(soa2_all, PT_SOA_ALL, 2, "struct of 2 arrays: both fields",                                 \
+      "items N/2: a[k*items + t], k = 0..2-1")                                                    \
+    S(aos4_one, PT_AOS_ONE, 4, "array of structs of 4 floats: field 0 only", "items N/4: a[t*4]") \
+    S(aos4_all, PT_AOS_ALL, 4, "array of structs of 4 floats: every field",                       \
+      "items N/4: a[t*4 + k], k = 0..4-1")                                                        \
+    S(soa4_one, PT_SOA_ONE, 4, "struct of 4 arrays: field 0 only", "items N/4: a[t]")             \
+    S(soa4_all, PT_SOA_ALL, 4, "struct of 4 arrays: every field",                                 \
+      "items N/4: a[k*items + t], k = 0..4-1")                                                    \
+    S(aos8_one, PT_AOS_ONE, 8, "array of structs of 8 floats: field 0 only", "items N/8: a[t*8]") \
+    S(aos8_all, PT_AOS_ALL, 8, "array of structs of 8 floats: every field",                       \
+      "items N/8: a[t*8 + k], k = 0..8-1")                                                        \
+    S(soa8_one, PT_SOA_ONE, 8, "struct of 8 arrays: field 0 only", "items N/8: a[t]")             \
+    S(soa8_all, PT_SOA_ALL, 8, "struct of 8 arrays: every field",                                 \
+      "items N/8: a[k*items + t], k = 0..8-1")                                                    \
+    S(aos_vec2, PT_AOS_VEC, 2, "the struct of 2 floats loaded as one float2 (LDG.E.64)",          \
+      "items N/2: float2 a2[t] (LDG.E.64)")                                                       \
+    S(aos_vec4, PT_AOS_VEC, 4, "the struct of 4 floats loaded as one float4 (LDG.E.128)",         \
+      "items N/4: float4 a4[t] (LDG.E.128)")
+
+#endif

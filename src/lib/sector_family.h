@@ -1,0 +1,140 @@
+/*
+ * sector_family.h - what a family's sector model gives the simulator
+ * (sector_families.h): `const struct fam_model fam_model_NAME`, defined in
+ * src/families/NAME/model.c and registered by make (family.h).
+ *
+ * A family model is data and three small hooks:
+ *   variants   its variants, each an address generator (sf_variant.gen)
+ *              built from the family's one list (variants.h, an X-macro the
+ *              kernels include too);
+ *   check      the family's parameter checks (N, configuration, geometry),
+ *              after the simulator's own (granule, WPB, L2);
+ *   setup      for one variant and parameters: the threads that work
+ *              (c->items), the threads launched (c->threads, 0: items), the
+ *              arrays' sizes and the canonical configuration (out->config);
+ *   lab_params the parameters at which a lab figure speaks of a variant;
+ *   labs       the background labs' figures of the family;
+ *   metrics    the metric sets Nsight Compute collects (SF_MSET_*);
+ *   ncu        the ncu recipe: the runs scripts/ncu_profile.sh makes
+ *              (bin/sector_model --ncu-recipe FAMILY prints them).
+ *
+ * A generator gen(ctx, warp, k, &access) gives the k-th global-memory
+ * instruction of a warp (op, array, bytes per lane, each active lane's byte
+ * offset), or 0 past its last instruction.  Lanes must be naturally aligned
+ * and inside their array (the simulator checks both).
+ */
+#ifndef WARPLAT_SECTOR_FAMILY_H
+#define WARPLAT_SECTOR_FAMILY_H
+
+#include "sector_families.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One warp-level instruction: op (SF_LD, SF_ST), array (0, 1), bytes per
+ * lane, the active lanes and their byte offsets in the array. */
+typedef struct sf_access {
+    unsigned char op, array, bytes;
+    uint32_t active;
+    uint64_t off[32];
+} sf_access;
+
+/* What a generator reads: set by the simulator (v, p, n, cfg) and by the
+ * family's setup hook (the rest). */
+typedef struct sf_ctx {
+    const sf_variant *v;
+    const sf_params *p;
+    uint64_t n, cfg, items;  /* cfg: 0 when the variant takes no configuration */
+    uint64_t threads;        /* threads launched; 0: items */
+    int blocks_floor;        /* 1: blocks = threads / block (a grid-stride grid), else rounded up */
+    uint64_t grid_threads;   /* grid-stride loops */
+    uint64_t vec_items;      /* vector copies: M = N / V */
+    unsigned rem;            /* N mod V */
+    uint32_t half;           /* ro_perm_half_bits(N) */
+    uint64_t ld, lead, halo; /* a 2-D layout, in elements */
+    unsigned radius;
+    uint64_t array_bytes[2]; /* 4 N each unless setup says otherwise */
+} sf_ctx;
+
+static inline void sf_acc_begin(sf_access *a, int op, int array, unsigned bytes)
+{
+    a->op = (unsigned char)op;
+    a->array = (unsigned char)array;
+    a->bytes = (unsigned char)bytes;
+    a->active = 0;
+}
+
+static inline void sf_acc_lane(sf_access *a, unsigned l, uint64_t off)
+{
+    a->active |= 1u << l;
+    a->off[l] = off;
+}
+
+/* Lanes l of warp w whose thread t < items: a loop the rules read as the
+ * kernels do. */
+#define SF_FOR_LANES(c, w, t, l)                                                  \
+    for (unsigned l = 0; l < 32; l++)                                             \
+        for (uint64_t t = 32 * (w) + l, once_ = 1; once_ && t < (c)->items; once_ = 0)
+
+/* How a family's launch is sized. */
+typedef enum sf_shape {
+    SF_SHAPE_N = 0,   /* N elements (--n) */
+    SF_SHAPE_2D       /* n0 x n1 points, radius, paddings (--n0 --n1 --radius ...) */
+} sf_shape;
+
+/* Where the comparison of one ncu run goes (scripts/ncu_profile.sh). */
+typedef enum sf_ncu_output {
+    SF_NCU_SECTORS = 0, /* its comparison is part of the sector table */
+    SF_NCU_L2_FETCH,    /* its comparison is a row of l2_fetch.tsv */
+    SF_NCU_POOL         /* its runs and launches are pooled into one comparison */
+} sf_ncu_output;
+
+/*
+ * One ncu run of a family's recipe.  In args and kernel, "{N}" is N as the
+ * script was given it (or the family's ncu_n), "{WPB}" the warps per block,
+ * "{V}" the modelled variants the program has, comma-separated, and "{V|}"
+ * the same joined by '|' (for the kernel regex).
+ */
+typedef struct sf_ncu_run {
+    const char *run;        /* its name: the raw logs' (ncu/FAMILY_RUN.csv) */
+    const char *args;       /* the program's arguments, before --reps 1 --warmup 0 */
+    const char *kernel;     /* the regex of the kernels ncu profiles */
+    int l2_fetch;           /* -1: the script's --l2-fetch; 0: the driver's; 32, 64, 128 */
+    const char *compare;    /* bin/sector_compare's options for this run */
+    sf_ncu_output output;
+    int quick;              /* 1: also in --quick */
+} sf_ncu_run;
+
+struct fam_model {
+    const char *name;                /* the family: "copy" */
+    const sf_variant *variants;      /* its modelled variants, in its kernels' order */
+    size_t nvariants;
+    sf_shape shape;
+    uint64_t n_default;              /* N of bin/sector_model --family */
+    int (*check)(const sf_variant *v, const sf_params *p, char *err, size_t errlen);
+    int (*setup)(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_prediction *out,
+                 char *err, size_t errlen);
+    void (*lab_params)(const sf_lab *e, const sf_variant *v, sf_params *out);
+    const sf_lab *labs;
+    size_t nlabs;
+    unsigned metrics;                /* SF_MSET_* */
+    const char *ncu_n;               /* N of the ncu runs unless --n: "1e7" */
+    const sf_ncu_run *ncu;
+    size_t nncu;
+};
+
+/* The N and configuration checks of an SF_SHAPE_N family: N in 1..SF_MAX_N,
+ * a stride 1..N, a batch 1..min(N, 1024), an offset 0..32. */
+int sf_check_n_cfg(const sf_variant *v, const sf_params *p, char *err, size_t errlen);
+
+/* The 2-D geometry checks: n0, n1 and n0 n1 in 1..SF_MAX_N, radius 1..4. */
+int sf_check_2d(const sf_params *p, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPLAT_SECTOR_FAMILY_H */

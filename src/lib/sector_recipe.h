@@ -1,0 +1,69 @@
+/*
+ * sector_recipe.h - a family's ncu recipe (fam_model.ncu, sector_family.h)
+ * made concrete for one call of scripts/ncu_profile.sh: the runs, their
+ * program arguments and kernel regexes with N, WPB and the variants filled
+ * in, as a TSV the script reads by column name
+ * (bin/sector_model --ncu-recipe FAMILY).
+ */
+#ifndef WARPLAT_SECTOR_RECIPE_H
+#define WARPLAT_SECTOR_RECIPE_H
+
+#include "sector_family.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "sectors", "l2_fetch", "pool" (the recipe's output column). */
+const char *sf_ncu_output_name(sf_ncu_output o);
+
+/*
+ * Fill a template: "{N}" -> n, "{WPB}" -> wpb, "{V}" -> variants (comma-
+ * separated), "{V|}" -> the same with '|' for ','.  Any other text is
+ * copied.  Returns 0, or -1 with err when out is too small or a '{' opens no
+ * known field.
+ */
+int sf_recipe_expand(const char *tmpl, const char *n, unsigned wpb, const char *variants,
+                     char *out, size_t len, char *err, size_t errlen);
+
+/*
+ * The variants to profile: the model's, in its order, that `have` lists
+ * (the program's --list-kernels: one variant a line, its name first, then a
+ * tab or the end), comma-separated in out; `missing` gets the model's that
+ * the program lacks, `unmodelled` the program's that the model lacks (both
+ * comma-separated, "" when none).  have NULL: every modelled variant.
+ * Returns how many variants out holds, or -1 with err when a buffer is too
+ * small.
+ */
+int sf_recipe_variants(const struct fam_model *m, const char *have, char *out, size_t len,
+                       char *missing, size_t mlen, char *unmodelled, size_t ulen, char *err,
+                       size_t errlen);
+
+/*
+ * Write the recipe as TSV: a header "run args kernel l2_fetch compare
+ * output", then one row per run (those with quick set when quick), args and
+ * kernel filled in (sf_recipe_expand); l2_fetch "-" where the script's own
+ * limit applies, else 0 (the driver's), 32, 64 or 128.  Returns 0, or -1
+ * with err (a template, a failed write).
+ */
+int sf_recipe_write(FILE *f, const struct fam_model *m, int quick, const char *n, unsigned wpb,
+                    const char *variants, char *err, size_t errlen);
+
+/*
+ * The text `ncu --query-metrics` printed into path, whole and terminated
+ * (*len its bytes; the caller frees it), or NULL with err: unreadable, or
+ * larger than 64 MiB (/dev/zero, or not ncu's output).
+ */
+char *sf_query_read(const char *path, size_t *len, char *err, size_t errlen);
+
+/* 1 when some line of q starts (after blanks) with the blen bytes of base,
+ * followed by a blank or the end of the line. */
+int sf_query_has(const char *q, const char *base, size_t blen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,137 @@
+/*
+ * test_sector_recipe - the families' ncu recipes filled in (sector_recipe.h):
+ * the templates' fields, the variants both the model and the program have,
+ * the rows each family's recipe writes (and --quick's subset), and the
+ * reader of ncu --query-metrics' list.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "sector_recipe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_expand(void)
+{
+    char out[128], err[256];
+    CHECK_EQ_I(sf_recipe_expand("{N} 0 {WPB} --kernel {V}", "1e7", 4, "a,b", out, sizeof out,
+                                err, sizeof err), 0);
+    CHECK(strcmp(out, "1e7 0 4 --kernel a,b") == 0);
+    CHECK_EQ_I(sf_recipe_expand("^copy_({V|})(_b[0-9]+)?$", "1e7", 4, "a,b,c", out, sizeof out,
+                                err, sizeof err), 0);
+    CHECK(strcmp(out, "^copy_(a|b|c)(_b[0-9]+)?$") == 0);
+    CHECK_EQ_I(sf_recipe_expand("", "1", 1, "", out, sizeof out, err, sizeof err), 0);
+    CHECK(strcmp(out, "") == 0);
+    CHECK_EQ_I(sf_recipe_expand("x {M}", "1", 1, "", out, sizeof out, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "unknown field");
+    CHECK_EQ_I(sf_recipe_expand("{V}", "1", 1, "abcdefghij", out, 8, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "does not fit");
+}
+
+static void test_variants(void)
+{
+    const struct fam_model *m = sf_model("copy");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    char v[512], miss[512], extra[512], err[256];
+    /* the program lacks vector4, has memcpy (no model) and a name sharing a prefix */
+    const char *have = "stride\tx\nint4\tabout\nmemcpy\tcopy\nvector\tx\ngrid_scalar\n";
+    CHECK_EQ_I(sf_recipe_variants(m, have, v, sizeof v, miss, sizeof miss, extra, sizeof extra,
+                                  err, sizeof err), 3);
+    CHECK(strcmp(v, "stride,int4,grid_scalar") == 0);
+    CHECK_STR_HAS(miss, "stride_store,stride16,batch,");
+    CHECK(strstr(miss, "vector4") != NULL && strstr(miss, "int4") == NULL);
+    CHECK(strcmp(extra, "memcpy,vector") == 0);
+    CHECK_EQ_I(sf_recipe_variants(m, NULL, v, sizeof v, miss, sizeof miss, extra, sizeof extra,
+                                  err, sizeof err), (int)m->nvariants);
+    CHECK(strcmp(miss, "") == 0 && strcmp(extra, "") == 0);
+    CHECK_EQ_I(sf_recipe_variants(m, NULL, v, 8, miss, sizeof miss, extra, sizeof extra, err,
+                                  sizeof err), -1);
+}
+
+/* The rows of FAMILY's recipe, and the text written. */
+static int rows(const char *family, int quick, char *text, size_t len)
+{
+    const struct fam_model *m = sf_model(family);
+    char err[256];
+    CHECK(m != NULL);
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!m || !f)
+        return -1;
+    CHECK_EQ_I(sf_recipe_write(f, m, quick, m->ncu_n, 4, "v1,v2", err, sizeof err), 0);
+    rewind(f);
+    size_t n = fread(text, 1, len - 1, f);
+    text[n] = 0;
+    fclose(f);
+    int lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += text[i] == '\n';
+    return lines - 1;
+}
+
+static void test_recipes(void)
+{
+    static char t[16384];
+    CHECK_EQ_I(rows("copy", 0, t, sizeof t), 1);
+    CHECK_STR_HAS(t, "run\targs\tkernel\tl2_fetch\tcompare\toutput\n");
+    CHECK_STR_HAS(t, "main\t1e7 0 4 --kernel v1,v2\t^copy_(v1|v2)(_b[0-9]+)?$\t-\t--family copy\tsectors\n");
+    CHECK_EQ_I(rows("copy", 1, t, sizeof t), 1);
+    CHECK_EQ_I(rows("patterns", 0, t, sizeof t), 1);
+    /* the stencil: the lab's 16 geometries, 4 with --quick */
+    CHECK_EQ_I(rows("stencil", 0, t, sizeof t), 16);
+    CHECK_STR_HAS(t, "32x32_r2_lead_ld\t32 32 0 4 --kernel v1,v2 --radius 2 --lead-pad "
+                  "--pad-leading-dim\t^stencil_(v1|v2)$\t-\t--family stencil --n0 32 --n1 32 "
+                  "--radius 2 --lead-pad --pad-leading-dim\tsectors\n");
+    CHECK_EQ_I(rows("stencil", 1, t, sizeof t), 4);
+    CHECK(strstr(t, "32x1") == NULL);
+    /* readonly: 4 fetch limits, 8 strides, the other four kernels; quick 1 + 2 + 1 */
+    CHECK_EQ_I(rows("readonly", 0, t, sizeof t), 13);
+    CHECK_STR_HAS(t, "gran_32\t1e8 0 4 --kernel strided --stride 32\t^readonly_strided$\t32\t"
+                  "--family readonly --l2-fetch-row 32\tl2_fetch\n");
+    CHECK_STR_HAS(t, "gran_default\t1e8 0 4 --kernel strided --stride 32\t^readonly_strided$\t0\t");
+    CHECK_STR_HAS(t, "other\t1e8 0 4 --kernel baseline,float4,nondiverging,random_access\t");
+    CHECK_EQ_I(rows("readonly", 1, t, sizeof t), 4);
+    CHECK_STR_HAS(t, "strided_32\t");
+    CHECK(strstr(t, "strided_2\t") == NULL && strstr(t, "gran_64") == NULL);
+    CHECK_EQ_I(sf_ncu_output_name(SF_NCU_POOL)[0], 'p');
+}
+
+static void test_query(void)
+{
+    char path[] = "/tmp/test_sector_recipe.XXXXXX", err[256];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    const char *text = "Device GH100\n  dram__sectors_read  Counter  sector  # of sectors\n"
+                       "lts__t_sectors\tCounter\n";
+    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    size_t len = 0;
+    char *q = sf_query_read(path, &len, err, sizeof err);
+    CHECK(q != NULL);
+    CHECK_EQ_U(len, strlen(text));
+    if (q) {
+        CHECK_EQ_I(sf_query_has(q, "dram__sectors_read", 18), 1);
+        CHECK_EQ_I(sf_query_has(q, "lts__t_sectors", 14), 1);
+        CHECK_EQ_I(sf_query_has(q, "dram__sectors", 13), 0);   /* a prefix is not a name */
+        CHECK_EQ_I(sf_query_has(q, "GH100", 5), 0);            /* not the first word */
+    }
+    free(q);
+    unlink(path);
+    CHECK(sf_query_read(path, &len, err, sizeof err) == NULL);
+    CHECK_STR_HAS(err, "cannot open");
+}
+
+int main(void)
+{
+    test_expand();
+    test_variants();
+    test_recipes();
+    test_query();
+    return check_report("test_sector_recipe");
+}
