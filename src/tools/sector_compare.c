@@ -474,64 +474,180 @@ static void usage(FILE *f, const cli_opt *t)
         "reads within 5 %%.  Exit: 0; 1 failure (or --strict and a row disagrees); 2 usage.\n");
 }
 
+/* The command line: every option's value and whether it was given. */
+typedef struct cmp_args {
+    const char *chart, *family, *runs, *ncu, *l2row;
+    int measured, markdown, strict, generic, lead_pad, pad_ld, reuse_i;
+    int given_n, given_g, given_l2, given_wpb, given_seed, given_sms;
+    int given_bps, given_stencil, given_reuse;
+    uint64_t opt_n, opt_g, opt_l2, opt_wpb, opt_seed, n0, n1, radius, sms, bps;
+} cmp_args;
+
+/* The readonly join's options (--family readonly): 0, or 2 after a usage
+ * error. */
+static int check_readonly_join(const cmp_args *a, const cli_parse_result *r)
+{
+    if (!a->runs || !a->ncu || r->npos)
+        return cli_usage_error(PROG, "--family readonly takes --runs and --ncu (and "
+                               "--measured or --l2-fetch-row); a measured table is "
+                               "compared as sector_compare MEASURED.tsv");
+    if (a->measured == !!a->l2row)
+        return cli_usage_error(PROG, "--family readonly needs one of --measured and "
+                               "--l2-fetch-row LIMIT");
+    const char *l = a->l2row;
+    if (l && strcmp(l, "0") && strcmp(l, "32") && strcmp(l, "64") && strcmp(l, "128"))
+        return cli_usage_error(PROG, "--l2-fetch-row must be 0, 32, 64 or 128 (got '%s')", l);
+    return 0;
+}
+
+/* A family's options (--family F, not readonly): its model in fo->m; 0, or
+ * 2 after a usage error. */
+static int check_family(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
+{
+    char names[256];
+    fo->m = sf_model(a->family);
+    if (!fo->m || !fo->m->nvariants)
+        return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly takes "
+                               "MEASURED.tsv)", a->family, sf_family_list(names, sizeof names, 0));
+    if (r->npos)
+        return cli_usage_error(PROG, "--family takes --runs and --ncu, not '%s'", r->pos[0]);
+    if (!a->runs || !a->ncu)
+        return cli_usage_error(PROG, "--family needs --runs RUNS.tsv and --ncu NCU.tsv");
+    if (a->chart || a->generic || a->given_reuse || a->given_n || a->given_wpb)
+        return cli_usage_error(PROG, "--chart, --generic, --reuse, --n and --wpb are the "
+                               "readonly table's (a family's run gives N and WPB)");
+    if (a->given_stencil && fo->m->shape != SF_SHAPE_2D)
+        return cli_usage_error(PROG, "--n0, --n1, --radius and the pads are the stencil's");
+    return 0;
+}
+
+/* The options together, for the mode they choose; 0, or 2 after a usage
+ * error. */
+static int check_args(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
+{
+    if (a->opt_g != 32 && a->opt_g != 64 && a->opt_g != 128)
+        return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
+                               (unsigned long long)a->opt_g);
+    if (a->chart && !gp_format_for(a->chart))
+        return cli_usage_error(PROG, "--chart: '%s' must end in .svg, .png or .pdf", a->chart);
+    if (out_path && !*out_path)
+        return cli_usage_error(PROG, "--out needs a file name");
+    const int ro_join = a->family && !strcmp(a->family, "readonly");
+    if (ro_join)
+        return check_readonly_join(a, r);
+    if (a->measured || a->l2row)
+        return cli_usage_error(PROG, "--measured and --l2-fetch-row go with --family readonly");
+    if (a->family)
+        return check_family(a, r, fo);
+    if (a->runs || a->ncu)
+        return cli_usage_error(PROG, "--runs and --ncu go with --family");
+    if (a->given_stencil || a->given_sms || a->given_bps)
+        return cli_usage_error(PROG, "the stencil and grid options go with --family");
+    if (!r->npos)
+        return cli_usage_error(PROG, "no MEASURED.tsv given");
+    return 0;
+}
+
+/* --family F: the model's parameters from the options, then the table. */
+static int run_family(const cmp_args *a, fam_opts *fo)
+{
+    sf_params_default(&fo->base);
+    fo->base.granule_bytes = (unsigned)a->opt_g;
+    fo->base.l2_bytes = a->opt_l2;
+    fo->base.seed = a->opt_seed;
+    fo->base.n0 = a->n0;
+    fo->base.n1 = a->n1;
+    fo->base.radius = (unsigned)a->radius;
+    fo->base.lead_pad = a->lead_pad;
+    fo->base.pad_ld = a->pad_ld;
+    fo->base.sms = (unsigned)a->sms;
+    fo->base.blocks_per_sm = (unsigned)a->bps;
+    fo->given_sms = a->given_sms;
+    fo->given_bps = a->given_bps;
+    fo->runs = a->runs;
+    fo->ncu = a->ncu;
+    fo->markdown = a->markdown;
+    fo->strict = a->strict;
+    return family_mode(fo);
+}
+
+/* The table of the mode the options chose, into OUT; the status of main. */
+static int run_mode(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
+{
+    int rc;
+    if (a->family && !strcmp(a->family, "readonly")) {
+        rc = sro_join(OUT, a->runs, a->ncu, (unsigned)a->opt_g, a->l2row != NULL, a->l2row);
+        int wr = out_close(rc == 0);
+        return wr ? 1 : rc;
+    }
+    if (a->family)
+        rc = run_family(a, fo);
+    else
+        rc = sro_compare(OUT, r->pos[0], a->markdown, a->strict, a->generic, a->chart,
+                         a->given_n ? a->opt_n : 0, a->given_g ? a->opt_g : 0,
+                         a->given_l2 ? a->opt_l2 : 0, a->given_wpb ? a->opt_wpb : 0,
+                         a->given_seed, a->opt_seed, (sm_reuse)a->reuse_i);
+    /* a disagreement under --strict keeps the table (it is whole); a failure
+     * to read or compute keeps nothing */
+    int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
+    return wr ? 1 : rc == RC_STRICT_DISAGREE ? 1 : rc;
+}
+
 int main(int argc, char **argv)
 {
     OUT = stdout;
-    const char *chart = NULL, *family = NULL, *runs = NULL, *ncu = NULL, *l2row = NULL;
-    int measured = 0;
-    int markdown = 0, strict = 0, generic = 0, lead_pad = 0, pad_ld = 0, reuse_i = 0;
-    int given_n = 0, given_g = 0, given_l2 = 0, given_wpb = 0, given_seed = 0, given_sms = 0;
-    int given_bps = 0, given_stencil = 0, given_reuse = 0;
-    uint64_t opt_n = 0, opt_g = 64, opt_l2 = SM_L2_EFFECTIVE_BYTES_H100, opt_wpb = 4;
-    uint64_t opt_seed = SM_SEED_DEFAULT, n0 = 32, n1 = 1, radius = 1, sms = 132, bps = 16;
+    cmp_args a;
+    memset(&a, 0, sizeof a);
+    a.opt_g = 64, a.opt_l2 = SM_L2_EFFECTIVE_BYTES_H100, a.opt_wpb = 4;
+    a.opt_seed = SM_SEED_DEFAULT, a.n0 = 32, a.n1 = 1, a.radius = 1, a.sms = 132, a.bps = 16;
     static const char *const reuse_names[] = { "lru", "all", "none", NULL };
     const cli_opt opts[] = {
-        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &markdown, 0, "a Markdown table instead of TSV", 0, 0},
-        {"--strict", 0, CLI_FLAG, 0, 0, 0, 0, &strict, 0, "exit 1 when any row disagrees", 0, 0},
+        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &a.markdown, 0, "a Markdown table instead of TSV", 0, 0},
+        {"--strict", 0, CLI_FLAG, 0, 0, 0, 0, &a.strict, 0, "exit 1 when any row disagrees", 0, 0},
         {"--out", 'o', CLI_STRING, 0, 0, 0, 0, &out_path, "FILE",
          "write the table to FILE (through FILE.tmp) instead of stdout", 0, 0},
-        {"--chart", 0, CLI_STRING, 0, 0, 0, 0, &chart, "OUT.svg",
+        {"--chart", 0, CLI_STRING, 0, 0, 0, 0, &a.chart, "OUT.svg",
          "readonly: sectors and time vs stride with gnuplot (.svg, .png or .pdf;\n"
          "writes OUT.gp and OUT.dat beside it)", 0, 0},
-        {"--generic", 0, CLI_FLAG, 0, 0, 0, 0, &generic, 0,
+        {"--generic", 0, CLI_FLAG, 0, 0, 0, 0, &a.generic, 0,
          "readonly: the families' table (pred/meas columns, agree) instead", 0, 0},
-        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &opt_n, "N",
-         "readonly: floats in the array (default: '# n' of the file, else 1e8)", 0, &given_n},
-        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &opt_g, "B",
-         "32, 64 or 128 (readonly default: '# dram_granularity_bytes'; else 64)", 0, &given_g},
-        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &opt_l2, "B",
-         "capacity of the LRU L2 model (default 26214400, one H100 partition)", 0, &given_l2},
-        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &reuse_i, "lru|all|none",
-         "readonly: the L2 reuse assumption (default lru)", reuse_names, &given_reuse},
-        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &opt_wpb, "W",
-         "readonly: warps per block of the run (default: '# wpb', else 4)", 0, &given_wpb},
-        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &opt_seed, "S",
-         "the random permutation's seed (default: '# seed', else 12345)", 0, &given_seed},
-        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &family, "F",
+        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.opt_n, "N",
+         "readonly: floats in the array (default: '# n' of the file, else 1e8)", 0, &a.given_n},
+        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.opt_g, "B",
+         "32, 64 or 128 (readonly default: '# dram_granularity_bytes'; else 64)", 0, &a.given_g},
+        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.opt_l2, "B",
+         "capacity of the LRU L2 model (default 26214400, one H100 partition)", 0, &a.given_l2},
+        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &a.reuse_i, "lru|all|none",
+         "readonly: the L2 reuse assumption (default lru)", reuse_names, &a.given_reuse},
+        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &a.opt_wpb, "W",
+         "readonly: warps per block of the run (default: '# wpb', else 4)", 0, &a.given_wpb},
+        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.opt_seed, "S",
+         "the random permutation's seed (default: '# seed', else 12345)", 0, &a.given_seed},
+        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",
          "copy, patterns or stencil; readonly with --measured or --l2-fetch-row", 0, 0},
-        {"--measured", 0, CLI_FLAG, 0, 0, 0, 0, &measured, 0,
+        {"--measured", 0, CLI_FLAG, 0, 0, 0, 0, &a.measured, 0,
          "--family readonly: write its measured table (the input of MEASURED.tsv)", 0, 0},
-        {"--l2-fetch-row", 0, CLI_STRING, 0, 0, 0, 0, &l2row, "LIMIT",
+        {"--l2-fetch-row", 0, CLI_STRING, 0, 0, 0, 0, &a.l2row, "LIMIT",
          "--family readonly: the L2 fetch-granularity row of a strided run made\n"
          "under cudaLimitMaxL2FetchGranularity LIMIT (0: the default)", 0, 0},
-        {"--runs", 0, CLI_STRING, 0, 0, 0, 0, &runs, "RUNS.tsv",
+        {"--runs", 0, CLI_STRING, 0, 0, 0, 0, &a.runs, "RUNS.tsv",
          "the engine's table of the profiled run (--table)", 0, 0},
-        {"--ncu", 0, CLI_STRING, 0, 0, 0, 0, &ncu, "NCU.tsv", "bin/ncu_extract's table of its ncu log",
+        {"--ncu", 0, CLI_STRING, 0, 0, 0, 0, &a.ncu, "NCU.tsv", "bin/ncu_extract's table of its ncu log",
          0, 0},
-        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n0, "N0", "stencil: points along i0 (32)", 0,
-         &given_stencil},
-        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n1, "N1", "stencil: points along i1 (1)", 0,
-         &given_stencil},
-        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &radius, "R", "stencil: radius 1..4 (1)", 0,
-         &given_stencil},
-        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &lead_pad, 0, "stencil: the run used --lead-pad", 0,
-         &given_stencil},
-        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &pad_ld, 0,
-         "stencil: the run used --pad-leading-dim", 0, &given_stencil},
-        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &sms, "SMS",
-         "grid-stride copies: SMs (default: the run's '# device' line)", 0, &given_sms},
-        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &bps, "BPS",
-         "grid-stride copies: resident blocks (default: the run's blocks_per_sm)", 0, &given_bps},
+        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n0, "N0", "stencil: points along i0 (32)", 0,
+         &a.given_stencil},
+        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n1, "N1", "stencil: points along i1 (1)", 0,
+         &a.given_stencil},
+        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &a.radius, "R", "stencil: radius 1..4 (1)", 0,
+         &a.given_stencil},
+        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &a.lead_pad, 0, "stencil: the run used --lead-pad", 0,
+         &a.given_stencil},
+        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &a.pad_ld, 0,
+         "stencil: the run used --pad-leading-dim", 0, &a.given_stencil},
+        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &a.sms, "SMS",
+         "grid-stride copies: SMs (default: the run's '# device' line)", 0, &a.given_sms},
+        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &a.bps, "BPS",
+         "grid-stride copies: resident blocks (default: the run's blocks_per_sm)", 0, &a.given_bps},
         CLI_END,
     };
     const cli_opt *optv[1] = { opts };
@@ -543,53 +659,11 @@ int main(int argc, char **argv)
         usage(stdout, opts);
         return outfile_check_stdout(PROG);
     }
-    if (opt_g != 32 && opt_g != 64 && opt_g != 128)
-        return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
-                               (unsigned long long)opt_g);
-    if (chart && !gp_format_for(chart))
-        return cli_usage_error(PROG, "--chart: '%s' must end in .svg, .png or .pdf", chart);
-    if (out_path && !*out_path)
-        return cli_usage_error(PROG, "--out needs a file name");
     fam_opts fo;
     memset(&fo, 0, sizeof fo);
-    const int ro_join = family && !strcmp(family, "readonly");
-    if (ro_join) {
-        if (!runs || !ncu || r.npos)
-            return cli_usage_error(PROG, "--family readonly takes --runs and --ncu (and "
-                                   "--measured or --l2-fetch-row); a measured table is "
-                                   "compared as sector_compare MEASURED.tsv");
-        if (measured == !!l2row)
-            return cli_usage_error(PROG, "--family readonly needs one of --measured and "
-                                   "--l2-fetch-row LIMIT");
-        if (l2row && strcmp(l2row, "0") && strcmp(l2row, "32") && strcmp(l2row, "64") &&
-            strcmp(l2row, "128"))
-            return cli_usage_error(PROG, "--l2-fetch-row must be 0, 32, 64 or 128 (got '%s')", l2row);
-    } else if (measured || l2row) {
-        return cli_usage_error(PROG, "--measured and --l2-fetch-row go with --family readonly");
-    }
-    if (family && !ro_join) {
-        char names[256];
-        fo.m = sf_model(family);
-        if (!fo.m || !fo.m->nvariants)
-            return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly takes "
-                                   "MEASURED.tsv)", family, sf_family_list(names, sizeof names, 0));
-        if (r.npos)
-            return cli_usage_error(PROG, "--family takes --runs and --ncu, not '%s'", r.pos[0]);
-        if (!runs || !ncu)
-            return cli_usage_error(PROG, "--family needs --runs RUNS.tsv and --ncu NCU.tsv");
-        if (chart || generic || given_reuse || given_n || given_wpb)
-            return cli_usage_error(PROG, "--chart, --generic, --reuse, --n and --wpb are the "
-                                   "readonly table's (a family's run gives N and WPB)");
-        if (given_stencil && fo.m->shape != SF_SHAPE_2D)
-            return cli_usage_error(PROG, "--n0, --n1, --radius and the pads are the stencil's");
-    } else if (!ro_join) {
-        if (runs || ncu)
-            return cli_usage_error(PROG, "--runs and --ncu go with --family");
-        if (given_stencil || given_sms || given_bps)
-            return cli_usage_error(PROG, "the stencil and grid options go with --family");
-        if (!r.npos)
-            return cli_usage_error(PROG, "no MEASURED.tsv given");
-    }
+    rc = check_args(&a, &r, &fo);
+    if (rc)
+        return rc;
     if (out_path) {
         char err[4400];
         OUT = outfile_open(&out_file, out_path, "w", err, sizeof err);
@@ -598,38 +672,5 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    if (ro_join) {
-        rc = sro_join(OUT, runs, ncu, (unsigned)opt_g, l2row != NULL, l2row);
-        int wr = out_close(rc == 0);
-        return wr ? 1 : rc;
-    }
-    if (family) {
-        sf_params_default(&fo.base);
-        fo.base.granule_bytes = (unsigned)opt_g;
-        fo.base.l2_bytes = opt_l2;
-        fo.base.seed = opt_seed;
-        fo.base.n0 = n0;
-        fo.base.n1 = n1;
-        fo.base.radius = (unsigned)radius;
-        fo.base.lead_pad = lead_pad;
-        fo.base.pad_ld = pad_ld;
-        fo.base.sms = (unsigned)sms;
-        fo.base.blocks_per_sm = (unsigned)bps;
-        fo.given_sms = given_sms;
-        fo.given_bps = given_bps;
-        fo.runs = runs;
-        fo.ncu = ncu;
-        fo.markdown = markdown;
-        fo.strict = strict;
-        rc = family_mode(&fo);
-        int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
-        return wr ? 1 : rc == RC_STRICT_DISAGREE ? 1 : rc;
-    }
-    rc = sro_compare(OUT, r.pos[0], markdown, strict, generic, chart, given_n ? opt_n : 0,
-                       given_g ? opt_g : 0, given_l2 ? opt_l2 : 0, given_wpb ? opt_wpb : 0,
-                       given_seed, opt_seed, (sm_reuse)reuse_i);
-    /* a disagreement under --strict keeps the table (it is whole); a failure
-     * to read or compute keeps nothing */
-    int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
-    return wr ? 1 : rc == RC_STRICT_DISAGREE ? 1 : rc;
+    return run_mode(&a, &r, &fo);
 }
