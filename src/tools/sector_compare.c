@@ -36,6 +36,7 @@
 #include "outfile.h"
 #include "sector_families.h"
 #include "sector_family.h"
+#include "sector_join.h"
 #include "sector_model.h"
 #include "sector_readonly.h"
 #include "sector_table.h"
@@ -97,21 +98,7 @@ typedef struct fam_run {
 /* Which column of NCU.tsv holds each of the family's measures. */
 static void ncu_columns(fam_run *f)
 {
-    for (int q = 0; q < SFM_NMEASURES; q++)
-        f->col[q][0] = f->col[q][1] = -1;
-    f->absent[0] = 0;
-    for (size_t i = 0; i < sf_nmetrics; i++) {
-        const sf_metric *m = &sf_metrics[i];
-        if (!(m->sets & f->o->m->metrics))
-            continue;
-        const int c = tsv_col(&f->ncu, m->name), op = m->op < 0 ? 0 : m->op;
-        if (c >= 0 && f->col[m->m][op] < 0)
-            f->col[m->m][op] = c;
-        else if (c < 0 && m->m != SFM_DATA_WAVEFRONTS) {
-            size_t u = strlen(f->absent);
-            snprintf(f->absent + u, sizeof f->absent - u, "%s%s", u ? "," : "", m->name);
-        }
-    }
+    sj_columns(&f->ncu, f->o->m->metrics, f->col, f->absent, sizeof f->absent);
 }
 
 static void family_head(const fam_run *f)
@@ -137,55 +124,15 @@ static void family_head(const fam_run *f)
     sct_header(OUT);
 }
 
-/* How row r pairs with a launch. */
-typedef struct pairing {
-    char want[128];   /* the clean kernel's name */
-    size_t kth;       /* its launch the row pairs with (0-based) */
-    long hit;         /* that launch's row of NCU.tsv, or -1 */
-    int failed;       /* the row's validation failed: no clean launch */
-} pairing;
-
-/* The k-th row of v pairs with the k-th launch of FAMILY_V (or of the row's
- * kernel_fn: a configuration may have a kernel of its own, copy_batch_unrolled_b4);
- * a row whose validation failed had no clean launch (the engine skips it). */
-static void pair_launch(const fam_run *f, size_t r, const char *vname, pairing *pa)
+/* How row r pairs with a launch (sector_join.h); the first row of a kernel
+ * launched twice per row says so once. */
+static void pair_launch(const fam_run *f, size_t r, const char *vname, sj_pairing *pa)
 {
-    const tsv_table *runs = &f->runs, *ncu = &f->ncu;
-    char have[256];
-    const char *valid = tsv_get(runs, r, "valid");
-    pa->failed = valid && !strcmp(valid, "FAIL");
-    const char *fn = tsv_get(runs, r, "kernel_fn");
-    const int own = fn && *fn && strcmp(fn, "-") != 0;
-    if (own) snprintf(pa->want, sizeof pa->want, "%s", fn);
-    else snprintf(pa->want, sizeof pa->want, "%s_%s", f->o->m->name, vname);
-    size_t k = 0, rows_v = 0, launches_v = 0;
-    for (size_t j = 0; j < runs->nrow; j++) {
-        const char *vj = tsv_get(runs, j, "valid");
-        const char *fj = tsv_get(runs, j, "kernel_fn");
-        const int same = own ? fj && !strcmp(fj, fn) : !strcmp(tsv_get(runs, j, "kernel"), vname);
-        if (!same || (vj && !strcmp(vj, "FAIL"))) continue;
-        k += j < r;
-        rows_v++;
-    }
-    for (size_t j = 0; j < ncu->nrow; j++) {
-        sct_base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
-        launches_v += !strcmp(have, pa->want);
-    }
-    /* twice as many launches as rows: the validation launched the clean
-     * kernel too (check, then clean, per configuration): take the second */
-    const int twice = rows_v > 0 && launches_v == 2 * rows_v;
-    if (twice && k == 0)
+    sj_pair(&f->runs, &f->ncu, f->o->m->name, vname, r, pa);
+    if (pa->twice && pa->k == 0)
         fprintf(stderr, "%s: %s has 2 launches of %s per row of %s: pairing each row with "
                 "the second (the validation ran the clean kernel first)\n", PROG,
                 base_of(f->o->ncu), pa->want, base_of(f->o->runs));
-    pa->kth = twice ? 2 * k + 1 : k;
-    pa->hit = -1;
-    size_t seen = 0;
-    for (size_t j = 0; j < ncu->nrow && pa->hit < 0 && !pa->failed; j++) {
-        sct_base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
-        if (!strcmp(have, pa->want) && seen++ == pa->kth)
-            pa->hit = (long)j;
-    }
 }
 
 /* The model's parameters of row r (its n, warps per block, configuration,
@@ -282,7 +229,7 @@ static void fill_gen(sct_row *g, const sf_prediction *pr, const sf_measured *mea
 /* One row of the table: op of the row's launch, judged; returns 1 when it
  * disagrees. */
 static int op_row(const fam_run *f, const sf_variant *v, const sf_params *p,
-                  const sf_prediction *pr, const sf_measured *meas, int op, const pairing *pa)
+                  const sf_prediction *pr, const sf_measured *meas, int op, const sj_pairing *pa)
 {
     sf_verdict vd;
     sf_judge(pr, (sf_op)op, meas, &vd);
@@ -322,30 +269,13 @@ static int op_row(const fam_run *f, const sf_variant *v, const sf_params *p,
 /* Launches no row claimed: the run and the profile do not match. */
 static void warn_unclaimed(const fam_run *f)
 {
-    const tsv_table *runs = &f->runs, *ncu = &f->ncu;
     const char *fam = f->o->m->name;
-    const size_t fl = strlen(fam);
-    for (size_t j = 0; j < ncu->nrow; j++) {
-        char have[256];
-        sct_base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
-        if (strncmp(have, fam, fl) || have[fl] != '_')
-            continue;
-        size_t before = 0, rows_of = 0, all = 0;
-        for (size_t i = 0; i < ncu->nrow; i++) {
-            char h2[256];
-            sct_base_name(tsv_get(ncu, i, "kernel"), h2, sizeof h2);
-            before += i < j && !strcmp(h2, have);
-            all += !strcmp(h2, have);
-        }
-        for (size_t i = 0; i < runs->nrow; i++) {
-            const char *vi = tsv_get(runs, i, "valid");
-            rows_of += !strcmp(tsv_get(runs, i, "kernel"), have + fl + 1) && !(vi && !strcmp(vi, "FAIL"));
-        }
-        if (before == rows_of && all != 2 * rows_of) /* the first launch beyond the rows: once */
-            fprintf(stderr, "%s: %s has more launches of %s than %s has rows of %s: the extra "
-                    "ones are left out\n", PROG, base_of(f->o->ncu), have, base_of(f->o->runs),
-                    have + fl + 1);
-    }
+    char have[256];
+    for (size_t j = 0; (j = sj_unclaimed(&f->runs, &f->ncu, fam, j, have, sizeof have)) <
+         f->ncu.nrow; j++)
+        fprintf(stderr, "%s: %s has more launches of %s than %s has rows of %s: the extra "
+                "ones are left out\n", PROG, base_of(f->o->ncu), have, base_of(f->o->runs),
+                have + strlen(fam) + 1);
 }
 
 /* Every row of the run: its model, its launch, a row per op; 0, or -1 after
@@ -361,15 +291,10 @@ static int family_rows(const fam_run *f, int *nrows, int *disagree)
                     PROG, f->o->runs, vname, r + 1);
             continue;
         }
-        pairing pa;
+        sj_pairing pa;
         pair_launch(f, r, vname, &pa);
         sf_measured meas;
-        sf_measured_clear(&meas);
-        if (pa.hit >= 0)
-            for (int q = 0; q < SFM_NMEASURES; q++)
-                for (int op = 0; op < 2; op++)
-                    if (f->col[q][op] >= 0)
-                        meas.v[q][op] = tsv_parse_num(f->ncu.cell[(size_t)pa.hit * f->ncu.ncol + f->col[q][op]]);
+        sj_measured(&f->ncu, f->col, pa.hit, &meas);
         sf_params p;
         if (row_params(f, r, v, &meas, &p))
             return -1;
