@@ -312,6 +312,120 @@ static int find_col(char **hdr, int n, const char *name)
     return -1;
 }
 
+/* The state of one parse: the header, its columns, the row being split. */
+typedef struct parse_state {
+    char **hdr, **f, **units; /* header fields, a row's fields, the units row */
+    char *hdr_line;           /* the header's copy, split in place */
+    char *no_unit;            /* "" for values without a unit */
+    launch_map map;
+    int nh;                   /* header fields, -1 before the header */
+    int c_id, c_kernel, c_mname, c_munit, c_mval;
+    size_t lcap, vcap;
+    long lineno;
+} parse_state;
+
+/* The header row: its columns, and which layout the table has. */
+static int parse_header(parse_state *ps, const char *line, ncu_table *t, char *err,
+                        size_t errlen)
+{
+    ps->hdr_line = strdup(line);
+    if (!ps->hdr_line) {
+        set_err(err, errlen, "out of memory");
+        return NCU_ERR_NOMEM;
+    }
+    ps->nh = ncu_csv_split(ps->hdr_line, ps->hdr, MAX_FIELDS);
+    if (ps->nh < 0 || ps->nh > MAX_FIELDS) {
+        set_err(err, errlen, "line %ld: cannot split the header row", ps->lineno);
+        return NCU_ERR_FORMAT;
+    }
+    ps->c_id = find_col(ps->hdr, ps->nh, "ID");
+    ps->c_kernel = find_col(ps->hdr, ps->nh, "Kernel Name");
+    ps->c_mname = find_col(ps->hdr, ps->nh, "Metric Name");
+    ps->c_munit = find_col(ps->hdr, ps->nh, "Metric Unit");
+    ps->c_mval = find_col(ps->hdr, ps->nh, "Metric Value");
+    if (ps->c_kernel < 0 || ps->c_id < 0) {
+        set_err(err, errlen,
+                "line %ld is not an Nsight Compute CSV header (no \"ID\" and "
+                "\"Kernel Name\" columns): was the file written by ncu --csv?", ps->lineno);
+        return NCU_ERR_FORMAT;
+    }
+    t->wide = !(ps->c_mname >= 0 && ps->c_mval >= 0);
+    return NCU_OK;
+}
+
+/* The launch ID of a row: a whole number a long holds exactly. */
+static int row_id(const parse_state *ps, const char *field, long *id, char *err, size_t errlen)
+{
+    double idv;
+    if (ncu_parse_number(field, &idv)) {
+        set_err(err, errlen, "line %ld: launch ID '%s' is not a number", ps->lineno, field);
+        return NCU_ERR_FORMAT;
+    }
+    if (!(idv >= 0 && idv <= NCU_MAX_ID) || idv != (double)(long long)idv) {
+        set_err(err, errlen, "line %ld: launch ID '%s' is not a whole number from 0 to 2^53",
+                ps->lineno, field);
+        return NCU_ERR_FORMAT;
+    }
+    *id = (long)idv;
+    return NCU_OK;
+}
+
+/* A row after the header: the units row of the wide layout, or a launch's
+ * value (long layout) or values (wide). */
+static int parse_row(parse_state *ps, char *line, ncu_table *t, char *err, size_t errlen)
+{
+    char **f = ps->f;
+    int n = ncu_csv_split(line, f, MAX_FIELDS);
+    if (n < 0) {
+        set_err(err, errlen, "line %ld: unterminated quoted field", ps->lineno);
+        return NCU_ERR_FORMAT;
+    }
+    if (n != ps->nh) {
+        set_err(err, errlen, "line %ld has %d fields, the header has %d", ps->lineno, n, ps->nh);
+        return NCU_ERR_FORMAT;
+    }
+    if (t->wide && f[ps->c_id][0] == 0) { /* the units row of --page raw */
+        for (int i = 0; i < n; i++)
+            ps->units[i] = f[i];
+        return NCU_OK;
+    }
+    long id;
+    int rc = row_id(ps, f[ps->c_id], &id, err, errlen);
+    if (rc != NCU_OK)
+        return rc;
+    size_t adding = t->wide ? (size_t)n : 1;
+    if (t->nvalues + adding > NCU_MAX_VALUES) {
+        set_err(err, errlen, "line %ld: more than %u metric values: not an Nsight Compute "
+                "CSV of this toolkit", ps->lineno, NCU_MAX_VALUES);
+        return NCU_ERR_FORMAT;
+    }
+    long li = launch_index(t, &ps->map, &ps->lcap, id, f[ps->c_kernel]);
+    if (li < 0) {
+        set_err(err, errlen, "out of memory");
+        return NCU_ERR_NOMEM;
+    }
+    if (!t->wide) {
+        if (add_value(t, &ps->vcap, (size_t)li, f[ps->c_mname],
+                      ps->c_munit >= 0 ? f[ps->c_munit] : ps->no_unit, f[ps->c_mval])) {
+            set_err(err, errlen, "out of memory");
+            return NCU_ERR_NOMEM;
+        }
+        return NCU_OK;
+    }
+    /* the units row points into this buffer's earlier lines, which stay
+     * valid: lines are split in place and never moved */
+    for (int i = 0; i < n; i++) {
+        if (is_identity_column(ps->hdr[i]))
+            continue;
+        if (add_value(t, &ps->vcap, (size_t)li, ps->hdr[i],
+                      ps->units[i] ? ps->units[i] : ps->no_unit, f[i])) {
+            set_err(err, errlen, "out of memory");
+            return NCU_ERR_NOMEM;
+        }
+    }
+    return NCU_OK;
+}
+
 /* Parse buf[0..len), which has room for two more bytes and becomes the
  * table's (or is freed on failure). */
 static int parse_owned(char *buf, size_t len, ncu_table *t, char *err, size_t errlen)
@@ -321,36 +435,34 @@ static int parse_owned(char *buf, size_t len, ncu_table *t, char *err, size_t er
      * values without a unit */
     buf[len] = 0;
     buf[len + 1] = 0;
-    char *no_unit = buf + len + 1;
     t->text = buf;
     if (memchr(buf, 0, len)) {
         ncu_table_free(t);
         set_err(err, errlen, "the file holds a NUL byte: not an Nsight Compute CSV");
         return NCU_ERR_FORMAT;
     }
-    char **hdr = malloc(MAX_FIELDS * sizeof *hdr);
-    char **f = malloc(MAX_FIELDS * sizeof *f);
-    char **units = calloc(MAX_FIELDS, sizeof *units);
-    char *hdr_line = NULL;
-    launch_map map = {NULL, 0};
-    if (!hdr || !f || !units) {
-        free(hdr), free(f), free(units);
+    parse_state ps;
+    memset(&ps, 0, sizeof ps);
+    ps.no_unit = buf + len + 1;
+    ps.nh = -1;
+    ps.hdr = malloc(MAX_FIELDS * sizeof *ps.hdr);
+    ps.f = malloc(MAX_FIELDS * sizeof *ps.f);
+    ps.units = calloc(MAX_FIELDS, sizeof *ps.units);
+    if (!ps.hdr || !ps.f || !ps.units) {
+        free(ps.hdr), free(ps.f), free(ps.units);
         ncu_table_free(t);
         set_err(err, errlen, "out of memory");
         return NCU_ERR_NOMEM;
     }
 
-    int rc = NCU_OK, nh = -1, perm = 0;
-    int c_id = -1, c_kernel = -1, c_mname = -1, c_munit = -1, c_mval = -1;
-    size_t lcap = 0, vcap = 0;
+    int rc = NCU_OK, perm = 0;
     char first_error[512] = "";
-    long lineno = 0;
     char *line = buf;
-    while (line && *line) {
+    while (line && *line && rc == NCU_OK) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = 0;
-        lineno++;
+        ps.lineno++;
         size_t ll = strlen(line);
         if (ll && line[ll - 1] == '\r')
             line[--ll] = 0;
@@ -364,103 +476,10 @@ static int parse_owned(char *buf, size_t len, ncu_table *t, char *err, size_t er
         if (*s == 0 || strncmp(s, "==", 2) == 0) {
             if (strncmp(s, "==ERROR==", 9) == 0 && !first_error[0])
                 snprintf(first_error, sizeof first_error, "%s", s);
-            line = next;
-            continue;
-        }
-
-        if (nh < 0) { /* the header row */
-            hdr_line = strdup(line);
-            if (!hdr_line) {
-                rc = NCU_ERR_NOMEM;
-                set_err(err, errlen, "out of memory");
-                break;
-            }
-            nh = ncu_csv_split(hdr_line, hdr, MAX_FIELDS);
-            if (nh < 0 || nh > MAX_FIELDS) {
-                rc = NCU_ERR_FORMAT;
-                set_err(err, errlen, "line %ld: cannot split the header row", lineno);
-                break;
-            }
-            c_id = find_col(hdr, nh, "ID");
-            c_kernel = find_col(hdr, nh, "Kernel Name");
-            c_mname = find_col(hdr, nh, "Metric Name");
-            c_munit = find_col(hdr, nh, "Metric Unit");
-            c_mval = find_col(hdr, nh, "Metric Value");
-            if (c_kernel < 0 || c_id < 0) {
-                rc = NCU_ERR_FORMAT;
-                set_err(err, errlen,
-                        "line %ld is not an Nsight Compute CSV header (no \"ID\" and "
-                        "\"Kernel Name\" columns): was the file written by ncu --csv?", lineno);
-                break;
-            }
-            t->wide = !(c_mname >= 0 && c_mval >= 0);
-            line = next;
-            continue;
-        }
-
-        int n = ncu_csv_split(line, f, MAX_FIELDS);
-        if (n < 0) {
-            rc = NCU_ERR_FORMAT;
-            set_err(err, errlen, "line %ld: unterminated quoted field", lineno);
-            break;
-        }
-        if (n != nh) {
-            rc = NCU_ERR_FORMAT;
-            set_err(err, errlen, "line %ld has %d fields, the header has %d", lineno, n, nh);
-            break;
-        }
-        if (t->wide && f[c_id][0] == 0) { /* the units row of --page raw */
-            for (int i = 0; i < n; i++)
-                units[i] = f[i];
-            line = next;
-            continue;
-        }
-        double idv;
-        if (ncu_parse_number(f[c_id], &idv)) {
-            rc = NCU_ERR_FORMAT;
-            set_err(err, errlen, "line %ld: launch ID '%s' is not a number", lineno, f[c_id]);
-            break;
-        }
-        /* the double must be a whole number a long holds exactly */
-        if (!(idv >= 0 && idv <= NCU_MAX_ID) || idv != (double)(long long)idv) {
-            rc = NCU_ERR_FORMAT;
-            set_err(err, errlen, "line %ld: launch ID '%s' is not a whole number from 0 to 2^53",
-                    lineno, f[c_id]);
-            break;
-        }
-        size_t adding = t->wide ? (size_t)n : 1;
-        if (t->nvalues + adding > NCU_MAX_VALUES) {
-            rc = NCU_ERR_FORMAT;
-            set_err(err, errlen, "line %ld: more than %u metric values: not an Nsight Compute "
-                    "CSV of this toolkit", lineno, NCU_MAX_VALUES);
-            break;
-        }
-        long li = launch_index(t, &map, &lcap, (long)idv, f[c_kernel]);
-        if (li < 0) {
-            rc = NCU_ERR_NOMEM;
-            set_err(err, errlen, "out of memory");
-            break;
-        }
-        if (!t->wide) {
-            if (add_value(t, &vcap, (size_t)li, f[c_mname], c_munit >= 0 ? f[c_munit] : no_unit,
-                          f[c_mval])) {
-                rc = NCU_ERR_NOMEM;
-                set_err(err, errlen, "out of memory");
-                break;
-            }
+        } else if (ps.nh < 0) {
+            rc = parse_header(&ps, line, t, err, errlen);
         } else {
-            for (int i = 0; i < n && rc == NCU_OK; i++) {
-                if (is_identity_column(hdr[i]))
-                    continue;
-                if (add_value(t, &vcap, (size_t)li, hdr[i], units[i] ? units[i] : no_unit, f[i])) {
-                    rc = NCU_ERR_NOMEM;
-                    set_err(err, errlen, "out of memory");
-                }
-            }
-            if (rc != NCU_OK)
-                break;
-            /* the units row points into this buffer's earlier lines, which
-             * stay valid: lines are split in place and never moved */
+            rc = parse_row(&ps, line, t, err, errlen);
         }
         line = next;
     }
@@ -468,7 +487,7 @@ static int parse_owned(char *buf, size_t len, ncu_table *t, char *err, size_t er
     if (rc == NCU_OK && perm) {
         rc = NCU_ERR_PERM;
         set_err(err, errlen, "%s", NCU_PERM_MESSAGE);
-    } else if (rc == NCU_OK && nh < 0) {
+    } else if (rc == NCU_OK && ps.nh < 0) {
         rc = NCU_ERR_FORMAT;
         if (first_error[0])
             set_err(err, errlen, "ncu reported an error and wrote no table: %s", first_error);
@@ -476,11 +495,11 @@ static int parse_owned(char *buf, size_t len, ncu_table *t, char *err, size_t er
             set_err(err, errlen, "no Nsight Compute CSV table in the input "
                                  "(no header row; did ncu profile any kernel?)");
     }
-    t->hdr_text = hdr_line;
-    free(hdr);
-    free(f);
-    free(units);
-    free(map.slot);
+    t->hdr_text = ps.hdr_line;
+    free(ps.hdr);
+    free(ps.f);
+    free(ps.units);
+    free(ps.map.slot);
     if (rc != NCU_OK)
         ncu_table_free(t);
     return rc;

@@ -313,6 +313,51 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
+/* The L2 reuse state of a walk over ngran granules: its tables when the
+ * reuse assumption needs them; 0, or -1 with a sentence in err. */
+static int reuse_init(reuse_state *rs, const sm_config *cfg, uint64_t ngran, char *err,
+                      size_t errlen)
+{
+    memset(rs, 0, sizeof *rs);
+    rs->cfg = cfg;
+    rs->sweep = 1;
+    rs->cap = (double)(cfg->l2_bytes / SM_LINE_BYTES);
+    rs->lshift = log2u(SM_LINE_BYTES / cfg->granule_bytes);
+    if (cfg->reuse == SM_REUSE_NONE)
+        return 0;
+    rs->last = calloc(ngran, sizeof *rs->last);
+    rs->lline = calloc((ngran >> rs->lshift) + 1, sizeof *rs->lline);
+    rs->pre_cap = 1024;
+    rs->pre = malloc(rs->pre_cap * sizeof *rs->pre);
+    if (!rs->last || !rs->lline || !rs->pre) {
+        free(rs->last);
+        free(rs->lline);
+        free(rs->pre);
+        set_err(err, errlen, "out of memory for %llu granules", (unsigned long long)ngran);
+        return -1;
+    }
+    rs->pre[0] = rs->pre[1] = 0;
+    return 0;
+}
+
+/* The granules a full warp touches, its lanes d bytes apart from b0. */
+static void touch_full_warp(reuse_state *rs, uint64_t b0, uint64_t d, unsigned elem,
+                            unsigned gshift)
+{
+    if (d <= (1ull << gshift)) { /* no granule fits between two lanes: a range */
+        uint64_t x1 = (b0 + (SM_WARP_LANES - 1) * d + elem - 1) >> gshift;
+        for (uint64_t x = b0 >> gshift; x <= x1; x++)
+            touch(rs, x);
+        return;
+    }
+    for (unsigned l = 0; l < SM_WARP_LANES; l++) {
+        uint64_t a = b0 + l * d;
+        touch(rs, a >> gshift);
+        if (((a + elem - 1) >> gshift) != (a >> gshift))
+            touch(rs, (a + elem - 1) >> gshift);
+    }
+}
+
 /*
  * Walk threads 0..threads-1, thread i loading elem bytes at
  * offset + elem * ((stride * i) % n), warp by warp, and accumulate.
@@ -331,25 +376,9 @@ static int walk_strided(uint64_t n, uint64_t threads, uint64_t stride, unsigned 
     warp_counts table[SM_LINE_BYTES];
     memset(table, 0, sizeof table);
 
-    reuse_state rs = { 0 };
-    rs.cfg = cfg;
-    rs.sweep = 1;
-    rs.cap = (double)(cfg->l2_bytes / SM_LINE_BYTES);
-    rs.lshift = log2u(SM_LINE_BYTES / G);
-    if (cfg->reuse != SM_REUSE_NONE) {
-        rs.last = calloc(ngran, sizeof *rs.last);
-        rs.lline = calloc((ngran >> rs.lshift) + 1, sizeof *rs.lline);
-        rs.pre_cap = 1024;
-        rs.pre = malloc(rs.pre_cap * sizeof *rs.pre);
-        if (!rs.last || !rs.lline || !rs.pre) {
-            free(rs.last);
-            free(rs.lline);
-            free(rs.pre);
-            set_err(err, errlen, "out of memory for %llu granules", (unsigned long long)ngran);
-            return -1;
-        }
-        rs.pre[0] = rs.pre[1] = 0;
-    }
+    reuse_state rs;
+    if (reuse_init(&rs, cfg, ngran, err, errlen))
+        return -1;
 
     uint64_t e = 0;      /* element of the next thread: (stride * i) % n */
     uint64_t e_last = 0; /* element of thread n-1, what clamped threads load */
@@ -372,22 +401,10 @@ static int walk_strided(uint64_t n, uint64_t threads, uint64_t stride, unsigned 
             acc->sectors += wc->sectors;
             acc->lines += wc->lines;
             acc->bytes_used += (double)SM_WARP_LANES * elem;
-            if (rs.last) {
-                if (d <= G) { /* no granule fits between two lanes: a range */
-                    uint64_t x1 = (b0 + (SM_WARP_LANES - 1) * d + elem - 1) >> gshift;
-                    for (uint64_t x = b0 >> gshift; x <= x1; x++)
-                        touch(&rs, x);
-                } else {
-                    for (unsigned l = 0; l < SM_WARP_LANES; l++) {
-                        uint64_t a = b0 + l * d;
-                        touch(&rs, a >> gshift);
-                        if (((a + elem - 1) >> gshift) != (a >> gshift))
-                            touch(&rs, (a + elem - 1) >> gshift);
-                    }
-                }
-            } else {
+            if (rs.last)
+                touch_full_warp(&rs, b0, d, elem, gshift);
+            else
                 rs.fetched += wc->granules;
-            }
             prev_e = e + (SM_WARP_LANES - 1) * step;
             e = (e + SM_WARP_LANES * step) % n;
             continue;

@@ -88,13 +88,11 @@ typedef struct meta {
     char device[128];
 } meta;
 
-static int read_table(const char *path, row *rows, int *nrows, meta *m, char *err, size_t errlen)
+/* The measured table from fp (named path in messages; not closed): its
+ * metadata in m, at most MAX_ROWS rows; 0, or -1 with a sentence in err. */
+static int read_table(FILE *fp, const char *path, row *rows, int *nrows, meta *m, char *err,
+                      size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
     char line[4096];
     char *f[MAX_COLS];
     int c_pat = -1, c_elem = -1, c_stride = -1, c_req = -1, c_l1 = -1, c_l2 = -1, c_dram = -1,
@@ -146,7 +144,6 @@ static int read_table(const char *path, row *rows, int *nrows, meta *m, char *er
             if (c_pat < 0 || c_elem < 0 || c_stride < 0 || c_l1 < 0 || c_l2 < 0 || c_dram < 0) {
                 snprintf(err, errlen, "%s:%d: the header lacks one of pattern, elem_bytes, "
                          "stride, l1_sectors, l2_sectors, dram_sectors", path, lineno);
-                fclose(fp);
                 return -1;
             }
             have_header = 1;
@@ -154,7 +151,6 @@ static int read_table(const char *path, row *rows, int *nrows, meta *m, char *er
         }
         if (*nrows >= MAX_ROWS) {
             snprintf(err, errlen, "%s: more than %d rows", path, MAX_ROWS);
-            fclose(fp);
             return -1;
         }
         row *r = &rows[*nrows];
@@ -164,7 +160,6 @@ static int read_table(const char *path, row *rows, int *nrows, meta *m, char *er
             parse_u64(f[c_stride], &s)) {
             snprintf(err, errlen, "%s:%d: cannot read pattern, elem_bytes and stride", path,
                      lineno);
-            fclose(fp);
             return -1;
         }
         snprintf(r->pattern, sizeof r->pattern, "%s", f[c_pat]);
@@ -177,9 +172,7 @@ static int read_table(const char *path, row *rows, int *nrows, meta *m, char *er
         r->time_ns = field_num(f, nf, c_time);
         (*nrows)++;
     }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
+    if (ferror(fp)) {
         snprintf(err, errlen, "cannot read %s", path);
         return -1;
     }
@@ -588,12 +581,28 @@ int sro_compare(FILE *out, const char *path, int markdown, int strict, int gener
                 const char *chart, uint64_t opt_n, uint64_t opt_g, uint64_t opt_l2,
                 uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed, sm_reuse reuse)
 {
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "sector_compare: cannot open %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    int rc = sro_compare_stream(out, in, path, markdown, strict, generic, chart, opt_n, opt_g,
+                                opt_l2, opt_wpb, have_opt_seed, opt_seed, reuse);
+    fclose(in);
+    return rc;
+}
+
+int sro_compare_stream(FILE *out, FILE *in, const char *path, int markdown, int strict,
+                       int generic, const char *chart, uint64_t opt_n, uint64_t opt_g,
+                       uint64_t opt_l2, uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed,
+                       sm_reuse reuse)
+{
     meta m;
     memset(&m, 0, sizeof m);
     static row rows[MAX_ROWS];
     int nrows = 0;
     char err[512];
-    if (read_table(path, rows, &nrows, &m, err, sizeof err)) {
+    if (read_table(in, path, rows, &nrows, &m, err, sizeof err)) {
         fprintf(stderr, "sector_compare: %s\n", err);
         return 1;
     }
@@ -627,8 +636,8 @@ int sro_compare(FILE *out, const char *path, int markdown, int strict, int gener
  * or its L2 fetch-granularity row, from the engine's table of the profiled
  * run and bin/ncu_extract's table: the k-th row of pattern P pairs with the
  * k-th launch of readonly_P. */
-int sro_join(FILE *out, const char *runs_path, const char *ncu_path, unsigned granule, int l2row,
-             const char *limit)
+int sro_join_tables(FILE *out, const tsv_table *runs, const tsv_table *ncu, const char *runs_path,
+                    const char *ncu_path, unsigned granule, int l2row, const char *limit)
 {
     static const char *const order[] = { "strided", "strided_float4", "baseline", "float4",
                                          "nondiverging", "random_access" };
@@ -636,24 +645,13 @@ int sro_join(FILE *out, const char *runs_path, const char *ncu_path, unsigned gr
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
         "dram__sectors_read.sum", "gpu__time_duration.sum" };
-    char err[512];
-    tsv_table runs, ncu;
-    if (tsv_read(runs_path, &runs, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", PROG, err);
-        return 1;
-    }
-    if (tsv_read(ncu_path, &ncu, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", PROG, err);
-        tsv_free(&runs);
-        return 1;
-    }
-    int rc = 1, printed = 0;
-    if (tsv_col(&runs, "kernel") < 0 || tsv_col(&runs, "n") < 0 || tsv_col(&ncu, "kernel") < 0) {
+    int printed = 0;
+    if (tsv_col(runs, "kernel") < 0 || tsv_col(runs, "n") < 0 || tsv_col(ncu, "kernel") < 0) {
         fprintf(stderr, "%s: %s needs kernel and n, %s kernel (the engine's table and "
                 "bin/ncu_extract's)\n", PROG, runs_path, ncu_path);
-        goto done;
+        return 1;
     }
-    const char *device = tsv_meta(&runs, "device");
+    const char *device = tsv_meta(runs, "device");
     if (l2row)
         fprintf(out, "# sector_compare --family readonly --l2-fetch-row: one isolated 4 B load per "
                 "128 B line\n# device\t%s\n# l2_fetch_limit_bytes 0 = the driver's default; "
@@ -661,13 +659,13 @@ int sro_join(FILE *out, const char *runs_path, const char *ncu_path, unsigned gr
                 "l2_fetch_limit_bytes\tn\tstride\tl2_sectors\tdram_sectors\tdram_per_l2"
                 "\tgranule_bytes\n", device ? device : "-");
     for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
-        for (size_t r = 0; r < runs.nrow; r++) {
-            const char *pat = tsv_get(&runs, r, "kernel");
+        for (size_t r = 0; r < runs->nrow; r++) {
+            const char *pat = tsv_get(runs, r, "kernel");
             sm_kernel k;
             if (sm_kernel_from_name(pat, &k)) {
                 fprintf(stderr, "%s: %s: row %zu: unknown readonly kernel '%s'\n", PROG, runs_path,
                         r + 1, pat);
-                goto done;
+                return 1;
             }
             if (strcmp(pat, order[o]))
                 continue;
@@ -675,38 +673,38 @@ int sro_join(FILE *out, const char *runs_path, const char *ncu_path, unsigned gr
                 continue;
             size_t kth = 0, seen = 0;
             for (size_t j = 0; j < r; j++)
-                kth += !strcmp(tsv_get(&runs, j, "kernel"), pat);
+                kth += !strcmp(tsv_get(runs, j, "kernel"), pat);
             char want[64], have[256];
             snprintf(want, sizeof want, "readonly_%s", pat);
             long hit = -1;
-            for (size_t j = 0; j < ncu.nrow && hit < 0; j++) {
-                sct_base_name(tsv_get(&ncu, j, "kernel"), have, sizeof have);
+            for (size_t j = 0; j < ncu->nrow && hit < 0; j++) {
+                sct_base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
                 if (!strcmp(have, want) && seen++ == kth)
                     hit = (long)j;
             }
             double v[5];
             for (int i = 0; i < 5; i++) {
-                const int c = tsv_col(&ncu, mname[i]);
-                v[i] = hit >= 0 && c >= 0 ? tsv_parse_num(ncu.cell[(size_t)hit * ncu.ncol + c]) : NAN;
+                const int c = tsv_col(ncu, mname[i]);
+                v[i] = hit >= 0 && c >= 0 ? tsv_parse_num(ncu->cell[(size_t)hit * ncu->ncol + c]) : NAN;
             }
             if (hit < 0)
                 fprintf(stderr, "%s: %s has no launch %zu of %s: its row is NA\n", PROG, ncu_path,
                         kth + 1, want);
             uint64_t stride = 1;
-            const char *cfg = tsv_get(&runs, r, "config");
+            const char *cfg = tsv_get(runs, r, "config");
             if (strstr(pat, "strided") && sct_config_value(cfg, "stride", &stride)) {
                 fprintf(stderr, "%s: %s: row %zu (%s): no stride=S in the config '%s'\n", PROG,
                         runs_path, r + 1, pat, cfg ? cfg : "");
-                goto done;
+                return 1;
             }
-            const char *n = tsv_get(&runs, r, "n");
+            const char *n = tsv_get(runs, r, "n");
             if (!printed && !l2row) {
                 fprintf(out, "# sector_compare --family readonly --measured: sectors measured by "
                         "Nsight Compute (compare: bin/sector_compare FILE)\n# device\t%s\n# n\t%s\n"
                         "# wpb\t%s\n# dram_granularity_bytes\t%u\npattern\telem_bytes\tstride"
                         "\tl1_requests\tl1_sectors\tl2_sectors\tdram_sectors\ttime_ns\n",
-                        device ? device : "-", n, tsv_get(&runs, r, "warps_per_block")
-                        ? tsv_get(&runs, r, "warps_per_block") : "4", granule);
+                        device ? device : "-", n, tsv_get(runs, r, "warps_per_block")
+                        ? tsv_get(runs, r, "warps_per_block") : "4", granule);
             }
             printed++;
             if (l2row) {
@@ -732,10 +730,26 @@ int sro_join(FILE *out, const char *runs_path, const char *ncu_path, unsigned gr
     if (!printed) {
         fprintf(stderr, "%s: %s has no readonly row%s\n", PROG, runs_path,
                 l2row ? " of strided" : "");
-        goto done;
+        return 1;
     }
-    rc = 0;
-done:
+    return 0;
+}
+
+int sro_join(FILE *out, const char *runs_path, const char *ncu_path, unsigned granule, int l2row,
+             const char *limit)
+{
+    char err[512];
+    tsv_table runs, ncu;
+    if (tsv_read(runs_path, &runs, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    if (tsv_read(ncu_path, &ncu, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        tsv_free(&runs);
+        return 1;
+    }
+    int rc = sro_join_tables(out, &runs, &ncu, runs_path, ncu_path, granule, l2row, limit);
     tsv_free(&runs);
     tsv_free(&ncu);
     return rc;

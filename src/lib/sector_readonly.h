@@ -8,6 +8,7 @@
 #define WARPLAT_SECTOR_READONLY_H
 
 #include "sector_model.h"
+#include "tsv.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,11 @@ extern "C" {
 int sro_compare(FILE *out, const char *path, int markdown, int strict, int generic,
                 const char *chart, uint64_t opt_n, uint64_t opt_g, uint64_t opt_l2,
                 uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed, sm_reuse reuse);
+/* The same from an open stream, named path in messages (not closed). */
+int sro_compare_stream(FILE *out, FILE *in, const char *path, int markdown, int strict,
+                       int generic, const char *chart, uint64_t opt_n, uint64_t opt_g,
+                       uint64_t opt_l2, uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed,
+                       sm_reuse reuse);
 
 /*
  * The measured table (l2row 0) or the L2 fetch-granularity row of limit
@@ -41,6 +47,10 @@ int sro_compare(FILE *out, const char *path, int markdown, int strict, int gener
  */
 int sro_join(FILE *out, const char *runs_path, const char *ncu_path, unsigned granule, int l2row,
              const char *limit);
+/* The same from the two tables read, named runs_path and ncu_path in
+ * messages. */
+int sro_join_tables(FILE *out, const tsv_table *runs, const tsv_table *ncu, const char *runs_path,
+                    const char *ncu_path, unsigned granule, int l2row, const char *limit);
 
 #ifdef __cplusplus
 }

@@ -164,13 +164,8 @@ int sf_recipe_write(FILE *f, const struct fam_model *m, int quick, const char *n
  * is bounded (a path like /dev/zero never ends). */
 #define MAX_QUERY_BYTES (64 << 20)
 
-char *sf_query_read(const char *path, size_t *len, char *err, size_t errlen)
+char *sf_query_read_stream(FILE *fp, const char *name, size_t *len, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -189,22 +184,31 @@ char *sf_query_read(const char *path, size_t *len, char *err, size_t errlen)
             break;
         if (n > MAX_QUERY_BYTES) {   /* /dev/zero, or not ncu's output */
             free(buf);
-            fclose(fp);
             snprintf(err, errlen, "%s is larger than %d MiB: not the output of ncu --query-metrics",
-                     path, MAX_QUERY_BYTES >> 20);
+                     name, MAX_QUERY_BYTES >> 20);
             return NULL;
         }
     }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!buf || bad) {
+    if (!buf || ferror(fp)) {
         free(buf);
-        snprintf(err, errlen, "cannot read %s", path);
+        snprintf(err, errlen, "cannot read %s", name);
         return NULL;
     }
     buf[n] = 0;
     *len = n;
     return buf;
+}
+
+char *sf_query_read(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *q = sf_query_read_stream(fp, path, len, err, errlen);
+    fclose(fp);
+    return q;
 }
 
 /* 1 when some line of q starts (after blanks) with base followed by a blank or the end. */

@@ -58,6 +58,8 @@ int sf_recipe_write(FILE *f, const struct fam_model *m, int quick, const char *n
  * larger than 64 MiB (/dev/zero, or not ncu's output).
  */
 char *sf_query_read(const char *path, size_t *len, char *err, size_t errlen);
+/* The same from an open stream, named name in messages (not closed). */
+char *sf_query_read_stream(FILE *fp, const char *name, size_t *len, char *err, size_t errlen);
 
 /* 1 when some line of q starts (after blanks) with the blen bytes of base,
  * followed by a blank or the end of the line. */

@@ -86,6 +86,60 @@ static int regex_size_ok(const char *pat)
     return 1;
 }
 
+/* The metrics a file has (after one it lacks was asked for), on stderr, each
+ * once, the first MAX_LISTED of them (a hostile file may have a million). */
+static void list_metrics(const ncu_table *t)
+{
+    fprintf(stderr, PROG ": the file has:");
+    const char *listed[MAX_LISTED];
+    int nl = 0, more = 0;
+    for (size_t i = 0; i < t->nvalues; i++) {
+        int dup = 0;
+        for (int j = 0; j < nl && !dup; j++)
+            dup = strcmp(listed[j], t->values[i].metric) == 0;
+        if (dup)
+            continue;
+        if (nl == MAX_LISTED) {
+            more = 1;
+            break;
+        }
+        listed[nl++] = t->values[i].metric;
+        fputc(' ', stderr);
+        for (const char *q = t->values[i].metric; *q; q++)
+            fputc((unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q, stderr);
+    }
+    fprintf(stderr, "%s%s\n", more ? " ..." : "", t->nvalues ? "" : " (no metric at all)");
+}
+
+/* The table on stdout: a row per launch whose kernel contains kernel_pat or
+ * matches re (every launch without a pattern); returns the rows printed. */
+static size_t print_table(const ncu_table *t, char **metrics, int nm, const char *kernel_pat,
+                          const regex_t *re)
+{
+    printf("kernel\tid");
+    for (int m = 0; m < nm; m++)
+        printf("\t%s", metrics[m]);
+    printf("\n");
+    size_t printed = 0;
+    for (size_t l = 0; l < t->nlaunches; l++) {
+        const char *k = t->launches[l].kernel;
+        if (kernel_pat && !strstr(k, kernel_pat) && !(re && regexec(re, k, 0, NULL, 0) == 0))
+            continue;
+        put_field(k);
+        printf("\t%ld", t->launches[l].id);
+        for (int m = 0; m < nm; m++) {
+            const ncu_value *v = ncu_table_find(t, l, metrics[m]);
+            if (v && v->has_value)
+                printf("\t%.15g", v->value * ncu_unit_factor(v->unit));
+            else
+                printf("\tNA");
+        }
+        printf("\n");
+        printed++;
+    }
+    return printed;
+}
+
 int main(int argc, char **argv)
 {
     const char *csv = NULL, *metrics_arg = NULL, *kernel_pat = NULL;
@@ -152,54 +206,13 @@ int main(int argc, char **argv)
             missing++;
         }
     if (missing) {
-        fprintf(stderr, PROG ": the file has:");
-        /* list the metrics it does have, each once, the first MAX_LISTED of
-         * them (a hostile file may have a million) */
-        const char *listed[MAX_LISTED];
-        int nl = 0, more = 0;
-        for (size_t i = 0; i < t.nvalues; i++) {
-            int dup = 0;
-            for (int j = 0; j < nl && !dup; j++)
-                dup = strcmp(listed[j], t.values[i].metric) == 0;
-            if (dup)
-                continue;
-            if (nl == MAX_LISTED) {
-                more = 1;
-                break;
-            }
-            listed[nl++] = t.values[i].metric;
-            fputc(' ', stderr);
-            for (const char *q = t.values[i].metric; *q; q++)
-                fputc((unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q, stderr);
-        }
-        fprintf(stderr, "%s%s\n", more ? " ..." : "", t.nvalues ? "" : " (no metric at all)");
+        list_metrics(&t);
         ncu_table_free(&t);
         rc = 1;
         goto done;
     }
 
-    printf("kernel\tid");
-    for (int m = 0; m < nm; m++)
-        printf("\t%s", metrics[m]);
-    printf("\n");
-    size_t printed = 0;
-    for (size_t l = 0; l < t.nlaunches; l++) {
-        const char *k = t.launches[l].kernel;
-        if (kernel_pat && !strstr(k, kernel_pat) &&
-            !(have_re && regexec(&re, k, 0, NULL, 0) == 0))
-            continue;
-        put_field(k);
-        printf("\t%ld", t.launches[l].id);
-        for (int m = 0; m < nm; m++) {
-            const ncu_value *v = ncu_table_find(&t, l, metrics[m]);
-            if (v && v->has_value)
-                printf("\t%.15g", v->value * ncu_unit_factor(v->unit));
-            else
-                printf("\tNA");
-        }
-        printf("\n");
-        printed++;
-    }
+    size_t printed = print_table(&t, metrics, nm, kernel_pat, have_re ? &re : NULL);
     ncu_table_free(&t);
     rc = outfile_check_stdout(PROG);
     if (rc == 0 && printed == 0) {

@@ -36,6 +36,7 @@
 #include "outfile.h"
 #include "sector_families.h"
 #include "sector_family.h"
+#include "sector_join.h"
 #include "sector_model.h"
 #include "sector_readonly.h"
 #include "sector_table.h"
@@ -97,21 +98,7 @@ typedef struct fam_run {
 /* Which column of NCU.tsv holds each of the family's measures. */
 static void ncu_columns(fam_run *f)
 {
-    for (int q = 0; q < SFM_NMEASURES; q++)
-        f->col[q][0] = f->col[q][1] = -1;
-    f->absent[0] = 0;
-    for (size_t i = 0; i < sf_nmetrics; i++) {
-        const sf_metric *m = &sf_metrics[i];
-        if (!(m->sets & f->o->m->metrics))
-            continue;
-        const int c = tsv_col(&f->ncu, m->name), op = m->op < 0 ? 0 : m->op;
-        if (c >= 0 && f->col[m->m][op] < 0)
-            f->col[m->m][op] = c;
-        else if (c < 0 && m->m != SFM_DATA_WAVEFRONTS) {
-            size_t u = strlen(f->absent);
-            snprintf(f->absent + u, sizeof f->absent - u, "%s%s", u ? "," : "", m->name);
-        }
-    }
+    sj_columns(&f->ncu, f->o->m->metrics, f->col, f->absent, sizeof f->absent);
 }
 
 static void family_head(const fam_run *f)
@@ -137,55 +124,15 @@ static void family_head(const fam_run *f)
     sct_header(OUT);
 }
 
-/* How row r pairs with a launch. */
-typedef struct pairing {
-    char want[128];   /* the clean kernel's name */
-    size_t kth;       /* its launch the row pairs with (0-based) */
-    long hit;         /* that launch's row of NCU.tsv, or -1 */
-    int failed;       /* the row's validation failed: no clean launch */
-} pairing;
-
-/* The k-th row of v pairs with the k-th launch of FAMILY_V (or of the row's
- * kernel_fn: a configuration may have a kernel of its own, copy_batch_unrolled_b4);
- * a row whose validation failed had no clean launch (the engine skips it). */
-static void pair_launch(const fam_run *f, size_t r, const char *vname, pairing *pa)
+/* How row r pairs with a launch (sector_join.h); the first row of a kernel
+ * launched twice per row says so once. */
+static void pair_launch(const fam_run *f, size_t r, const char *vname, sj_pairing *pa)
 {
-    const tsv_table *runs = &f->runs, *ncu = &f->ncu;
-    char have[256];
-    const char *valid = tsv_get(runs, r, "valid");
-    pa->failed = valid && !strcmp(valid, "FAIL");
-    const char *fn = tsv_get(runs, r, "kernel_fn");
-    const int own = fn && *fn && strcmp(fn, "-") != 0;
-    if (own) snprintf(pa->want, sizeof pa->want, "%s", fn);
-    else snprintf(pa->want, sizeof pa->want, "%s_%s", f->o->m->name, vname);
-    size_t k = 0, rows_v = 0, launches_v = 0;
-    for (size_t j = 0; j < runs->nrow; j++) {
-        const char *vj = tsv_get(runs, j, "valid");
-        const char *fj = tsv_get(runs, j, "kernel_fn");
-        const int same = own ? fj && !strcmp(fj, fn) : !strcmp(tsv_get(runs, j, "kernel"), vname);
-        if (!same || (vj && !strcmp(vj, "FAIL"))) continue;
-        k += j < r;
-        rows_v++;
-    }
-    for (size_t j = 0; j < ncu->nrow; j++) {
-        sct_base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
-        launches_v += !strcmp(have, pa->want);
-    }
-    /* twice as many launches as rows: the validation launched the clean
-     * kernel too (check, then clean, per configuration): take the second */
-    const int twice = rows_v > 0 && launches_v == 2 * rows_v;
-    if (twice && k == 0)
+    sj_pair(&f->runs, &f->ncu, f->o->m->name, vname, r, pa);
+    if (pa->twice && pa->k == 0)
         fprintf(stderr, "%s: %s has 2 launches of %s per row of %s: pairing each row with "
                 "the second (the validation ran the clean kernel first)\n", PROG,
                 base_of(f->o->ncu), pa->want, base_of(f->o->runs));
-    pa->kth = twice ? 2 * k + 1 : k;
-    pa->hit = -1;
-    size_t seen = 0;
-    for (size_t j = 0; j < ncu->nrow && pa->hit < 0 && !pa->failed; j++) {
-        sct_base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
-        if (!strcmp(have, pa->want) && seen++ == pa->kth)
-            pa->hit = (long)j;
-    }
 }
 
 /* The model's parameters of row r (its n, warps per block, configuration,
@@ -282,7 +229,7 @@ static void fill_gen(sct_row *g, const sf_prediction *pr, const sf_measured *mea
 /* One row of the table: op of the row's launch, judged; returns 1 when it
  * disagrees. */
 static int op_row(const fam_run *f, const sf_variant *v, const sf_params *p,
-                  const sf_prediction *pr, const sf_measured *meas, int op, const pairing *pa)
+                  const sf_prediction *pr, const sf_measured *meas, int op, const sj_pairing *pa)
 {
     sf_verdict vd;
     sf_judge(pr, (sf_op)op, meas, &vd);
@@ -322,30 +269,13 @@ static int op_row(const fam_run *f, const sf_variant *v, const sf_params *p,
 /* Launches no row claimed: the run and the profile do not match. */
 static void warn_unclaimed(const fam_run *f)
 {
-    const tsv_table *runs = &f->runs, *ncu = &f->ncu;
     const char *fam = f->o->m->name;
-    const size_t fl = strlen(fam);
-    for (size_t j = 0; j < ncu->nrow; j++) {
-        char have[256];
-        sct_base_name(tsv_get(ncu, j, "kernel"), have, sizeof have);
-        if (strncmp(have, fam, fl) || have[fl] != '_')
-            continue;
-        size_t before = 0, rows_of = 0, all = 0;
-        for (size_t i = 0; i < ncu->nrow; i++) {
-            char h2[256];
-            sct_base_name(tsv_get(ncu, i, "kernel"), h2, sizeof h2);
-            before += i < j && !strcmp(h2, have);
-            all += !strcmp(h2, have);
-        }
-        for (size_t i = 0; i < runs->nrow; i++) {
-            const char *vi = tsv_get(runs, i, "valid");
-            rows_of += !strcmp(tsv_get(runs, i, "kernel"), have + fl + 1) && !(vi && !strcmp(vi, "FAIL"));
-        }
-        if (before == rows_of && all != 2 * rows_of) /* the first launch beyond the rows: once */
-            fprintf(stderr, "%s: %s has more launches of %s than %s has rows of %s: the extra "
-                    "ones are left out\n", PROG, base_of(f->o->ncu), have, base_of(f->o->runs),
-                    have + fl + 1);
-    }
+    char have[256];
+    for (size_t j = 0; (j = sj_unclaimed(&f->runs, &f->ncu, fam, j, have, sizeof have)) <
+         f->ncu.nrow; j++)
+        fprintf(stderr, "%s: %s has more launches of %s than %s has rows of %s: the extra "
+                "ones are left out\n", PROG, base_of(f->o->ncu), have, base_of(f->o->runs),
+                have + strlen(fam) + 1);
 }
 
 /* Every row of the run: its model, its launch, a row per op; 0, or -1 after
@@ -361,15 +291,10 @@ static int family_rows(const fam_run *f, int *nrows, int *disagree)
                     PROG, f->o->runs, vname, r + 1);
             continue;
         }
-        pairing pa;
+        sj_pairing pa;
         pair_launch(f, r, vname, &pa);
         sf_measured meas;
-        sf_measured_clear(&meas);
-        if (pa.hit >= 0)
-            for (int q = 0; q < SFM_NMEASURES; q++)
-                for (int op = 0; op < 2; op++)
-                    if (f->col[q][op] >= 0)
-                        meas.v[q][op] = tsv_parse_num(f->ncu.cell[(size_t)pa.hit * f->ncu.ncol + f->col[q][op]]);
+        sj_measured(&f->ncu, f->col, pa.hit, &meas);
         sf_params p;
         if (row_params(f, r, v, &meas, &p))
             return -1;
@@ -474,64 +399,180 @@ static void usage(FILE *f, const cli_opt *t)
         "reads within 5 %%.  Exit: 0; 1 failure (or --strict and a row disagrees); 2 usage.\n");
 }
 
+/* The command line: every option's value and whether it was given. */
+typedef struct cmp_args {
+    const char *chart, *family, *runs, *ncu, *l2row;
+    int measured, markdown, strict, generic, lead_pad, pad_ld, reuse_i;
+    int given_n, given_g, given_l2, given_wpb, given_seed, given_sms;
+    int given_bps, given_stencil, given_reuse;
+    uint64_t opt_n, opt_g, opt_l2, opt_wpb, opt_seed, n0, n1, radius, sms, bps;
+} cmp_args;
+
+/* The readonly join's options (--family readonly): 0, or 2 after a usage
+ * error. */
+static int check_readonly_join(const cmp_args *a, const cli_parse_result *r)
+{
+    if (!a->runs || !a->ncu || r->npos)
+        return cli_usage_error(PROG, "--family readonly takes --runs and --ncu (and "
+                               "--measured or --l2-fetch-row); a measured table is "
+                               "compared as sector_compare MEASURED.tsv");
+    if (a->measured == !!a->l2row)
+        return cli_usage_error(PROG, "--family readonly needs one of --measured and "
+                               "--l2-fetch-row LIMIT");
+    const char *l = a->l2row;
+    if (l && strcmp(l, "0") && strcmp(l, "32") && strcmp(l, "64") && strcmp(l, "128"))
+        return cli_usage_error(PROG, "--l2-fetch-row must be 0, 32, 64 or 128 (got '%s')", l);
+    return 0;
+}
+
+/* A family's options (--family F, not readonly): its model in fo->m; 0, or
+ * 2 after a usage error. */
+static int check_family(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
+{
+    char names[256];
+    fo->m = sf_model(a->family);
+    if (!fo->m || !fo->m->nvariants)
+        return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly takes "
+                               "MEASURED.tsv)", a->family, sf_family_list(names, sizeof names, 0));
+    if (r->npos)
+        return cli_usage_error(PROG, "--family takes --runs and --ncu, not '%s'", r->pos[0]);
+    if (!a->runs || !a->ncu)
+        return cli_usage_error(PROG, "--family needs --runs RUNS.tsv and --ncu NCU.tsv");
+    if (a->chart || a->generic || a->given_reuse || a->given_n || a->given_wpb)
+        return cli_usage_error(PROG, "--chart, --generic, --reuse, --n and --wpb are the "
+                               "readonly table's (a family's run gives N and WPB)");
+    if (a->given_stencil && fo->m->shape != SF_SHAPE_2D)
+        return cli_usage_error(PROG, "--n0, --n1, --radius and the pads are the stencil's");
+    return 0;
+}
+
+/* The options together, for the mode they choose; 0, or 2 after a usage
+ * error. */
+static int check_args(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
+{
+    if (a->opt_g != 32 && a->opt_g != 64 && a->opt_g != 128)
+        return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
+                               (unsigned long long)a->opt_g);
+    if (a->chart && !gp_format_for(a->chart))
+        return cli_usage_error(PROG, "--chart: '%s' must end in .svg, .png or .pdf", a->chart);
+    if (out_path && !*out_path)
+        return cli_usage_error(PROG, "--out needs a file name");
+    const int ro_join = a->family && !strcmp(a->family, "readonly");
+    if (ro_join)
+        return check_readonly_join(a, r);
+    if (a->measured || a->l2row)
+        return cli_usage_error(PROG, "--measured and --l2-fetch-row go with --family readonly");
+    if (a->family)
+        return check_family(a, r, fo);
+    if (a->runs || a->ncu)
+        return cli_usage_error(PROG, "--runs and --ncu go with --family");
+    if (a->given_stencil || a->given_sms || a->given_bps)
+        return cli_usage_error(PROG, "the stencil and grid options go with --family");
+    if (!r->npos)
+        return cli_usage_error(PROG, "no MEASURED.tsv given");
+    return 0;
+}
+
+/* --family F: the model's parameters from the options, then the table. */
+static int run_family(const cmp_args *a, fam_opts *fo)
+{
+    sf_params_default(&fo->base);
+    fo->base.granule_bytes = (unsigned)a->opt_g;
+    fo->base.l2_bytes = a->opt_l2;
+    fo->base.seed = a->opt_seed;
+    fo->base.n0 = a->n0;
+    fo->base.n1 = a->n1;
+    fo->base.radius = (unsigned)a->radius;
+    fo->base.lead_pad = a->lead_pad;
+    fo->base.pad_ld = a->pad_ld;
+    fo->base.sms = (unsigned)a->sms;
+    fo->base.blocks_per_sm = (unsigned)a->bps;
+    fo->given_sms = a->given_sms;
+    fo->given_bps = a->given_bps;
+    fo->runs = a->runs;
+    fo->ncu = a->ncu;
+    fo->markdown = a->markdown;
+    fo->strict = a->strict;
+    return family_mode(fo);
+}
+
+/* The table of the mode the options chose, into OUT; the status of main. */
+static int run_mode(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
+{
+    int rc;
+    if (a->family && !strcmp(a->family, "readonly")) {
+        rc = sro_join(OUT, a->runs, a->ncu, (unsigned)a->opt_g, a->l2row != NULL, a->l2row);
+        int wr = out_close(rc == 0);
+        return wr ? 1 : rc;
+    }
+    if (a->family)
+        rc = run_family(a, fo);
+    else
+        rc = sro_compare(OUT, r->pos[0], a->markdown, a->strict, a->generic, a->chart,
+                         a->given_n ? a->opt_n : 0, a->given_g ? a->opt_g : 0,
+                         a->given_l2 ? a->opt_l2 : 0, a->given_wpb ? a->opt_wpb : 0,
+                         a->given_seed, a->opt_seed, (sm_reuse)a->reuse_i);
+    /* a disagreement under --strict keeps the table (it is whole); a failure
+     * to read or compute keeps nothing */
+    int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
+    return wr ? 1 : rc == RC_STRICT_DISAGREE ? 1 : rc;
+}
+
 int main(int argc, char **argv)
 {
     OUT = stdout;
-    const char *chart = NULL, *family = NULL, *runs = NULL, *ncu = NULL, *l2row = NULL;
-    int measured = 0;
-    int markdown = 0, strict = 0, generic = 0, lead_pad = 0, pad_ld = 0, reuse_i = 0;
-    int given_n = 0, given_g = 0, given_l2 = 0, given_wpb = 0, given_seed = 0, given_sms = 0;
-    int given_bps = 0, given_stencil = 0, given_reuse = 0;
-    uint64_t opt_n = 0, opt_g = 64, opt_l2 = SM_L2_EFFECTIVE_BYTES_H100, opt_wpb = 4;
-    uint64_t opt_seed = SM_SEED_DEFAULT, n0 = 32, n1 = 1, radius = 1, sms = 132, bps = 16;
+    cmp_args a;
+    memset(&a, 0, sizeof a);
+    a.opt_g = 64, a.opt_l2 = SM_L2_EFFECTIVE_BYTES_H100, a.opt_wpb = 4;
+    a.opt_seed = SM_SEED_DEFAULT, a.n0 = 32, a.n1 = 1, a.radius = 1, a.sms = 132, a.bps = 16;
     static const char *const reuse_names[] = { "lru", "all", "none", NULL };
     const cli_opt opts[] = {
-        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &markdown, 0, "a Markdown table instead of TSV", 0, 0},
-        {"--strict", 0, CLI_FLAG, 0, 0, 0, 0, &strict, 0, "exit 1 when any row disagrees", 0, 0},
+        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &a.markdown, 0, "a Markdown table instead of TSV", 0, 0},
+        {"--strict", 0, CLI_FLAG, 0, 0, 0, 0, &a.strict, 0, "exit 1 when any row disagrees", 0, 0},
         {"--out", 'o', CLI_STRING, 0, 0, 0, 0, &out_path, "FILE",
          "write the table to FILE (through FILE.tmp) instead of stdout", 0, 0},
-        {"--chart", 0, CLI_STRING, 0, 0, 0, 0, &chart, "OUT.svg",
+        {"--chart", 0, CLI_STRING, 0, 0, 0, 0, &a.chart, "OUT.svg",
          "readonly: sectors and time vs stride with gnuplot (.svg, .png or .pdf;\n"
          "writes OUT.gp and OUT.dat beside it)", 0, 0},
-        {"--generic", 0, CLI_FLAG, 0, 0, 0, 0, &generic, 0,
+        {"--generic", 0, CLI_FLAG, 0, 0, 0, 0, &a.generic, 0,
          "readonly: the families' table (pred/meas columns, agree) instead", 0, 0},
-        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &opt_n, "N",
-         "readonly: floats in the array (default: '# n' of the file, else 1e8)", 0, &given_n},
-        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &opt_g, "B",
-         "32, 64 or 128 (readonly default: '# dram_granularity_bytes'; else 64)", 0, &given_g},
-        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &opt_l2, "B",
-         "capacity of the LRU L2 model (default 26214400, one H100 partition)", 0, &given_l2},
-        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &reuse_i, "lru|all|none",
-         "readonly: the L2 reuse assumption (default lru)", reuse_names, &given_reuse},
-        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &opt_wpb, "W",
-         "readonly: warps per block of the run (default: '# wpb', else 4)", 0, &given_wpb},
-        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &opt_seed, "S",
-         "the random permutation's seed (default: '# seed', else 12345)", 0, &given_seed},
-        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &family, "F",
+        {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.opt_n, "N",
+         "readonly: floats in the array (default: '# n' of the file, else 1e8)", 0, &a.given_n},
+        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.opt_g, "B",
+         "32, 64 or 128 (readonly default: '# dram_granularity_bytes'; else 64)", 0, &a.given_g},
+        {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.opt_l2, "B",
+         "capacity of the LRU L2 model (default 26214400, one H100 partition)", 0, &a.given_l2},
+        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &a.reuse_i, "lru|all|none",
+         "readonly: the L2 reuse assumption (default lru)", reuse_names, &a.given_reuse},
+        {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &a.opt_wpb, "W",
+         "readonly: warps per block of the run (default: '# wpb', else 4)", 0, &a.given_wpb},
+        {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.opt_seed, "S",
+         "the random permutation's seed (default: '# seed', else 12345)", 0, &a.given_seed},
+        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",
          "copy, patterns or stencil; readonly with --measured or --l2-fetch-row", 0, 0},
-        {"--measured", 0, CLI_FLAG, 0, 0, 0, 0, &measured, 0,
+        {"--measured", 0, CLI_FLAG, 0, 0, 0, 0, &a.measured, 0,
          "--family readonly: write its measured table (the input of MEASURED.tsv)", 0, 0},
-        {"--l2-fetch-row", 0, CLI_STRING, 0, 0, 0, 0, &l2row, "LIMIT",
+        {"--l2-fetch-row", 0, CLI_STRING, 0, 0, 0, 0, &a.l2row, "LIMIT",
          "--family readonly: the L2 fetch-granularity row of a strided run made\n"
          "under cudaLimitMaxL2FetchGranularity LIMIT (0: the default)", 0, 0},
-        {"--runs", 0, CLI_STRING, 0, 0, 0, 0, &runs, "RUNS.tsv",
+        {"--runs", 0, CLI_STRING, 0, 0, 0, 0, &a.runs, "RUNS.tsv",
          "the engine's table of the profiled run (--table)", 0, 0},
-        {"--ncu", 0, CLI_STRING, 0, 0, 0, 0, &ncu, "NCU.tsv", "bin/ncu_extract's table of its ncu log",
+        {"--ncu", 0, CLI_STRING, 0, 0, 0, 0, &a.ncu, "NCU.tsv", "bin/ncu_extract's table of its ncu log",
          0, 0},
-        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n0, "N0", "stencil: points along i0 (32)", 0,
-         &given_stencil},
-        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &n1, "N1", "stencil: points along i1 (1)", 0,
-         &given_stencil},
-        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &radius, "R", "stencil: radius 1..4 (1)", 0,
-         &given_stencil},
-        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &lead_pad, 0, "stencil: the run used --lead-pad", 0,
-         &given_stencil},
-        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &pad_ld, 0,
-         "stencil: the run used --pad-leading-dim", 0, &given_stencil},
-        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &sms, "SMS",
-         "grid-stride copies: SMs (default: the run's '# device' line)", 0, &given_sms},
-        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &bps, "BPS",
-         "grid-stride copies: resident blocks (default: the run's blocks_per_sm)", 0, &given_bps},
+        {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n0, "N0", "stencil: points along i0 (32)", 0,
+         &a.given_stencil},
+        {"--n1", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n1, "N1", "stencil: points along i1 (1)", 0,
+         &a.given_stencil},
+        {"--radius", 0, CLI_U64, 1, 4, 0, 0, &a.radius, "R", "stencil: radius 1..4 (1)", 0,
+         &a.given_stencil},
+        {"--lead-pad", 0, CLI_FLAG, 0, 0, 0, 0, &a.lead_pad, 0, "stencil: the run used --lead-pad", 0,
+         &a.given_stencil},
+        {"--pad-leading-dim", 0, CLI_FLAG, 0, 0, 0, 0, &a.pad_ld, 0,
+         "stencil: the run used --pad-leading-dim", 0, &a.given_stencil},
+        {"--sms", 0, CLI_U64, 1, 1024, 0, 0, &a.sms, "SMS",
+         "grid-stride copies: SMs (default: the run's '# device' line)", 0, &a.given_sms},
+        {"--blocks-per-sm", 0, CLI_U64, 1, 64, 0, 0, &a.bps, "BPS",
+         "grid-stride copies: resident blocks (default: the run's blocks_per_sm)", 0, &a.given_bps},
         CLI_END,
     };
     const cli_opt *optv[1] = { opts };
@@ -543,53 +584,11 @@ int main(int argc, char **argv)
         usage(stdout, opts);
         return outfile_check_stdout(PROG);
     }
-    if (opt_g != 32 && opt_g != 64 && opt_g != 128)
-        return cli_usage_error(PROG, "--dram-granularity must be 32, 64 or 128 (got %llu)",
-                               (unsigned long long)opt_g);
-    if (chart && !gp_format_for(chart))
-        return cli_usage_error(PROG, "--chart: '%s' must end in .svg, .png or .pdf", chart);
-    if (out_path && !*out_path)
-        return cli_usage_error(PROG, "--out needs a file name");
     fam_opts fo;
     memset(&fo, 0, sizeof fo);
-    const int ro_join = family && !strcmp(family, "readonly");
-    if (ro_join) {
-        if (!runs || !ncu || r.npos)
-            return cli_usage_error(PROG, "--family readonly takes --runs and --ncu (and "
-                                   "--measured or --l2-fetch-row); a measured table is "
-                                   "compared as sector_compare MEASURED.tsv");
-        if (measured == !!l2row)
-            return cli_usage_error(PROG, "--family readonly needs one of --measured and "
-                                   "--l2-fetch-row LIMIT");
-        if (l2row && strcmp(l2row, "0") && strcmp(l2row, "32") && strcmp(l2row, "64") &&
-            strcmp(l2row, "128"))
-            return cli_usage_error(PROG, "--l2-fetch-row must be 0, 32, 64 or 128 (got '%s')", l2row);
-    } else if (measured || l2row) {
-        return cli_usage_error(PROG, "--measured and --l2-fetch-row go with --family readonly");
-    }
-    if (family && !ro_join) {
-        char names[256];
-        fo.m = sf_model(family);
-        if (!fo.m || !fo.m->nvariants)
-            return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly takes "
-                                   "MEASURED.tsv)", family, sf_family_list(names, sizeof names, 0));
-        if (r.npos)
-            return cli_usage_error(PROG, "--family takes --runs and --ncu, not '%s'", r.pos[0]);
-        if (!runs || !ncu)
-            return cli_usage_error(PROG, "--family needs --runs RUNS.tsv and --ncu NCU.tsv");
-        if (chart || generic || given_reuse || given_n || given_wpb)
-            return cli_usage_error(PROG, "--chart, --generic, --reuse, --n and --wpb are the "
-                                   "readonly table's (a family's run gives N and WPB)");
-        if (given_stencil && fo.m->shape != SF_SHAPE_2D)
-            return cli_usage_error(PROG, "--n0, --n1, --radius and the pads are the stencil's");
-    } else if (!ro_join) {
-        if (runs || ncu)
-            return cli_usage_error(PROG, "--runs and --ncu go with --family");
-        if (given_stencil || given_sms || given_bps)
-            return cli_usage_error(PROG, "the stencil and grid options go with --family");
-        if (!r.npos)
-            return cli_usage_error(PROG, "no MEASURED.tsv given");
-    }
+    rc = check_args(&a, &r, &fo);
+    if (rc)
+        return rc;
     if (out_path) {
         char err[4400];
         OUT = outfile_open(&out_file, out_path, "w", err, sizeof err);
@@ -598,38 +597,5 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    if (ro_join) {
-        rc = sro_join(OUT, runs, ncu, (unsigned)opt_g, l2row != NULL, l2row);
-        int wr = out_close(rc == 0);
-        return wr ? 1 : rc;
-    }
-    if (family) {
-        sf_params_default(&fo.base);
-        fo.base.granule_bytes = (unsigned)opt_g;
-        fo.base.l2_bytes = opt_l2;
-        fo.base.seed = opt_seed;
-        fo.base.n0 = n0;
-        fo.base.n1 = n1;
-        fo.base.radius = (unsigned)radius;
-        fo.base.lead_pad = lead_pad;
-        fo.base.pad_ld = pad_ld;
-        fo.base.sms = (unsigned)sms;
-        fo.base.blocks_per_sm = (unsigned)bps;
-        fo.given_sms = given_sms;
-        fo.given_bps = given_bps;
-        fo.runs = runs;
-        fo.ncu = ncu;
-        fo.markdown = markdown;
-        fo.strict = strict;
-        rc = family_mode(&fo);
-        int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
-        return wr ? 1 : rc == RC_STRICT_DISAGREE ? 1 : rc;
-    }
-    rc = sro_compare(OUT, r.pos[0], markdown, strict, generic, chart, given_n ? opt_n : 0,
-                       given_g ? opt_g : 0, given_l2 ? opt_l2 : 0, given_wpb ? opt_wpb : 0,
-                       given_seed, opt_seed, (sm_reuse)reuse_i);
-    /* a disagreement under --strict keeps the table (it is whole); a failure
-     * to read or compute keeps nothing */
-    int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
-    return wr ? 1 : rc == RC_STRICT_DISAGREE ? 1 : rc;
+    return run_mode(&a, &r, &fo);
 }

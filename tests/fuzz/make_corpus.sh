@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 rm -rf "$C"
 mkdir -p "$C"/{warplog_raw,warplog_payload,ncu_csv,sweep,ladder,tsv,cli,probes,sass,ceiling,report_families,fleet,results}
+mkdir -p "$C"/{sector_measured,readonly_join,family_join,ncu_query}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 gcc -std=c11 -O1 -Iinstrument -Isrc/lib tests/fuzz/shrink_log.c build/libwarplat.a -lz -lm -o "$W/shrink_log"
@@ -59,4 +60,21 @@ done >"$C/fleet/h100.txt"
 # a results folder's file names (fuzz_results.c: "L:" in logs_1e6/, "N:" in ncu/)
 { ls data/reference/h100; ls data/reference/h100/logs_1e6 | head -n 20 | sed 's/^/L:/'
   ls data/reference/h100/ncu | head -n 5 | sed 's/^/N:/'; } >"$C/results/h100.txt"
+# sector_compare's readers: readonly measured tables; runs and ncu tables
+# joined at a "=====" line (fuzz_join_common.h), the ncu table made by
+# bin/ncu_extract as scripts/ncu_profile.sh makes it; ncu --query-metrics
+# listings and a program's --list-kernels
+F=tests/fixtures/ncu
+cp $F/{measured_h100_1e7,h100_sectors_1e8}.tsv "$C/sector_measured/"
+RO=gpu__time_duration.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__sectors_read.sum
+{ cat $F/readonly_runs_1e7.tsv; echo =====; bin/ncu_extract $F/h100_real_default.csv --metrics "$RO"; } \
+    >"$C/readonly_join/h100_1e7.txt"
+for f in copy patterns stencil_32x32_aligned; do
+    fam=${f%%_*}
+    m=$(bin/sector_model --metrics "$fam" --ncu-query $F/query_metrics_h100.txt)
+    { head -n 12 $F/${f}_runs.tsv; echo =====; bin/ncu_extract $F/${f}_ncu.csv --metrics "$m" --kernel "^${fam}_" | head -n 16; } \
+        >"$C/family_join/$f.txt"
+done
+cp $F/query_metrics_{h100,no_tstage}.txt "$C/ncu_query/"
+for f in copy patterns; do tail -n +2 $F/${f}_runs.tsv | grep -v '^#' | cut -f1 | sort -u >"$C/ncu_query/list_kernels_$f.txt"; done
 du -sh "$C"

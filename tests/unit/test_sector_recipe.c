@@ -125,6 +125,22 @@ static void test_query(void)
     unlink(path);
     CHECK(sf_query_read(path, &len, err, sizeof err) == NULL);
     CHECK_STR_HAS(err, "cannot open");
+    /* from a stream: every byte, NUL-terminated; the stream stays open */
+    char mem[] = "a__b  Counter\n";
+    FILE *f = fmemopen(mem, strlen(mem), "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    q = sf_query_read_stream(f, "mem", &len, err, sizeof err);
+    CHECK(q != NULL);
+    CHECK_EQ_U(len, strlen(mem));
+    if (q) {
+        CHECK(strcmp(q, mem) == 0);
+        CHECK_EQ_I(sf_query_has(q, "a__b", 4), 1);
+    }
+    CHECK(fgetc(f) == EOF);
+    free(q);
+    fclose(f);
 }
 
 int main(void)
