@@ -68,12 +68,10 @@ static __device__ __forceinline__ int cp_use(int v) { return __float_as_int(prob
 
 /* ------------------------------------------------------------ strides */
 
-template <eng_mode M> static __device__ __forceinline__ void cp_stride_body(const cp_args &A)
+/* One int from p to q; the probe times the load to its first use. */
+template <eng_mode M>
+static __device__ __forceinline__ void cp_copy_one(const cp_args &A, const int *p, int *q)
 {
-    const uint64_t t = cp_tid();
-    if (t >= A.items) return;
-    const int *p = eng_pin(A.in + t * A.stride);
-    int *q = eng_pin_mut(A.out + t);
     ENG_IF_RECORDING(M, A.E) {
         ENG_TIMED_BEGIN();
         const int v = cp_use(*p);
@@ -85,21 +83,22 @@ template <eng_mode M> static __device__ __forceinline__ void cp_stride_body(cons
     *q = *p;
 }
 
+template <eng_mode M> static __device__ __forceinline__ void cp_stride_body(const cp_args &A)
+{
+    const uint64_t t = cp_tid();
+    if (t >= A.items) return;
+    const int *p = eng_pin(A.in + t * A.stride);
+    int *q = eng_pin_mut(A.out + t);
+    cp_copy_one<M>(A, p, q);
+}
+
 template <eng_mode M> static __device__ __forceinline__ void cp_stride_store_body(const cp_args &A)
 {
     const uint64_t t = cp_tid();
     if (t >= A.items) return;
     const int *p = eng_pin(A.in + t);
     int *q = eng_pin_mut(A.out + t * A.stride);
-    ENG_IF_RECORDING(M, A.E) {
-        ENG_TIMED_BEGIN();
-        const int v = cp_use(*p);
-        ENG_TIMED_END();
-        *q = v;
-        ENG_RECORD(A.E);
-        return;
-    }
-    *q = *p;
+    cp_copy_one<M>(A, p, q);
 }
 
 template <eng_mode M> static __device__ __forceinline__ void cp_stride16_body(const cp_args &A)
