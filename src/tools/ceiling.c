@@ -46,12 +46,6 @@ static const char usage_text[] =
     "       ceiling best [--ladder TSV] [--out FILE] TABLE...\n"
     "TABLE: a summary of ./ceiling (--table).  Exit status: 0 ok, 1 failure, 2 usage.\n";
 
-static int usage(FILE *f, int rc)
-{
-    fputs(usage_text, f);
-    return rc;
-}
-
 int main(int argc, char **argv)
 {
     const char *ladder = NULL, *out = NULL;
@@ -64,7 +58,10 @@ int main(int argc, char **argv)
     const int prc = cli_main_parse(PROG, argc, argv, opts, 64, usage_text, 0, &r);
     if (prc >= 0) return prc;
     int rc = 0;
-    if (r.npos < 2) return usage(stderr, 2);
+    if (r.npos < 2) {
+        fputs(usage_text, stderr);
+        return 2;
+    }
     const int next = !strcmp(r.pos[0], "next");
     if (!next && strcmp(r.pos[0], "best") != 0) return cli_usage_error(PROG, "unknown command '%s'", r.pos[0]);
     if (next && r.npos != 2) return cli_usage_error(PROG, "next takes one TABLE");

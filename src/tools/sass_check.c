@@ -36,11 +36,6 @@ static const char usage_text[] =
     "SASS: the output of cuobjdump -sass (- for stdin).\n"
     "Exit status: 0 ok, 1 the claim does not hold or the input is unreadable, 2 usage.\n";
 
-static int usage(FILE *f, int rc)
-{
-    fputs(usage_text, f);
-    return rc;
-}
 
 static int finish(void) { return outfile_check_stdout(PROG); }
 
@@ -57,7 +52,10 @@ int main(int argc, char **argv)
     cli_parse_result r;
     int rc = cli_main_parse(PROG, argc, argv, opts, 4, usage_text, 0, &r);
     if (rc >= 0) return rc;
-    if (r.npos < 2) return usage(stderr, 2);
+    if (r.npos < 2) {
+        fputs(usage_text, stderr);
+        return 2;
+    }
     const char *cmd = r.pos[0];
     const int want = !strcmp(cmd, "functions") ? 2 : !strcmp(cmd, "count") ? 4
                    : !strcmp(cmd, "select") ? 3
