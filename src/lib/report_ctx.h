@@ -196,6 +196,12 @@ void rc_pc_peak_ceiling(rc_pchart *pc, double peak, double ceiling, const char *
 /* Write the script: the settings (lines of gnuplot), then the plot; draw.
  * 0, or rc_die. */
 int rc_pc_finish(rc_pchart *pc, const char *title, const char *settings);
+/* A bandwidth chart's close: the DRAM peak and op's ceiling, the title what
+ * (", dev" after it when dev is not empty), the settings head, the y range
+ * [0 : 1.08 x the peak] (4000 without a peak) and the settings tail (may be
+ * empty); then rc_pc_finish. */
+int rc_pc_finish_bw(rc_pchart *pc, double peak, double ceiling, const char *op, const char *what,
+                    const char *dev, const char *head, const char *tail);
 
 #ifdef __cplusplus
 }
