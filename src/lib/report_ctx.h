@@ -135,6 +135,12 @@ rd_table *rc_plain_table(const tsv_table *t);
 /* The labs' figures of a sectors table: lab, model, this GPU, and the
  * finding that counts them. */
 void rc_lab_table(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gpu *G, const tsv_table *t);
+/* The end of a family's section for one GPU: the labs' figures of its
+ * sectors table sec (when hc; else, when missing_why is not NULL, the
+ * sentence that sectors_EXP.tsv is missing), the links to EXP_1e8_wpb4.tsv
+ * and sectors_EXP.tsv, and the tables freed (t when hs, sec when hc). */
+void rc_family_close(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gpu *G, const char *exp,
+                     const char *p, int hs, tsv_table *t, int hc, tsv_table *sec, const char *missing_why);
 
 /* ------------------------------------------------------------ reading results */
 

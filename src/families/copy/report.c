@@ -218,14 +218,7 @@ static void sec_copy(report_doc *d, rd_section *s, const rc_ctx *c)
             if (isfinite(cc) && rfm_vs_reference("cudaMemcpy", mem, cc, one, sizeof one) == 0)
                 rd_finding(d, s, "%sAgainst the achievable copy of ceiling.tsv (%.1f GB/s): %s.", p, cc, one);
         }
-        if (hc) {
-            rd_heading(d, s, "%sThe labs' figures: lab, model and %s", p, G->label);
-            rc_lab_table(d, s, c, G, &sec);
-        }
-        static const char *const files[] = {"copy_1e8_wpb4.tsv", "sectors_copy.tsv", NULL};
-        rc_file_links(d, s, c, G, files);
-        if (hs) tsv_free(&t);
-        if (hc) tsv_free(&sec);
+        rc_family_close(d, s, c, G, "copy", p, hs, &t, hc, &sec, NULL);
     }
 }
 

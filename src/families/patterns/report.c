@@ -185,16 +185,7 @@ static void sec_patterns(report_doc *d, rd_section *s, const rc_ctx *c)
             rd_table_add(d, s, w);
             aos_soa(d, s, p, &t, hc ? &sec : NULL);
         }
-        if (hc) {
-            rd_heading(d, s, "%sThe labs' figures: lab, model and %s", p, G->label);
-            rc_lab_table(d, s, c, G, &sec);
-        } else {
-            rc_missing(d, s, c, G, "sectors_patterns.tsv", "(needs Nsight Compute)");
-        }
-        static const char *const files[] = {"patterns_1e8_wpb4.tsv", "sectors_patterns.tsv", NULL};
-        rc_file_links(d, s, c, G, files);
-        if (hs) tsv_free(&t);
-        if (hc) tsv_free(&sec);
+        rc_family_close(d, s, c, G, "patterns", p, hs, &t, hc, &sec, "(needs Nsight Compute)");
     }
 }
 
