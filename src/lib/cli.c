@@ -204,6 +204,19 @@ int cli_check_smem(uint32_t smem_bytes, uint32_t optin_bytes, uint32_t per_sm_by
 
 /* ------------------------------------------------------------ options */
 
+int cli_command_start(const char *prog, int argc, char **argv, void (*usage)(FILE *f))
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(stdout);
+        return outfile_check_stdout(prog);
+    }
+    return -1;
+}
+
 int cli_main_parse(const char *prog, int argc, char **argv, const cli_opt *opts, int maxpos,
                    const char *usage_text, int with_options, cli_parse_result *r)
 {

@@ -11,6 +11,9 @@
 static uint64_t v;
 static char err[256];
 
+static int usage_calls;
+static void count_usage(FILE *f) { (void)f; usage_calls++; }
+
 static int count(const char *s) { err[0] = 0; return cli_parse_count("N", s, 1ull << 36, &v, err, sizeof err); }
 
 int main(void)
@@ -176,6 +179,16 @@ int main(void)
         CHECK(strncmp(got, "usage: prog X\n", 14) == 0);
         CHECK_EQ_I(strstr(got, "--where") != NULL, with);
     }
+    /* a main that takes a command: none is 2, -h is 0, a command goes on */
+    char cmd[] = "cat";
+    char *argv10[] = {a0, cmd};
+    usage_calls = 0;
+    CHECK_EQ_I(cli_command_start("prog", 1, argv10, count_usage), 2);
+    CHECK_EQ_I(usage_calls, 1);
+    CHECK_EQ_I(cli_command_start("prog", 2, argv10, count_usage), -1);
+    CHECK_EQ_I(usage_calls, 1);
+    CHECK_EQ_I(cli_command_start("prog", 2, argv8, count_usage), 0);
+    CHECK_EQ_I(usage_calls, 2);
     if (fd >= 0) { close(fd); unlink(tmpl); }
     if (saved >= 0) close(saved);
     return check_report("test_cli");
