@@ -1,6 +1,7 @@
 /* cli.c - see cli.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "outfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -202,6 +203,31 @@ int cli_check_smem(uint32_t smem_bytes, uint32_t optin_bytes, uint32_t per_sm_by
 }
 
 /* ------------------------------------------------------------ options */
+
+int cli_command_start(const char *prog, int argc, char **argv, void (*usage)(FILE *f))
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(stdout);
+        return outfile_check_stdout(prog);
+    }
+    return -1;
+}
+
+int cli_main_parse(const char *prog, int argc, char **argv, const cli_opt *opts, int maxpos,
+                   const char *usage_text, int with_options, cli_parse_result *r)
+{
+    const cli_opt *tables[1] = {opts};
+    const int rc = cli_parse(prog, argc, argv, tables, 1, maxpos, r);
+    if (rc) return rc;
+    if (!r->help) return -1;
+    fputs(usage_text, stdout);
+    if (with_options) cli_print_options(stdout, opts);
+    return outfile_check_stdout(prog);
+}
 
 int cli_usage_error(const char *prog, const char *fmt, ...)
 {

@@ -116,6 +116,23 @@ typedef struct cli_parse_result {
 int cli_parse(const char *prog, int argc, char **argv, const cli_opt *const *tables,
               size_t ntables, int maxpos, cli_parse_result *r);
 
+/*
+ * The parse that opens a tool's main: argv against the one table opts, at
+ * most maxpos positional arguments.  Returns 2 after a usage error; after -h
+ * or --help, prints usage_text (then the table's option lines when
+ * with_options) on stdout and returns 0, or 1 when stdout could not be
+ * written (outfile_check_stdout); otherwise -1: main goes on with *r.
+ */
+int cli_main_parse(const char *prog, int argc, char **argv, const cli_opt *opts, int maxpos,
+                   const char *usage_text, int with_options, cli_parse_result *r);
+
+/*
+ * The start of a main whose first argument is a command: without one, usage
+ * on stderr and 2; with -h or --help first, usage on stdout and 0 (1 when
+ * stdout could not be written); otherwise -1: main goes on with argv[1].
+ */
+int cli_command_start(const char *prog, int argc, char **argv, void (*usage)(FILE *f));
+
 /* Print "  --name META   help" lines for every row of a table. */
 void cli_print_options(FILE *f, const cli_opt *table);
 

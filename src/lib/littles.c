@@ -48,26 +48,31 @@ double littles_latency_cycles_for(double frac, double peak_GBps, double sm_count
     return bytes_in_flight / target_Bps * sm_clock_MHz * 1e6;
 }
 
+/* What each of sm_count x `given` must hold in flight for frac of the peak:
+ * the warps per SM given the bytes per warp, or the bytes per warp given the
+ * warps per SM (the same division). */
+static double in_flight_share(double frac, double peak_GBps, double sm_count, double given,
+                              double sm_clock_MHz, double latency_cycles)
+{
+    if (!frac_ok(frac) || !pos(peak_GBps) || !pos(sm_count) || !pos(given) ||
+        !pos(sm_clock_MHz) || !pos(latency_cycles))
+        return NAN;
+    double need_bytes = littles_bytes_in_flight(frac * peak_GBps, latency_cycles, sm_clock_MHz);
+    return need_bytes / (sm_count * given);
+}
+
 double littles_warps_per_sm_for(double frac, double peak_GBps, double sm_count,
                                 double bytes_per_warp, double sm_clock_MHz,
                                 double latency_cycles)
 {
-    if (!frac_ok(frac) || !pos(peak_GBps) || !pos(sm_count) || !pos(bytes_per_warp) ||
-        !pos(sm_clock_MHz) || !pos(latency_cycles))
-        return NAN;
-    double need_bytes = littles_bytes_in_flight(frac * peak_GBps, latency_cycles, sm_clock_MHz);
-    return need_bytes / (sm_count * bytes_per_warp);
+    return in_flight_share(frac, peak_GBps, sm_count, bytes_per_warp, sm_clock_MHz, latency_cycles);
 }
 
 double littles_bytes_per_warp_for(double frac, double peak_GBps, double sm_count,
                                   double warps_per_sm, double sm_clock_MHz,
                                   double latency_cycles)
 {
-    if (!frac_ok(frac) || !pos(peak_GBps) || !pos(sm_count) || !pos(warps_per_sm) ||
-        !pos(sm_clock_MHz) || !pos(latency_cycles))
-        return NAN;
-    double need_bytes = littles_bytes_in_flight(frac * peak_GBps, latency_cycles, sm_clock_MHz);
-    return need_bytes / (sm_count * warps_per_sm);
+    return in_flight_share(frac, peak_GBps, sm_count, warps_per_sm, sm_clock_MHz, latency_cycles);
 }
 
 double littles_bytes_in_flight(double bw_GBps, double latency_cycles, double sm_clock_MHz)

@@ -99,6 +99,17 @@ int rc_pc_finish(rc_pchart *pc, const char *title, const char *settings)
     if (gp_job_finish(pc->job, err, sizeof err) != 0) rc_die("%s", err);
     return 0;
 }
+
+int rc_pc_finish_bw(rc_pchart *pc, double peak, double ceiling, const char *op, const char *what,
+                    const char *dev, const char *head, const char *tail)
+{
+    rc_pc_peak_ceiling(pc, peak, ceiling, op);
+    char title[512], set[512];
+    snprintf(title, sizeof title, "%s%s%s", what, *dev ? ", " : "", dev);
+    snprintf(set, sizeof set, "%s\nset yrange [0:%.1f]%s%s", head, isfinite(peak) ? peak * 1.08 : 4000,
+             *tail ? "\n" : "", tail);
+    return rc_pc_finish(pc, title, set);
+}
 /* ------------------------------------------------------------ charts */
 
 /* Bandwidth against WPB: one line per variant, from summaries of one N. */

@@ -255,6 +255,24 @@ static const char *vs_lab(const rfm_labrow *x, char *buf, size_t len)
     return buf;
 }
 
+void rc_family_close(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gpu *G, const char *exp,
+                     const char *p, int hs, tsv_table *t, int hc, tsv_table *sec, const char *missing_why)
+{
+    char summary[256], sectors[256];
+    names_summary(summary, sizeof summary, exp, "1e8", 4);
+    names_sectors(sectors, sizeof sectors, exp);
+    if (hc) {
+        rd_heading(d, s, "%sThe labs' figures: lab, model and %s", p, G->label);
+        rc_lab_table(d, s, c, G, sec);
+    } else if (missing_why) {
+        rc_missing(d, s, c, G, sectors, missing_why);
+    }
+    const char *const files[] = {summary, sectors, NULL};
+    rc_file_links(d, s, c, G, files);
+    if (hs) tsv_free(t);
+    if (hc) tsv_free(sec);
+}
+
 /* The labs' figures of a sectors table: lab, model, this GPU. */
 void rc_lab_table(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gpu *G, const tsv_table *t)
 {

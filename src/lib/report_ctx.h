@@ -135,6 +135,12 @@ rd_table *rc_plain_table(const tsv_table *t);
 /* The labs' figures of a sectors table: lab, model, this GPU, and the
  * finding that counts them. */
 void rc_lab_table(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gpu *G, const tsv_table *t);
+/* The end of a family's section for one GPU: the labs' figures of its
+ * sectors table sec (when hc; else, when missing_why is not NULL, the
+ * sentence that sectors_EXP.tsv is missing), the links to EXP_1e8_wpb4.tsv
+ * and sectors_EXP.tsv, and the tables freed (t when hs, sec when hc). */
+void rc_family_close(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gpu *G, const char *exp,
+                     const char *p, int hs, tsv_table *t, int hc, tsv_table *sec, const char *missing_why);
 
 /* ------------------------------------------------------------ reading results */
 
@@ -196,6 +202,12 @@ void rc_pc_peak_ceiling(rc_pchart *pc, double peak, double ceiling, const char *
 /* Write the script: the settings (lines of gnuplot), then the plot; draw.
  * 0, or rc_die. */
 int rc_pc_finish(rc_pchart *pc, const char *title, const char *settings);
+/* A bandwidth chart's close: the DRAM peak and op's ceiling, the title what
+ * (", dev" after it when dev is not empty), the settings head, the y range
+ * [0 : 1.08 x the peak] (4000 without a peak) and the settings tail (may be
+ * empty); then rc_pc_finish. */
+int rc_pc_finish_bw(rc_pchart *pc, double peak, double ceiling, const char *op, const char *what,
+                    const char *dev, const char *head, const char *tail);
 
 #ifdef __cplusplus
 }

@@ -329,6 +329,17 @@ static void html_esc(FILE *f, const char *s)
     }
 }
 
+/* The header row's cells from column `from` on, each <th>, and the row's end. */
+static void html_head_cells(FILE *f, const rd_table *t, size_t from)
+{
+    for (size_t c = from; c < t->ncol; c++) {
+        fputs("<th>", f);
+        html_esc(f, rd_table_get(t, 0, c));
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
+}
+
 /* Markdown: a table cell cannot hold '|' or a newline. */
 static void md_cell(FILE *f, const char *s)
 {
@@ -388,20 +399,10 @@ static void html_table(FILE *f, const rd_table *t)
             fputs("</th>", f);
         }
         fputs("</tr>\n<tr>", f);
-        for (size_t c = 1; c < t->ncol; c++) {
-            fputs("<th>", f);
-            html_esc(f, rd_table_get(t, 0, c));
-            fputs("</th>", f);
-        }
-        fputs("</tr>\n", f);
+        html_head_cells(f, t, 1);
     } else {
         fputs("<tr>", f);
-        for (size_t c = 0; c < t->ncol; c++) {
-            fputs("<th>", f);
-            html_esc(f, rd_table_get(t, 0, c));
-            fputs("</th>", f);
-        }
-        fputs("</tr>\n", f);
+        html_head_cells(f, t, 0);
     }
     for (size_t r = 1; r <= t->nrow; r++) {
         fputs("<tr>", f);

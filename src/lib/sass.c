@@ -1,6 +1,7 @@
 /* sass.c - see sass.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "sass.h"
+#include "grow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,13 +20,9 @@ void sass_free(sass_file *s)
 
 static sass_func *new_func(sass_file *s, const char *name, size_t *cap)
 {
-    if (s->nfn == *cap) {
-        size_t nc = *cap ? 2 * *cap : 64;
-        sass_func *f = realloc(s->fn, nc * sizeof *f);
-        if (!f) return NULL;
-        s->fn = f;
-        *cap = nc;
-    }
+    sass_func *fn = grow_room(s->fn, s->nfn, cap, sizeof *fn, 64);
+    if (!fn) return NULL;
+    s->fn = fn;
     sass_func *f = &s->fn[s->nfn++];
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
@@ -95,13 +92,9 @@ int sass_parse(FILE *f, sass_file *out, char *err, size_t errlen)
             sass_free(out);
             return -1;
         }
-        if (cur->n == icap) {
-            size_t nc = icap ? 2 * icap : 256;
-            sass_insn *ni = realloc(cur->insn, nc * sizeof *ni);
-            if (!ni) goto oom;
-            cur->insn = ni;
-            icap = nc;
-        }
+        sass_insn *ni = grow_room(cur->insn, cur->n, &icap, sizeof *ni, 256);
+        if (!ni) goto oom;
+        cur->insn = ni;
         cur->insn[cur->n++] = in;
     }
     if (ferror(f)) {

@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
+#include "grow.h"
 #include "err.h"
 #include "lines.h"
 
@@ -92,13 +93,9 @@ static int add_meta(sweep *s, size_t *cap, const char *line)
     while (*p == ' ') p++;
     const char *tab = strchr(p, '\t');
     if (!tab || tab == p) return 0;
-    if (s->nmeta == *cap) {
-        size_t nc = *cap ? 2 * *cap : 64;
-        sweep_meta *m = realloc(s->meta, nc * sizeof *m);
-        if (!m) return -1;
-        s->meta = m;
-        *cap = nc;
-    }
+    sweep_meta *grown = grow_room(s->meta, s->nmeta, cap, sizeof *grown, 64);
+    if (!grown) return -1;
+    s->meta = grown;
     sweep_meta *m = s->meta;
     m[s->nmeta].key = strndup(p, (size_t)(tab - p));
     m[s->nmeta].value = strdup(tab + 1);
@@ -181,13 +178,9 @@ int sweep_parse(FILE *f, const char *name, sweep *out, char *err, size_t errlen)
                     SWEEP_MAX_POINTS);
             goto fail;
         }
-        if (out->npoints == cap_points) {
-            size_t nc = cap_points ? 2 * cap_points : 16;
-            sweep_point *p = realloc(out->points, nc * sizeof *p);
-            if (!p) goto oom;
-            out->points = p;
-            cap_points = nc;
-        }
+        sweep_point *grown = grow_room(out->points, out->npoints, &cap_points, sizeof *grown, 16);
+        if (!grown) goto oom;
+        out->points = grown;
         sweep_point *pt = &out->points[out->npoints];
         for (size_t k = 0; k < NCOL; k++) *(double *)((char *)pt + col_offsets[k]) = NAN;
         pt->log[0] = 0;

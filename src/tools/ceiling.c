@@ -41,13 +41,10 @@ static const char *beside(const char *path, const char *out)
 
 #define PROG "ceiling"
 
-static int usage(FILE *f, int rc)
-{
-    fprintf(f, "usage: ceiling next TABLE\n"
-               "       ceiling best [--ladder TSV] [--out FILE] TABLE...\n"
-               "TABLE: a summary of ./ceiling (--table).  Exit status: 0 ok, 1 failure, 2 usage.\n");
-    return rc;
-}
+static const char usage_text[] =
+    "usage: ceiling next TABLE\n"
+    "       ceiling best [--ladder TSV] [--out FILE] TABLE...\n"
+    "TABLE: a summary of ./ceiling (--table).  Exit status: 0 ok, 1 failure, 2 usage.\n";
 
 int main(int argc, char **argv)
 {
@@ -57,15 +54,14 @@ int main(int argc, char **argv)
         {"--out", 0, CLI_STRING, 0, 0, 0, 0, &out, "FILE", "write here (whole or not at all)", 0, 0},
         CLI_END,
     };
-    const cli_opt *tables[1] = {opts};
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, tables, 1, 64, &r);
-    if (rc) return rc;
-    if (r.help) {
-        usage(stdout, 0);
-        return outfile_check_stdout(PROG);
+    const int prc = cli_main_parse(PROG, argc, argv, opts, 64, usage_text, 0, &r);
+    if (prc >= 0) return prc;
+    int rc = 0;
+    if (r.npos < 2) {
+        fputs(usage_text, stderr);
+        return 2;
     }
-    if (r.npos < 2) return usage(stderr, 2);
     const int next = !strcmp(r.pos[0], "next");
     if (!next && strcmp(r.pos[0], "best") != 0) return cli_usage_error(PROG, "unknown command '%s'", r.pos[0]);
     if (next && r.npos != 2) return cli_usage_error(PROG, "next takes one TABLE");

@@ -187,14 +187,9 @@ int main(int argc, char **argv)
         {"--out", 0, CLI_STRING, 0, 0, 0, 0, &out, "FILE", "write FILE", 0, 0},
         {"--ladder", 0, CLI_STRING, 0, 0, 0, 0, &dram.path, "TSV", "a latency ladder", 0, 0},
         CLI_END};
-    const cli_opt *tables[] = {opts};
     cli_parse_result res;
-    const int prc = cli_parse(PROG, argc, argv, tables, 1, CLI_MAX_POS, &res);
-    if (prc) return prc;
-    if (res.help) {
-        fputs(usage_text, stdout);
-        return outfile_check_stdout(PROG);
-    }
+    const int prc = cli_main_parse(PROG, argc, argv, opts, CLI_MAX_POS, usage_text, 0, &res);
+    if (prc >= 0) return prc;
     char **paths = res.pos;
     const size_t nlogs = (size_t)res.npos;
     if (nlogs == 0) return usage_error("no LOG given", "");

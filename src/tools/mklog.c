@@ -175,15 +175,9 @@ int main(int argc, char **argv)
         {"--chunk-records", 0, CLI_U64, 1, WARPLOG_MAX_CHUNK_RECORDS, 0, 0, &o.chunk, "C",
          "records per chunk [65536] (small values test chunking)", 0, 0},
         CLI_END};
-    const cli_opt *tables[] = {opts};
     cli_parse_result res;
-    int prc = cli_parse(PROG, argc, argv, tables, 1, 1, &res);
-    if (prc) return prc;
-    if (res.help) {
-        fputs(usage_text, stdout);
-        cli_print_options(stdout, opts);
-        return outfile_check_stdout(PROG);
-    }
+    const int prc = cli_main_parse(PROG, argc, argv, opts, 1, usage_text, 1, &res);
+    if (prc >= 0) return prc;
     if (res.npos == 0) return cli_usage_error(PROG, "missing OUT.bin");
     const char *out = res.pos[0];
     warplog_header probe_h;

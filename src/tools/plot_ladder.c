@@ -165,27 +165,37 @@ static const char *level_of(const plateau_level *lv, int n, size_t i)
     return "-";
 }
 
+/* The whole-file writer of path, or NULL after saying why not. */
+static FILE *open_out(outfile *o, const char *path)
+{
+    char err[512];
+    FILE *f = outfile_open(o, path, "w", err, sizeof err);
+    if (!f) fprintf(stderr, PROG ": %s\n", err);
+    return f;
+}
+
+/* 0 once o is in place; -1 after saying why not. */
+static int commit_out(outfile *o)
+{
+    char err[512];
+    if (outfile_commit(o, err, sizeof err) == 0) return 0;
+    fprintf(stderr, PROG ": %s\n", err);
+    return -1;
+}
+
 static int write_dat(const char *path, const char *src, const plateau_series *s,
                      const plateau_level *lv, int n)
 {
-    char err[512];
     outfile o;
-    FILE *f = outfile_open(&o, path, "w", err, sizeof err);
-    if (!f) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return -1;
-    }
+    FILE *f = open_out(&o, path);
+    if (!f) return -1;
     fprintf(f, "# %s - the points of %s and the plateau each belongs to ('-': none)\n",
             basename_of(path), src);
     fprintf(f, "# bytes\tcycles_per_load\tns_per_load\tlevel\n");
     for (size_t i = 0; i < s->n; i++)
         fprintf(f, "%.0f\t%.2f\t%.2f\t%s\n", s->pts[i].bytes, s->pts[i].cycles, s->pts[i].ns,
                 level_of(lv, n, i));
-    if (outfile_commit(&o, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return -1;
-    }
-    return 0;
+    return commit_out(&o);
 }
 
 static const char *const level_colors[] = {"#cc3311", "#ee7733", "#009988", "#33bbee",
@@ -195,13 +205,9 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
                     const char *src, const char *ext, const plateau_series *s,
                     const plateau_level *lv, int n)
 {
-    char err[512];
     outfile o;
-    FILE *f = outfile_open(&o, path, "w", err, sizeof err);
-    if (!f) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return -1;
-    }
+    FILE *f = open_out(&o, path);
+    if (!f) return -1;
     fprintf(f, "# %s - latency ladder of %s, written by bin/plot_ladder.\n", basename_of(path), src);
     fprintf(f, "# Draw again: cd to this folder, then gnuplot -d -c %s [OUTPUT [DATA]]\n", basename_of(path));
     /* as every other chart script (src/lib/gp.c): the output and the data
@@ -280,11 +286,7 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
         fprintf(f, "' at %.6g,%.6g center offset 0,1.2 front tc rgb '%s'\n", mid, lv[i].cycles, col);
     }
     fprintf(f, "plot dat using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'\n");
-    if (outfile_commit(&o, err, sizeof err) != 0) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return -1;
-    }
-    return 0;
+    return commit_out(&o);
 }
 
 /* ------------------------------------------------------------------ main */

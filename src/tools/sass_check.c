@@ -26,18 +26,16 @@
 
 #define PROG "sass_check"
 
-static int usage(FILE *f, int rc)
-{
-    fprintf(f, "usage: sass_check functions SASS\n"
-               "       sass_check region SASS FUNCTION [--open N] [--close N]\n"
-               "       sass_check pattern SASS FUNCTION\n"
-               "       sass_check count SASS FUNCTION OPCODE\n"
-               "       sass_check loops SASS FUNCTION\n"
-               "       sass_check select SASS PREFIX [--except SUFFIX]\n"
-               "SASS: the output of cuobjdump -sass (- for stdin).\n"
-               "Exit status: 0 ok, 1 the claim does not hold or the input is unreadable, 2 usage.\n");
-    return rc;
-}
+static const char usage_text[] =
+    "usage: sass_check functions SASS\n"
+    "       sass_check region SASS FUNCTION [--open N] [--close N]\n"
+    "       sass_check pattern SASS FUNCTION\n"
+    "       sass_check count SASS FUNCTION OPCODE\n"
+    "       sass_check loops SASS FUNCTION\n"
+    "       sass_check select SASS PREFIX [--except SUFFIX]\n"
+    "SASS: the output of cuobjdump -sass (- for stdin).\n"
+    "Exit status: 0 ok, 1 the claim does not hold or the input is unreadable, 2 usage.\n";
+
 
 static int finish(void) { return outfile_check_stdout(PROG); }
 
@@ -51,15 +49,13 @@ int main(int argc, char **argv)
         {"--except", 0, CLI_STRING, 0, 0, 0, 0, &except, "SUFFIX", "select: leave out functions ending so", 0, 0},
         CLI_END,
     };
-    const cli_opt *tables[1] = {opts};
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, tables, 1, 4, &r);
-    if (rc) return rc;
-    if (r.help) {
-        usage(stdout, 0);
-        return finish();
+    int rc = cli_main_parse(PROG, argc, argv, opts, 4, usage_text, 0, &r);
+    if (rc >= 0) return rc;
+    if (r.npos < 2) {
+        fputs(usage_text, stderr);
+        return 2;
     }
-    if (r.npos < 2) return usage(stderr, 2);
     const char *cmd = r.pos[0];
     const int want = !strcmp(cmd, "functions") ? 2 : !strcmp(cmd, "count") ? 4
                    : !strcmp(cmd, "select") ? 3

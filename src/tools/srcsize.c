@@ -188,15 +188,9 @@ int main(int argc, char **argv)
         {"--max-lines", 0, CLI_U64, 1, 100000000, 0, 0, &r.max_lines, "N",
          "the longest file allowed, in lines (800)", 0, 0},
         CLI_END};
-    const cli_opt *tables[] = {opts};
     cli_parse_result res;
-    const int prc = cli_parse(PROG, argc, argv, tables, 1, CLI_MAX_POS, &res);
-    if (prc) return prc;
-    if (res.help) {
-        fputs(usage_text, stdout);
-        cli_print_options(stdout, opts);
-        return outfile_check_stdout(PROG);
-    }
+    const int prc = cli_main_parse(PROG, argc, argv, opts, CLI_MAX_POS, usage_text, 1, &res);
+    if (prc >= 0) return prc;
     if (res.npos == 0) return cli_usage_error(PROG, "give at least one PATH");
     if (allow && read_allow(&r, allow) != 0) return 1;
     for (int i = 0; i < res.npos; i++) measure(&r, res.pos[i]);

@@ -263,14 +263,8 @@ static int cmd_columns(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        usage(stdout);
-        return outfile_check_stdout(PROG);
-    }
+    const int start = cli_command_start(PROG, argc, argv, usage);
+    if (start >= 0) return start;
     if (!strcmp(argv[1], "cat")) return cmd_cat(argc - 1, argv + 1);
     if (!strcmp(argv[1], "get")) return cmd_get(argc - 1, argv + 1);
     if (!strcmp(argv[1], "meta")) return cmd_meta(argc - 1, argv + 1);

@@ -141,15 +141,9 @@ int main(int argc, char **argv)
          "print the region names, one a line, and nothing else", 0, 0},
         {"--out", 'o', CLI_STRING, 0, 0, 0, 0, &out, "FILE", "write FILE (atomically), not stdout", 0, 0},
         CLI_END};
-    const cli_opt *tables[] = {opts};
     cli_parse_result res;
-    int prc = cli_parse(PROG, argc, argv, tables, 1, 1, &res);
-    if (prc) return prc;
-    if (res.help) {
-        fputs(usage_text, stdout);
-        cli_print_options(stdout, opts);
-        return outfile_check_stdout(PROG);
-    }
+    const int prc = cli_main_parse(PROG, argc, argv, opts, 1, usage_text, 1, &res);
+    if (prc >= 0) return prc;
     if (res.npos != 1) return cli_usage_error(PROG, "give exactly one LOG");
     if (ref && roots) return cli_usage_error(PROG, "--ref and --ref-root: give one");
     const char *log = res.pos[0];

@@ -50,14 +50,21 @@ static void usage(FILE *f)
         "could not be written; 2 usage error.\n");
 }
 
+/* The log at path, or NULL after saying why not. */
+static warplog_reader *open_log(const char *path)
+{
+    char err[512];
+    warplog_reader *r = warplog_reader_open(path, err, sizeof err);
+    if (!r) fprintf(stderr, PROG ": %s\n", err);
+    return r;
+}
+
 static int cmd_info(int argc, char **argv)
 {
     int rc = 0;
     for (int i = 0; i < argc; i++) {
-        char err[512];
-        warplog_reader *r = warplog_reader_open(argv[i], err, sizeof err);
+        warplog_reader *r = open_log(argv[i]);
         if (!r) {
-            fprintf(stderr, PROG ": %s\n", err);
             rc = 1;
             continue;
         }
@@ -71,11 +78,8 @@ static int cmd_info(int argc, char **argv)
 static int cmd_dump(const char *path, uint64_t limit)
 {
     char err[512];
-    warplog_reader *r = warplog_reader_open(path, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
-    }
+    warplog_reader *r = open_log(path);
+    if (!r) return 1;
     /* a log with named regions gets a region column (its name) */
     const warplog_header *h = warplog_reader_header(r);
     const int regions = h->region_count > 0;
@@ -111,11 +115,8 @@ static int cmd_dump(const char *path, uint64_t limit)
 static int cmd_check(const char *path, int quiet)
 {
     char err[512];
-    warplog_reader *r = warplog_reader_open(path, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, PROG ": %s\n", err);
-        return 1;
-    }
+    warplog_reader *r = open_log(path);
+    if (!r) return 1;
     const warplog_header *h = warplog_reader_header(r);
     lat_overlap *ov = lat_overlap_new((uint32_t)h->sm_count); /* 1..256: the reader checked */
     if (!ov) {
@@ -198,14 +199,8 @@ static int cmd_check(const char *path, int quiet)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        usage(stdout);
-        return outfile_check_stdout(PROG);
-    }
+    const int start = cli_command_start(PROG, argc, argv, usage);
+    if (start >= 0) return start;
     const char *cmd = argv[1];
     if (!strcmp(cmd, "info")) {
         if (argc < 3) return cli_usage_error(PROG, "info needs a FILE");

@@ -1,11 +1,18 @@
+#define _DEFAULT_SOURCE /* mkstemp, ftruncate, pread */
 /* test_cli.c - the experiments' argument parsing. */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include "check.h"
 #include "cli.h"
 
 static uint64_t v;
 static char err[256];
+
+static int usage_calls;
+static void count_usage(FILE *f) { (void)f; usage_calls++; }
 
 static int count(const char *s) { err[0] = 0; return cli_parse_count("N", s, 1ull << 36, &v, err, sizeof err); }
 
@@ -150,5 +157,39 @@ int main(void)
     CHECK_EQ_I(r.npos, CLI_MAX_POS);
     CHECK(cli_parse("prog", CLI_MAX_POS + 2, many, tabs, 1, CLI_MAX_POS, &r) == 2);
     CHECK(cli_parse("prog", CLI_MAX_POS + 2, many, tabs, 1, 100000, &r) == 2); /* clamped */
+
+    /* a tool's main parse: -1 to go on, 2 after a usage error, 0 after the
+     * help (the text, then the table's option lines when asked), on stdout */
+    char *argv9[] = {a0, lg};
+    CHECK_EQ_I(cli_main_parse("prog", 2, argv9, wopt, 1, "usage: prog X\n", 1, &r), -1);
+    CHECK(r.npos == 1 && strcmp(r.pos[0], "x.bin") == 0);
+    CHECK_EQ_I(cli_main_parse("prog", 2, argv9, wopt, 0, "usage: prog\n", 1, &r), 2);
+    char tmpl[] = "/tmp/test_cli_XXXXXX";
+    const int fd = mkstemp(tmpl), saved = dup(1);
+    CHECK(fd >= 0 && saved >= 0);
+    for (int with = 0; with <= 1 && fd >= 0 && saved >= 0; with++) {
+        fflush(stdout);
+        CHECK(ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0 && dup2(fd, 1) == 1);
+        const int hrc = cli_main_parse("prog", 2, argv8, wopt, 1, "usage: prog X\n", with, &r);
+        fflush(stdout);
+        dup2(saved, 1);
+        CHECK_EQ_I(hrc, 0);
+        char got[512] = {0};
+        CHECK(pread(fd, got, sizeof got - 1, 0) > 0);
+        CHECK(strncmp(got, "usage: prog X\n", 14) == 0);
+        CHECK_EQ_I(strstr(got, "--where") != NULL, with);
+    }
+    /* a main that takes a command: none is 2, -h is 0, a command goes on */
+    char cmd[] = "cat";
+    char *argv10[] = {a0, cmd};
+    usage_calls = 0;
+    CHECK_EQ_I(cli_command_start("prog", 1, argv10, count_usage), 2);
+    CHECK_EQ_I(usage_calls, 1);
+    CHECK_EQ_I(cli_command_start("prog", 2, argv10, count_usage), -1);
+    CHECK_EQ_I(usage_calls, 1);
+    CHECK_EQ_I(cli_command_start("prog", 2, argv8, count_usage), 0);
+    CHECK_EQ_I(usage_calls, 2);
+    if (fd >= 0) { close(fd); unlink(tmpl); }
+    if (saved >= 0) close(saved);
     return check_report("test_cli");
 }

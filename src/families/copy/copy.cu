@@ -68,12 +68,10 @@ static __device__ __forceinline__ int cp_use(int v) { return __float_as_int(prob
 
 /* ------------------------------------------------------------ strides */
 
-template <eng_mode M> static __device__ __forceinline__ void cp_stride_body(const cp_args &A)
+/* One int from p to q; the probe times the load to its first use. */
+template <eng_mode M>
+static __device__ __forceinline__ void cp_copy_one(const cp_args &A, const int *p, int *q)
 {
-    const uint64_t t = cp_tid();
-    if (t >= A.items) return;
-    const int *p = eng_pin(A.in + t * A.stride);
-    int *q = eng_pin_mut(A.out + t);
     ENG_IF_RECORDING(M, A.E) {
         ENG_TIMED_BEGIN();
         const int v = cp_use(*p);
@@ -85,21 +83,22 @@ template <eng_mode M> static __device__ __forceinline__ void cp_stride_body(cons
     *q = *p;
 }
 
+template <eng_mode M> static __device__ __forceinline__ void cp_stride_body(const cp_args &A)
+{
+    const uint64_t t = cp_tid();
+    if (t >= A.items) return;
+    const int *p = eng_pin(A.in + t * A.stride);
+    int *q = eng_pin_mut(A.out + t);
+    cp_copy_one<M>(A, p, q);
+}
+
 template <eng_mode M> static __device__ __forceinline__ void cp_stride_store_body(const cp_args &A)
 {
     const uint64_t t = cp_tid();
     if (t >= A.items) return;
     const int *p = eng_pin(A.in + t);
     int *q = eng_pin_mut(A.out + t * A.stride);
-    ENG_IF_RECORDING(M, A.E) {
-        ENG_TIMED_BEGIN();
-        const int v = cp_use(*p);
-        ENG_TIMED_END();
-        *q = v;
-        ENG_RECORD(A.E);
-        return;
-    }
-    *q = *p;
+    cp_copy_one<M>(A, p, q);
 }
 
 template <eng_mode M> static __device__ __forceinline__ void cp_stride16_body(const cp_args &A)
@@ -166,53 +165,30 @@ template <int B, eng_mode M> static __device__ __forceinline__ void cp_unrolled(
     for (int k = 0; k < B; k++) q[k] = p[k];
 }
 
+/* The word of a loaded element that its use reads: an int4's .x (one
+ * scoreboard per LDG.E.128, so .x waits for all four). */
+static __device__ __forceinline__ int cp_word(int v) { return v; }
+static __device__ __forceinline__ int cp_word(const int4 &v) { return v.x; }
+
 /* __restrict__ on the kernel's pointer parameters (nvcc honours it there, not
  * on local pointers: measured in the SASS): no store can change what a later
- * load reads, so the compiler may issue every load first. */
-template <int B, eng_mode M>
-static __device__ __forceinline__ void cp_restrict(const cp_args &A, const int *__restrict__ in,
-                                                   int *__restrict__ out)
+ * load reads, so the compiler may issue every load first.  V elements of type
+ * T per thread. */
+template <typename T, int V, eng_mode M>
+static __device__ __forceinline__ void cp_restrict_n(const cp_args &A, const T *__restrict__ in,
+                                                     T *__restrict__ out)
 {
     const uint64_t t = cp_tid();
     if (t >= A.items) return;
     ENG_IF_RECORDING(M, A.E) {
         ENG_TIMED_BEGIN();
-        int v[B];
-#pragma unroll
-        for (int k = 0; k < B; k++) v[k] = in[t * B + k];
-        /* the loads may issue in any order: the use depends on all of them */
-        int x = v[0];
-#pragma unroll
-        for (int k = 1; k < B; k++) x ^= v[k];
-        x = cp_use(x);
-        ENG_TIMED_END();
-#pragma unroll
-        for (int k = 0; k < B; k++) out[t * B + k] = v[k];
-        ENG_RECORD(A.E);
-        eng_consume(A.E, (uint32_t)x);
-        return;
-    }
-#pragma unroll
-    for (int k = 0; k < B; k++) out[t * B + k] = in[t * B + k];
-}
-
-/* B/4 int4 per thread. */
-template <int B, eng_mode M>
-static __device__ __forceinline__ void cp_int4(const cp_args &A, const int4 *__restrict__ in,
-                                               int4 *__restrict__ out)
-{
-    const uint64_t t = cp_tid();
-    if (t >= A.items) return;
-    constexpr int V = B / 4;
-    ENG_IF_RECORDING(M, A.E) {
-        ENG_TIMED_BEGIN();
-        int4 v[V];
+        T v[V];
 #pragma unroll
         for (int k = 0; k < V; k++) v[k] = in[t * V + k];
-        /* one scoreboard per LDG.E.128: the use reads one word of each */
-        int x = v[0].x;
+        /* the loads may issue in any order: the use depends on all of them */
+        int x = cp_word(v[0]);
 #pragma unroll
-        for (int k = 1; k < V; k++) x ^= v[k].x;
+        for (int k = 1; k < V; k++) x ^= cp_word(v[k]);
         x = cp_use(x);
         ENG_TIMED_END();
 #pragma unroll
@@ -223,6 +199,21 @@ static __device__ __forceinline__ void cp_int4(const cp_args &A, const int4 *__r
     }
 #pragma unroll
     for (int k = 0; k < V; k++) out[t * V + k] = in[t * V + k];
+}
+
+template <int B, eng_mode M>
+static __device__ __forceinline__ void cp_restrict(const cp_args &A, const int *__restrict__ in,
+                                                   int *__restrict__ out)
+{
+    cp_restrict_n<int, B, M>(A, in, out);
+}
+
+/* B/4 int4 per thread. */
+template <int B, eng_mode M>
+static __device__ __forceinline__ void cp_int4(const cp_args &A, const int4 *__restrict__ in,
+                                               int4 *__restrict__ out)
+{
+    cp_restrict_n<int4, B / 4, M>(A, in, out);
 }
 
 /* The restrict kernels take the arrays as __restrict__ parameters after the

@@ -58,7 +58,7 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r, const
     char mt[128];
     snprintf(mt, sizeof mt, "cudaMemcpy %.1f GB/s", memcpy_bw);
     rc_pc_open(&pc, out, 960, 560);
-    const char *xl = "";
+    const char *xl = "", *what = "";
     if (!strcmp(kind, "copy_stride")) {
         static const char *const k[][2] = {{"stride", "stride: strided loads"}, {"stride_store", "stride_store: strided stores"},
                                            {"stride16", "stride16: strided int4 loads"}};
@@ -66,7 +66,7 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r, const
             rc_kseries(&t, k[i][0], "stride", "bw_GBps", &sr);
             rc_pc_series(&pc, &sr, k[i][1], RC_LINESTYLE, 0);
         }
-        snprintf(title, sizeof title, "copy: bandwidth against stride%s%s", *dev ? ", " : "", dev);
+        what = "copy: bandwidth against stride";
         xl = "set xlabel 'stride (elements)'\nset logscale x 2";
     } else if (!strcmp(kind, "copy_batch")) {
         static const char *const k[] = {"batch", "batch_unrolled", "batch_restrict", "int4"};
@@ -75,7 +75,7 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r, const
             rc_pc_series(&pc, &sr, k[i], RC_LINESTYLE, 0);
         }
         rc_pc_hline(&pc, memcpy_bw, mt, "with lines dt 3 lw 2 lc rgb '#9467bd'", 0);
-        snprintf(title, sizeof title, "copy: bandwidth against elements per thread%s%s", *dev ? ", " : "", dev);
+        what = "copy: bandwidth against elements per thread";
         xl = "set xlabel 'elements per thread (batch)'\nset logscale x 2\nset xtics (1, 2, 4, 8)\nset xrange [0.8:10]";
     } else if (!strcmp(kind, "copy_vector")) {
         /* width 1, 2, 4: the grid-stride loops, and one access per thread
@@ -96,17 +96,15 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r, const
         rc_pc_series(&pc, &a, "grid-stride loop (grid_scalar, grid_vector2, grid_vector4)", RC_LINESTYLE, 0);
         rc_pc_series(&pc, &b, "one access per thread (stride=1, vector2, vector4)", RC_LINESTYLE, 0);
         rc_pc_hline(&pc, memcpy_bw, mt, "with lines dt 3 lw 2 lc rgb '#9467bd'", 0);
-        snprintf(title, sizeof title, "copy: bandwidth against vector width%s%s", *dev ? ", " : "", dev);
+        what = "copy: bandwidth against vector width";
         xl = "set xlabel 'elements per load and store (int, int2, int4)'\nset logscale x 2\nset xtics (1, 2, 4)\nset xrange [0.8:5]";
     } else {
         rc_die("unknown chart '%s'", kind);
     }
-    rc_pc_peak_ceiling(&pc, peak, ceil_copy, "copy");
-    char set[512];
-    snprintf(set, sizeof set, "%s\nset ylabel 'GB/s (bytes read + written)'\nset yrange [0:%.1f]", xl,
-             isfinite(peak) ? peak * 1.08 : 4000);
     tsv_free(&t);
-    return rc_pc_finish(&pc, title, set);
+    char head[256];
+    snprintf(head, sizeof head, "%s\nset ylabel 'GB/s (bytes read + written)'", xl);
+    return rc_pc_finish_bw(&pc, peak, ceil_copy, "copy", what, dev, head, "");
 }
 
 /* One pivot: rows the integer values of key, a column per kernel (GB/s and
@@ -220,14 +218,7 @@ static void sec_copy(report_doc *d, rd_section *s, const rc_ctx *c)
             if (isfinite(cc) && rfm_vs_reference("cudaMemcpy", mem, cc, one, sizeof one) == 0)
                 rd_finding(d, s, "%sAgainst the achievable copy of ceiling.tsv (%.1f GB/s): %s.", p, cc, one);
         }
-        if (hc) {
-            rd_heading(d, s, "%sThe labs' figures: lab, model and %s", p, G->label);
-            rc_lab_table(d, s, c, G, &sec);
-        }
-        static const char *const files[] = {"copy_1e8_wpb4.tsv", "sectors_copy.tsv", NULL};
-        rc_file_links(d, s, c, G, files);
-        if (hs) tsv_free(&t);
-        if (hc) tsv_free(&sec);
+        rc_family_close(d, s, c, G, "copy", p, hs, &t, hc, &sec, NULL);
     }
 }
 

@@ -15,52 +15,56 @@ extern const struct fam_model fam_model_patterns;
 
 /* ------------------------------------------------------------ generators */
 
-/* The load patterns (one LDG of a, 4 B); param: the variant's PT_*. */
-static int g_load_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
+/* The word lane l of warp w (thread t) loads; param: the variant's PT_*. */
+static uint64_t load_word(const sf_ctx *c, uint64_t w, uint64_t t, unsigned l)
 {
     static const unsigned spread_base[4] = { 0, 32, 64, 120 };
+    switch (c->v->param) {
+    case PT_PERMUTED: return (t & ~(uint64_t)31) | ((7 * l + 3) & 31);
+    case PT_OFFSET: return t + c->cfg;
+    case PT_BROADCAST: return 32 * w;
+    case PT_RANDOM: return ro_perm(t, c->n, c->half, c->p->seed);
+    case PT_SPREAD: return 128 * w + spread_base[l / 8] + l % 8;
+    case PT_STRADDLE: return 128 * w + 24 + l;
+    case PT_REREAD: return 128 * (w / 2) + (w % 2 ? 0 : 24) + l;
+    default: return t;
+    }
+}
+
+/* The word it stores; param: the variant's PT_W_*. */
+static uint64_t write_word(const sf_ctx *c, uint64_t w, uint64_t t, unsigned l)
+{
+    switch (c->v->param) {
+    case PT_W_SCATTER192: /* bytes 0-31, 64-127, 160-191 of a 256 B window */
+        return 64 * w + (l < 8 ? l : l < 24 ? 16 + (l - 8) : 40 + (l - 24));
+    case PT_W_RANGE64: return 16 * w + l / 2;
+    case PT_W_OFFSET: return t + c->cfg;
+    case PT_W_STRIDED: return t * c->cfg;
+    default: return t;
+    }
+}
+
+/* One access of 4 B per lane, op on array, at the words word() gives. */
+static int one_access(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a, int op, int array,
+                      uint64_t (*word)(const sf_ctx *, uint64_t, uint64_t, unsigned))
+{
     if (k > 0)
         return 0;
-    sf_acc_begin(a, SF_LD, 0, 4);
+    sf_acc_begin(a, op, array, 4);
     SF_FOR_LANES(c, w, t, l)
-    {
-        uint64_t word;
-        switch (c->v->param) {
-        case PT_PERMUTED: word = (t & ~(uint64_t)31) | ((7 * l + 3) & 31); break;
-        case PT_OFFSET: word = t + c->cfg; break;
-        case PT_BROADCAST: word = 32 * w; break;
-        case PT_RANDOM: word = ro_perm(t, c->n, c->half, c->p->seed); break;
-        case PT_SPREAD: word = 128 * w + spread_base[l / 8] + l % 8; break;
-        case PT_STRADDLE: word = 128 * w + 24 + l; break;
-        case PT_REREAD: word = 128 * (w / 2) + (w % 2 ? 0 : 24) + l; break;
-        default: word = t; break;
-        }
-        sf_acc_lane(a, l, 4 * word);
-    }
+        sf_acc_lane(a, l, 4 * word(c, w, t, l));
     return 1;
 }
 
-/* The write patterns (one STG of out, 4 B); param: the variant's PT_W_*. */
+/* The load patterns (one LDG of a) and the write patterns (one STG of out). */
+static int g_load_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
+{
+    return one_access(c, w, k, a, SF_LD, 0, load_word);
+}
+
 static int g_write_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
 {
-    if (k > 0)
-        return 0;
-    sf_acc_begin(a, SF_ST, 1, 4);
-    SF_FOR_LANES(c, w, t, l)
-    {
-        uint64_t word;
-        switch (c->v->param) {
-        case PT_W_SCATTER192: /* bytes 0-31, 64-127, 160-191 of a 256 B window */
-            word = 64 * w + (l < 8 ? l : l < 24 ? 16 + (l - 8) : 40 + (l - 24));
-            break;
-        case PT_W_RANGE64: word = 16 * w + l / 2; break;
-        case PT_W_OFFSET: word = t + c->cfg; break;
-        case PT_W_STRIDED: word = t * c->cfg; break;
-        default: word = t; break;
-        }
-        sf_acc_lane(a, l, 4 * word);
-    }
-    return 1;
+    return one_access(c, w, k, a, SF_ST, 1, write_word);
 }
 
 /* AoS / SoA of F floats (param: F in the low nibble, the form in the high

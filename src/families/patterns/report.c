@@ -17,7 +17,7 @@ static int chart_patterns(const char *out, const char *kind, const res_gpu *r, c
 {
     (void)kind;
     (void)n;
-    char err[512], dev[128], title[512];
+    char err[512], dev[128];
     tsv_table t, sec;
     if (rc_read_summary(r, "patterns", NULL, &t, err, sizeof err) != 0) rc_die("%s", err);
     const int have_sec = rc_read_sectors(r, "patterns", &sec, err, sizeof err) == 0;
@@ -45,17 +45,13 @@ static int chart_patterns(const char *out, const char *kind, const res_gpu *r, c
         snprintf(st, sizeof st, "with points %s lw 1.5 lc rgb '%s'", mark[i], col[i]);
         rc_pc_series(&pc, &sr, tt, st, 1);
     }
-    rc_pc_peak_ceiling(&pc, peak, rc_ceiling_in(r, "read"), "read");
-    snprintf(title, sizeof title, "patterns: bandwidth and L1 utilization against misalignment%s%s",
-             *dev ? ", " : "", dev);
-    char set[512];
-    snprintf(set, sizeof set, "set xlabel 'offset (floats)'\nset ylabel 'GB/s'\nset yrange [0:%.1f]\n"
-                              "set y2label 'L1 utilization (%%)'\nset y2range [0:110]\nset y2tics\n"
-                              "set xrange [-1:33]\nset xtics 4",
-             isfinite(peak) ? peak * 1.08 : 4000);
     tsv_free(&t);
     if (have_sec) tsv_free(&sec);
-    return rc_pc_finish(&pc, title, set);
+    return rc_pc_finish_bw(&pc, peak, rc_ceiling_in(r, "read"), "read",
+                           "patterns: bandwidth and L1 utilization against misalignment", dev,
+                           "set xlabel 'offset (floats)'\nset ylabel 'GB/s'",
+                           "set y2label 'L1 utilization (%)'\nset y2range [0:110]\nset y2tics\n"
+                           "set xrange [-1:33]\nset xtics 4");
 }
 
 /* Lecture 001's utilization table beside the model's and the GPU's. */
@@ -189,16 +185,7 @@ static void sec_patterns(report_doc *d, rd_section *s, const rc_ctx *c)
             rd_table_add(d, s, w);
             aos_soa(d, s, p, &t, hc ? &sec : NULL);
         }
-        if (hc) {
-            rd_heading(d, s, "%sThe labs' figures: lab, model and %s", p, G->label);
-            rc_lab_table(d, s, c, G, &sec);
-        } else {
-            rc_missing(d, s, c, G, "sectors_patterns.tsv", "(needs Nsight Compute)");
-        }
-        static const char *const files[] = {"patterns_1e8_wpb4.tsv", "sectors_patterns.tsv", NULL};
-        rc_file_links(d, s, c, G, files);
-        if (hs) tsv_free(&t);
-        if (hc) tsv_free(&sec);
+        rc_family_close(d, s, c, G, "patterns", p, hs, &t, hc, &sec, "(needs Nsight Compute)");
     }
 }
 

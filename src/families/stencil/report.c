@@ -83,7 +83,7 @@ static int chart_stencil(const char *out, const char *kind, const res_gpu *r, co
     size_t n;
     rfm_stencil_point *p = stencil_sweep(r, &n);
     if (!n) rc_die("no stencil summaries in %s", r->dir);
-    char title[512], dev[128] = "";
+    char dev[128] = "";
     tsv_table t;
     char err[512];
     double peak = NAN;
@@ -131,15 +131,11 @@ static int chart_stencil(const char *out, const char *kind, const res_gpu *r, co
         rc_pc_series(&pc, &sr, tt, st, 1);
     }
     free(p);
-    rc_pc_peak_ceiling(&pc, peak, rc_ceiling_in(r, "copy"), "copy");
-    snprintf(title, sizeof title, "stencil: bandwidth and over-fetch against N0 (N0 x N1 about constant)%s%s",
-             *dev ? ", " : "", dev);
-    char set[512];
-    snprintf(set, sizeof set, "set xlabel 'N0 (floats, the contiguous dimension)'\nset logscale x 2\n"
-                              "set ylabel 'GB/s (bytes read + written)'\nset yrange [0:%.1f]\n"
-                              "set y2label 'over-fetch of the centre load (%%)'\nset y2range [0:50]\nset y2tics",
-             isfinite(peak) ? peak * 1.08 : 4000);
-    return rc_pc_finish(&pc, title, set);
+    return rc_pc_finish_bw(&pc, peak, rc_ceiling_in(r, "copy"), "copy",
+                           "stencil: bandwidth and over-fetch against N0 (N0 x N1 about constant)", dev,
+                           "set xlabel 'N0 (floats, the contiguous dimension)'\nset logscale x 2\n"
+                           "set ylabel 'GB/s (bytes read + written)'",
+                           "set y2label 'over-fetch of the centre load (%)'\nset y2range [0:50]\nset y2tics");
 }
 
 /* The lab's cases: every row of sectors_stencil.tsv with a lab figure, the

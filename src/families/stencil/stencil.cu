@@ -81,11 +81,33 @@ static __host__ __device__ __forceinline__ uint64_t st_index(uint64_t i0, uint64
     return lead + (i1 + H) * ld + (i0 + R);
 }
 
-template <eng_mode M> static __device__ __forceinline__ void st_copy_body(const st_args &A)
+/* Thread t's element: false for a thread past the last. */
+static __device__ __forceinline__ bool st_item(const st_args &A, uint64_t *idx)
 {
     const uint64_t t = st_tid();
-    if (t >= A.items) return;
-    const uint64_t idx = st_index(t % A.n0, t / A.n0, A.ld, A.lead, A.R, A.H);
+    if (t >= A.items) return false;
+    *idx = st_index(t % A.n0, t / A.n0, A.ld, A.lead, A.R, A.H);
+    return true;
+}
+
+/* The sum of the R weighted differences along `step` around p. */
+static __device__ __forceinline__ float st_deriv_sum(const st_args &A, const float *p, int64_t step)
+{
+    float d = 0;
+#pragma unroll
+    for (int k = 1; k <= ST_MAX_R; k++)
+        if (k <= (int)A.R) {
+            const float hi = st_ld(p + (k - 1) * step);
+            const float lo = st_ld(p - k * step);
+            d += A.c[k - 1] * (hi - lo);
+        }
+    return d;
+}
+
+template <eng_mode M> static __device__ __forceinline__ void st_copy_body(const st_args &A)
+{
+    uint64_t idx;
+    if (!st_item(A, &idx)) return;
     const float *p = eng_pin(A.in + idx);
     ENG_IF_RECORDING(M, A.E) {
         ENG_TIMED_BEGIN();
@@ -102,44 +124,27 @@ template <eng_mode M> static __device__ __forceinline__ void st_copy_body(const 
 /* The derivative along a direction of step `step` (1 or ld). */
 template <int DIR, eng_mode M> static __device__ __forceinline__ void st_deriv_body(const st_args &A)
 {
-    const uint64_t t = st_tid();
-    if (t >= A.items) return;
-    const uint64_t idx = st_index(t % A.n0, t / A.n0, A.ld, A.lead, A.R, A.H);
+    uint64_t idx;
+    if (!st_item(A, &idx)) return;
     const int64_t step = DIR == 0 ? 1 : (int64_t)A.ld;
     const float *p = eng_pin(A.in + idx);
     ENG_IF_RECORDING(M, A.E) {
         ENG_TIMED_BEGIN();
-        float d = 0;
-#pragma unroll
-        for (int k = 1; k <= ST_MAX_R; k++)
-            if (k <= (int)A.R) {
-                const float hi = st_ld(p + (k - 1) * step);
-                const float lo = st_ld(p - k * step);
-                d += A.c[k - 1] * (hi - lo);
-            }
+        float d = st_deriv_sum(A, p, step);
         d = probe_use_f32(d);
         ENG_TIMED_END();
         A.out[idx] = d;
         ENG_RECORD(A.E);
         return;
     }
-    float d = 0;
-#pragma unroll
-    for (int k = 1; k <= ST_MAX_R; k++)
-        if (k <= (int)A.R) {
-            const float hi = st_ld(p + (k - 1) * step);
-            const float lo = st_ld(p - k * step);
-            d += A.c[k - 1] * (hi - lo);
-        }
-    A.out[idx] = d;
+    A.out[idx] = st_deriv_sum(A, p, step);
 }
 
 /* R = 1 along i0; the probe times in[idx-1] alone, after in[idx] arrived. */
 template <eng_mode M> static __device__ __forceinline__ void st_halo_body(const st_args &A)
 {
-    const uint64_t t = st_tid();
-    if (t >= A.items) return;
-    const uint64_t idx = st_index(t % A.n0, t / A.n0, A.ld, A.lead, A.R, A.H);
+    uint64_t idx;
+    if (!st_item(A, &idx)) return;
     const float *p = eng_pin(A.in + idx);
     ENG_IF_RECORDING(M, A.E) {
         float centre = probe_use_f32(st_ld(p));   /* the centre has arrived: its use waits */
