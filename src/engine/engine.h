@@ -2,7 +2,7 @@
  * engine.h - the experiment engine: what a kernel family declares, and what
  * the engine does with it.
  *
- * A family is one .cu file (src/families/NAME/NAME.cu) holding its kernels, their
+ * A family's kernels are one .cu file (src/families/NAME/NAME.cu) holding them, their
  * launchers, a CPU reference, and one table, `const eng_family eng_family`,
  * that names its variants and points at a few hooks.  The engine (the .c
  * files of src/engine/, plain C against the CUDA runtime; eng_run.h lists its
