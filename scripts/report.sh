@@ -313,7 +313,7 @@ run_job() {   # run_job INDEX LINE: run one job, then report "INDEX STATUS" on f
 }
 is_chart() { case $1 in *.svg|*.png|*.pdf) return 0 ;; esac; return 1; }
 charts() {
-    local lines=() n next=0 running=0 finished=0 i rc f err k
+    local lines=() n next=0 running=0 finished=0 i rc f err k line got
     mapfile -t lines <"$WORK/plan.tsv"
     n=${#lines[@]}
     local -a started what
@@ -333,12 +333,19 @@ charts() {
             running=$((running + 1)) next=$((next + 1))
         done
         [ $running -gt 0 ] || continue
-        while ! read -r -t 5 -u 3 i rc; do
+        # one "INDEX STATUS" line from a job; read may time out inside the
+        # line on a loaded machine, and then keeps what it read so far: the
+        # line is put together before it is split
+        line="" got=""
+        while ! IFS= read -r -t 5 -u 3 got; do
+            line+=$got
             # nothing ended for 5 s: say what is still running
             for ((k = 0; k < next; k++)); do
                 [ -n "${started[k]:-}" ] && say "  still running: ${what[k]} ($(secs "${started[k]}"))"
             done
         done
+        line+=$got
+        read -r i rc <<<"$line"
         running=$((running - 1)) finished=$((finished + 1))
         part "chart: ${what[i]}" "$rc" "${started[i]}"
         if [ "$rc" -eq 0 ]; then
