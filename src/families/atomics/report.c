@@ -13,21 +13,6 @@
 #include "atomics_model.h"
 #include "report_ctx.h"
 
-static const char *const PATTERN_NAME[] = {
-#define AT_PATTERN_NAME(E, name, ww, lw, about) name,
-    ATOMICS_PATTERNS(AT_PATTERN_NAME)
-#undef AT_PATTERN_NAME
-};
-enum { AT_NPATTERN_NAMES = sizeof PATTERN_NAME / sizeof PATTERN_NAME[0] };
-
-/* The variant (enum atomics_variant) of pattern p in form ret, its name. */
-static const struct { int v, pattern, ret; const char *name; } VARIANT[] = {
-#define AT_VARIANT_ROW(E, id, pattern, ret, about) {E, pattern, ret, #id},
-    ATOMICS_VARIANTS(AT_VARIANT_ROW)
-#undef AT_VARIANT_ROW
-};
-enum { AT_NVARIANTS_ROWS = sizeof VARIANT / sizeof VARIANT[0] };
-
 /* Row of `name` in summary t, or -1. */
 static long row_of(const tsv_table *t, const char *name)
 {
@@ -51,16 +36,16 @@ static rd_table *pattern_table(const tsv_table *t)
     for (size_t h = 0; h < 7; h++) rd_table_set(x, 0, h, "%s", head[h]);
     char b[64];
     const double n = t->nrow ? tsv_num(t, 0, "n") : NAN;
-    for (int p = 0; p < AT_NPATTERN_NAMES; p++) {
+    for (int p = 0; p < AT_NPATTERNS; p++) {
         long red = -1, atom = -1;
         int atom_v = -1;
-        for (int i = 0; i < AT_NVARIANTS_ROWS; i++) {
-            if (VARIANT[i].pattern != p) continue;
-            if (VARIANT[i].ret) { atom = row_of(t, VARIANT[i].name); atom_v = VARIANT[i].v; }
-            else red = row_of(t, VARIANT[i].name);
+        for (int v = 0; v < AT_NVARIANTS; v++) {
+            if (atomics_variant_pattern(v) != p) continue;
+            if (atomics_variant_ret(v)) { atom = row_of(t, atomics_variant_name(v)); atom_v = v; }
+            else red = row_of(t, atomics_variant_name(v));
         }
         const size_t r = (size_t)p + 1;
-        rd_table_set(x, r, 0, "%s", PATTERN_NAME[p]);
+        rd_table_set(x, r, 0, "%s", atomics_pattern_name(p));
         rd_table_set(x, r, 1, "%s", rc_num(b, sizeof b, "%.2f", gatomics(t, red)));
         rd_table_set(x, r, 2, "%s", rc_num(b, sizeof b, "%.2f", gatomics(t, atom)));
         rd_table_set(x, r, 3, "%s", rc_num(b, sizeof b, "%.0f", atom >= 0 ? tsv_num(t, (size_t)atom, "lat_p50_cycles") : NAN));
