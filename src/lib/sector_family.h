@@ -109,6 +109,47 @@ typedef struct sf_ncu_run {
     int quick;              /* 1: also in --quick */
 } sf_ncu_run;
 
+/*
+ * One random configuration of a variant, for bin/model_check (issue 25):
+ * what the family's `draw` hook fills from the generator state *rng (use
+ * sf_rand_* below, nothing else, so that a seed gives the same draw on every
+ * machine).  One configuration is one line of an engine --batch file and one
+ * variant: args is that line (positional arguments and options, e.g.
+ * "1234567 0 8 --kernel stride --stride 37"), the engine's table row of it
+ * carries everything bin/sector_compare needs (n, warps_per_block, config).
+ * A draw the model would refuse (sf_check) is drawn again by the caller.
+ */
+typedef struct sf_draw {
+    char args[256];
+} sf_draw;
+
+/* The documented ranges of the random draws (docs/model_check.md). */
+#define SF_DRAW_N_MIN 100000ull      /* N: log-uniform in [1e5, 5e7], not rounded */
+#define SF_DRAW_N_MAX 50000000ull
+#define SF_DRAW_WPB_MAX 32u          /* warps per block 1..32 */
+#define SF_DRAW_OFFSET_MAX 63u       /* offsets 0..63 elements */
+#define SF_DRAW_STRIDE_MAX 257u      /* strides 1..257 */
+#define SF_DRAW_BATCH_MAX 16u        /* batches 1..16 */
+#define SF_DRAW_N0_MIN 17u           /* stencil N0 17..1000, N1 1..64, radius 1..4 */
+#define SF_DRAW_N0_MAX 1000u
+#define SF_DRAW_N1_MAX 64u
+#define SF_DRAW_RADIUS_MAX 4u
+
+/* splitmix64: the next 64 random bits of *s. */
+static inline uint64_t sf_rand_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A whole number uniform in [lo, hi] (lo <= hi). */
+static inline uint64_t sf_rand_range(uint64_t *s, uint64_t lo, uint64_t hi)
+{
+    return lo + sf_rand_next(s) % (hi - lo + 1);
+}
+
 struct fam_model {
     const char *name;                /* the family: "copy" */
     const sf_variant *variants;      /* its modelled variants, in its kernels' order */
@@ -125,6 +166,9 @@ struct fam_model {
     const char *ncu_n;               /* N of the ncu runs unless --n: "1e7" */
     const sf_ncu_run *ncu;
     size_t nncu;
+    /* one random configuration of variant v (bin/model_check draw); NULL:
+     * the family is not checked on random configurations */
+    int (*draw)(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen);
 };
 
 /* The N and configuration checks of an SF_SHAPE_N family: N in 1..SF_MAX_N,
