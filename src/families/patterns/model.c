@@ -115,22 +115,12 @@ static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
     (void)err, (void)errlen;
     const uint64_t N = p->n;
     if (v->gen == g_load_pattern) {
-        switch (v->param) {
-        case PT_OFFSET: c->items = N > 32 ? N - 32 : 0; break;
-        case PT_SPREAD: case PT_STRADDLE: case PT_REREAD: c->items = N / 4; break;
-        default: c->items = N; break;
-        }
+        c->items = patterns_items(v->param, v->cfg == SF_CFG_OFFSET ? p->cfg : 0, N);
         c->half = ro_perm_half_bits(N);
         /* random loads through L1: cross-block reuse in an SM's L1 is statistical */
         out->hit_tol_frac = v->param == PT_RANDOM && v->path != SF_PATH_CG ? 0.005 : 0;
     } else if (v->gen == g_write_pattern) {
-        switch (v->param) {
-        case PT_W_SCATTER192: c->items = N / 2; break;
-        case PT_W_RANGE64: c->items = 2 * N; break;
-        case PT_W_OFFSET: c->items = N > 32 ? N - 32 : 0; break;
-        case PT_W_STRIDED: c->items = N / p->cfg; break;
-        default: c->items = N; break;
-        }
+        c->items = patterns_items(v->param, v->cfg != SF_CFG_NONE ? p->cfg : 0, N);
     } else {
         c->items = N / (v->param & 15);
     }

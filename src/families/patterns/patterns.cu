@@ -297,22 +297,7 @@ static uint64_t pa_param(int v, int cfg)
 
 static uint64_t pa_items(int v, int cfg, uint64_t n)
 {
-    const uint64_t par = pa_param(v, cfg);
-    switch (PA[v].pt) {
-    case PT_PERMUTED: return n & ~31ull;
-    /* every offset up to 32 gets the same threads, N - 32 (and N - off beyond) */
-    case PT_OFFSET: case PT_W_OFFSET: {
-        const uint64_t m = par > 32 ? par : 32;
-        return n > m ? n - m : 0;
-    }
-    case PT_SPREAD: case PT_STRADDLE: return n / 128 * 32;
-    case PT_REREAD: return n / 4;   /* pairs of warps share a window: N/256 windows */
-    case PT_W_SCATTER192: return n / 64 * 32;
-    case PT_W_RANGE64: return n / 16 * 32;
-    case PT_W_STRIDED: return n / par;
-    case PT_AOS_ONE: case PT_AOS_ALL: case PT_SOA_ONE: case PT_SOA_ALL: case PT_AOS_VEC: return n / par;
-    default: return n;
-    }
+    return patterns_items(PA[v].pt, pa_param(v, cfg), n);
 }
 
 static const void *pa_kernel(int v, int, eng_mode m) { return PA[v].k[m]; }

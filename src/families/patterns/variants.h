@@ -73,4 +73,29 @@ enum {  /* what each variant does */
     S(aos_vec4, PT_AOS_VEC, 4, "the struct of 4 floats loaded as one float4 (LDG.E.128)",         \
       "items N/4: float4 a4[t] (LDG.E.128)")
 
+/* The threads that work in pattern PT at N elements; PAR is its offset (the
+ * offset patterns), stride (write_strided) or F (the structs), else unused.
+ * The one count of the kernels (patterns.cu) and of the sector model
+ * (model.c): whole windows only where a warp reads a fixed window (spread,
+ * straddle: 128 words; write_scatter192: 64; write_range64: 16), and every
+ * offset up to 32 gets the same threads, N - 32 (N - off beyond). */
+static inline unsigned long long patterns_items(int pt, unsigned long long par, unsigned long long n)
+{
+    switch (pt) {
+    case PT_PERMUTED: return n & ~31ull;
+    case PT_OFFSET: case PT_W_OFFSET: {
+        const unsigned long long m = par > 32 ? par : 32;
+        return n > m ? n - m : 0;
+    }
+    case PT_SPREAD: case PT_STRADDLE: return n / 128 * 32;
+    case PT_REREAD: return n / 4;   /* pairs of warps share a window: N/256 windows */
+    case PT_W_SCATTER192: return n / 64 * 32;
+    case PT_W_RANGE64: return n / 16 * 32;
+    case PT_W_STRIDED:
+    case PT_AOS_ONE: case PT_AOS_ALL: case PT_SOA_ONE: case PT_SOA_ALL: case PT_AOS_VEC:
+        return par ? n / par : 0;
+    default: return n;
+    }
+}
+
 #endif

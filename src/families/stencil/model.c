@@ -18,7 +18,7 @@ extern const struct fam_model fam_model_stencil;
 /* deriv_copy, deriv0, deriv1, deriv0_halo (param: ST_*). */
 static int g_stencil(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
 {
-    const unsigned kind = c->v->param, R = kind == ST_DERIV0_HALO ? 1 : c->radius;
+    const unsigned kind = c->v->param, R = c->radius;
     const unsigned nloads = kind == ST_COPY ? 1 : 2 * R;
     if (k > nloads)
         return 0;
@@ -47,15 +47,15 @@ static int stencil_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
                          sf_prediction *out, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    const unsigned R = p->radius;
+    const stencil_layout L = stencil_layout_of(v->param, p->n0, p->n1, p->radius, p->lead_pad,
+                                               p->pad_ld);
+    const unsigned R = L.R;
     c->radius = R;
-    c->halo = v->param == ST_DERIV1 ? R : 0;
-    c->ld = p->n0 + 2 * R;
-    if (p->pad_ld)
-        c->ld = (c->ld + 31) / 32 * 32;
-    c->lead = p->lead_pad ? (32 - (c->halo * c->ld + R) % 32) % 32 : 0;
+    c->halo = L.H;
+    c->ld = L.ld;
+    c->lead = L.lead;
     c->items = p->n0 * p->n1;
-    c->array_bytes[0] = c->array_bytes[1] = 4 * (c->lead + (p->n1 + 2 * c->halo) * c->ld);
+    c->array_bytes[0] = c->array_bytes[1] = 4 * L.size;
     snprintf(out->config, sizeof out->config, "n0=%llu,n1=%llu,r=%u,lead=%llu,ld=%llu",
              (unsigned long long)p->n0, (unsigned long long)p->n1, R,
              (unsigned long long)c->lead, (unsigned long long)c->ld);

@@ -197,27 +197,13 @@ static const cli_opt ST_OPTIONS[] = {
     CLI_END,
 };
 
-typedef struct st_layout {
-    uint64_t n0, n1, ld, lead, size;
-    uint32_t R, H;
-    int lead_pad, pad_ld;
-} st_layout;
+typedef stencil_layout st_layout;
 
 static st_layout st_layout_of(const eng_ctx *c, int v, int cfg)
 {
-    st_layout L;
-    L.n0 = c->pos[0];
-    L.n1 = c->pos[1];
-    L.R = v == ST_DERIV0_HALO ? 1 : (uint32_t)opt_radius;
-    L.H = v == ST_DERIV1 ? L.R : 0;
-    L.lead_pad = opt_all_layouts ? cfg & 1 : opt_lead_pad;
-    L.pad_ld = opt_all_layouts ? (cfg >> 1) & 1 : opt_pad_ld;
-    L.ld = L.n0 + 2 * L.R;
-    if (L.pad_ld) L.ld = (L.ld + 31) / 32 * 32;
-    const uint64_t first = L.H * L.ld + L.R;   /* index of (0,0) with lead 0 */
-    L.lead = L.lead_pad ? (32 - first % 32) % 32 : 0;
-    L.size = L.lead + (L.n1 + 2 * L.H) * L.ld;
-    return L;
+    return stencil_layout_of(v, c->pos[0], c->pos[1], (unsigned)opt_radius,
+                             opt_all_layouts ? cfg & 1 : opt_lead_pad,
+                             opt_all_layouts ? (cfg >> 1) & 1 : opt_pad_ld);
 }
 
 static int st_configs(const eng_ctx *, int) { return opt_all_layouts ? 4 : 1; }
