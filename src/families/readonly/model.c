@@ -14,6 +14,7 @@
 #include "sector_family.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define GRAN(lim, row, quick)                                                                  \
     { "gran_" lim, "1e8 0 {WPB} --kernel strided --stride 32", "^readonly_strided$", row,     \
@@ -40,7 +41,26 @@ static const sf_ncu_run READONLY_NCU[] = {
       SF_NCU_POOL, 1 },
 };
 
+/* One random configuration of the readonly variant v (bin/model_check): N
+ * and WPB from the documented ranges, a stride 1..257 for the strided ones. */
+static int readonly_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    sf_params_default(&out->p);
+    out->p.n = sf_draw_n(rng);
+    out->p.wpb = sf_draw_wpb(rng);
+    out->p.cfg = 0;
+    int k = snprintf(out->args, sizeof out->args, "%llu 0 %u --kernel %s", (unsigned long long)out->p.n,
+                     out->p.wpb, v->name);
+    if (v->cfg == SF_CFG_STRIDE) {
+        out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_STRIDE_MAX);
+        snprintf(out->args + k, sizeof out->args - (size_t)k, " --stride %llu", (unsigned long long)out->p.cfg);
+    }
+    return 0;
+}
+
 const struct fam_model fam_model_readonly = {
     "readonly", NULL, 0, SF_SHAPE_N, 100000000ull, NULL, NULL, NULL, NULL, 0,
     SF_MSET_LOADS, "1e8", READONLY_NCU, sizeof READONLY_NCU / sizeof READONLY_NCU[0],
+    readonly_draw,
 };
