@@ -12,7 +12,7 @@
  *       DRAM sectors are within 5 %.  --generic prints the same verdicts in the
  *       families' table (below).
  *
- *   sector_compare --family copy|patterns|stencil --runs RUNS.tsv --ncu NCU.tsv
+ *   sector_compare --family copy|patterns|readonly|stencil --runs RUNS.tsv --ncu NCU.tsv
  *                  [--dram-granularity B] [--l2-bytes B] [--seed S]
  *                  [--n0 N0 --n1 N1 --radius R --lead-pad --pad-leading-dim]
  *                  [--markdown] [--strict] [--out FILE]
@@ -435,8 +435,8 @@ static int check_readonly_join(const cmp_args *a, const cli_parse_result *r)
         return cli_usage_error(PROG, "--family readonly takes --runs and --ncu (and "
                                "--measured or --l2-fetch-row); a measured table is "
                                "compared as sector_compare MEASURED.tsv");
-    if (a->measured == !!a->l2row)
-        return cli_usage_error(PROG, "--family readonly needs one of --measured and "
+    if (a->measured && a->l2row)
+        return cli_usage_error(PROG, "--family readonly takes one of --measured and "
                                "--l2-fetch-row LIMIT");
     const char *l = a->l2row;
     if (l && strcmp(l, "0") && strcmp(l, "32") && strcmp(l, "64") && strcmp(l, "128"))
@@ -476,7 +476,9 @@ static int check_args(const cmp_args *a, const cli_parse_result *r, fam_opts *fo
         return cli_usage_error(PROG, "--chart: '%s' must end in .svg, .png or .pdf", a->chart);
     if (out_path && !*out_path)
         return cli_usage_error(PROG, "--out needs a file name");
-    const int ro_join = a->family && !strcmp(a->family, "readonly");
+    /* readonly's joins (its measured table, an L2 fetch row); without either
+     * option it is compared as every family is */
+    const int ro_join = a->family && !strcmp(a->family, "readonly") && (a->measured || a->l2row);
     if (ro_join)
         return check_readonly_join(a, r);
     if (a->measured || a->l2row)
@@ -520,7 +522,7 @@ static int run_family(const cmp_args *a, fam_opts *fo)
 static int run_mode(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
 {
     int rc;
-    if (a->family && !strcmp(a->family, "readonly")) {
+    if (a->family && !strcmp(a->family, "readonly") && (a->measured || a->l2row)) {
         rc = sro_join(OUT, a->runs, a->ncu, (unsigned)a->opt_g, a->l2row != NULL, a->l2row);
         int wr = out_close(rc == 0);
         return wr ? 1 : rc;
@@ -569,7 +571,8 @@ int main(int argc, char **argv)
         {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.opt_seed, "S",
          "the random permutation's seed (default: '# seed', else 12345)", 0, &a.given_seed},
         {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",
-         "copy, patterns or stencil; readonly with --measured or --l2-fetch-row", 0, 0},
+         "a family with a model (copy, patterns, readonly, stencil); readonly\n"
+         "also joins with --measured or --l2-fetch-row", 0, 0},
         {"--measured", 0, CLI_FLAG, 0, 0, 0, 0, &a.measured, 0,
          "--family readonly: write its measured table (the input of MEASURED.tsv)", 0, 0},
         {"--l2-fetch-row", 0, CLI_STRING, 0, 0, 0, 0, &a.l2row, "LIMIT",

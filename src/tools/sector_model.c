@@ -9,7 +9,7 @@
  *   sector_model --elem E [--stride S] [--offset B] [--lanes L] [...]
  *       one readonly pattern: one warp's request, then the whole strided
  *       kernel over N floats' worth of E-byte elements
- *   sector_model --family copy|patterns|stencil [--variant V,...] [--config LIST] ...
+ *   sector_model --family copy|patterns|readonly|stencil [--variant V,...] [--config LIST] ...
  *       one row per variant, configuration and op (ld, st): L1 requests,
  *       sectors, wavefronts, hits, L2 requests and sectors, DRAM sectors,
  *       bus utilization, and the background labs' figure beside it
@@ -620,8 +620,8 @@ static int run_family(const sm_args *a, fam_opts *fo)
     sf_params_default(&fp);
     const struct fam_model *fm = sf_model(a->family);
     if (!fm || !fm->nvariants)
-        return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly is the "
-                               "default tables)", a->family, sf_family_list(names, sizeof names, 0));
+        return cli_usage_error(PROG, "--family: unknown family '%s' (%s)", a->family,
+                               sf_family_list(names, sizeof names, 0));
     if (a->given_elem || a->given_stride || a->given_offset || a->given_lanes)
         return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
                                "readonly single pattern's, not --family's");
@@ -707,7 +707,7 @@ int main(int argc, char **argv)
         {"--lanes", 0, CLI_U64, 1, 32, 0, 0, &a.lanes, "L",
          "readonly single pattern: active lanes of the single warp (1..32)", 0, &a.given_lanes},
         {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",
-         "copy, patterns or stencil: the family's rows", 0, 0},
+         "copy, patterns, readonly or stencil: the family's rows", 0, 0},
         {"--variant", 0, CLI_STRING, 0, 0, 0, 0, &a.variants, "V,...",
          "only these variants (default: all the family's modelled ones)", 0, 0},
         {"--config", 0, CLI_LIST, 0, 1ull << 32, 0, 0, &fo.config, "LIST",

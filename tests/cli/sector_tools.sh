@@ -101,7 +101,8 @@ expect_exit 2 bin/sector_compare --family copy --runs a --ncu b --n0 64; expect_
 expect_exit 2 bin/sector_compare --family nope --runs a --ncu b; expect_says "unknown family 'nope'"
 expect_exit 2 bin/sector_compare "$M" --runs a;         expect_says "go with --family"
 expect_exit 2 bin/sector_compare "$M" --measured;       expect_says "go with --family readonly"
-expect_exit 2 bin/sector_compare --family readonly --runs a --ncu b; expect_says "one of --measured and --l2-fetch-row"
+expect_exit 2 bin/sector_compare --family readonly --runs a --ncu b --measured --l2-fetch-row 0; expect_says "one of --measured and --l2-fetch-row"
+expect_exit 1 bin/sector_compare --family readonly --runs "$TMP/a.tsv" --ncu "$TMP/b.tsv"; expect_says "cannot open"
 expect_exit 2 bin/sector_compare --family readonly --runs a --ncu b --l2-fetch-row 48; expect_says "0, 32, 64 or 128"
 expect_exit 1 bin/sector_compare --family copy --runs "$TMP/a.tsv" --ncu "$TMP/b.tsv"; expect_says "cannot open"
 # a runs table without the engine's columns, a config without the value

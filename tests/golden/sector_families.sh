@@ -25,6 +25,7 @@ extract() {
 # --- the model's tables
 golden fam_copy_n65536.tsv bin/sector_model --family copy --n 65536
 golden fam_patterns_n65536.md bin/sector_model --family patterns --n 65536 --markdown
+golden fam_readonly_n100003.tsv bin/sector_model --family readonly --n 100003 --wpb 7
 golden fam_stencil_32x5_lead.tsv bin/sector_model --family stencil --n0 32 --n1 5 --lead-pad
 golden fam_stencil_32x32_r2.md bin/sector_model --family stencil --n0 32 --n1 32 --radius 2 \
     --lead-pad --pad-leading-dim --markdown
@@ -51,6 +52,8 @@ bin/ncu_extract "$F/h100_real_default.csv" --metrics "$M" >"$TMP/ro.ncu.tsv" || 
 golden readonly_measured_1e7.tsv bin/sector_compare --family readonly --runs "$F/readonly_runs_1e7.tsv" \
     --ncu "$TMP/ro.ncu.tsv" --measured
 golden compare_h100_1e7_generic.tsv bin/sector_compare "$F/measured_h100_1e7.tsv" --generic
+golden compare_readonly_1e7.tsv bin/sector_compare --family readonly --runs "$F/readonly_runs_1e7.tsv" \
+    --ncu "$TMP/ro.ncu.tsv"
 
 # --- checks that do not depend on the golden files
 T=$TMP/compare_copy.tsv
@@ -85,6 +88,18 @@ T=$TMP/fam_copy_n65536.tsv
 grep -q "000 | copy | stride | stride=5 | ld | wavefronts/request | 2 | 2 | agrees |" "$TMP/lab.md" ||
     fail "lab table: stride 5 in 2 wavefronts"
 [ "$(grep -c 'agrees |$' "$TMP/lab.md")" = 64 ] || fail "lab table: 64 of the 73 lab figures agree with the H100 model (9 differ, each with its reason)"
+# readonly's generators on the real H100 log: the counts are exact, baseline's
+# DRAM too; strided stride 4 read 19 % less from DRAM than its 5e6 sectors
+T=$TMP/compare_readonly_1e7.tsv
+[ "$(bin/tsv get "$T" agree --where variant=baseline)" = yes ] || fail "readonly baseline at 1e7 agrees"
+[ "$(bin/tsv get "$T" mismatch --where variant=strided --where config=stride=4)" = dram_sectors ] ||
+    fail "readonly strided 4 at 1e7: only its DRAM sectors disagree"
+[ "$(bin/tsv get "$T" l1_sectors_pred --where variant=strided)" = 5000000 ] || fail "readonly strided 4: 5e6 sectors"
+T=$TMP/fam_readonly_n100003.tsv
+[ "$(bin/tsv get "$T" l1_requests --where variant=float4)" = 784 ] ||
+    fail "readonly float4 at N = 100003: 25000 items in 112 blocks of 224 threads, 784 warps"
+[ "$(bin/tsv get "$T" l1_requests --where variant=random_access)" = 6258 ] ||
+    fail "readonly random_access at N = 100003: 447 blocks of 7 warps (a tail of clamped threads), 2 loads each: 6258"
 # the readonly measured table is the input sector_compare reads
 expect_exit 0 bin/sector_compare "$TMP/readonly_measured_1e7.tsv" --n 1e7
 expect_says "1 of 2 rows disagree"

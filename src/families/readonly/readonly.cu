@@ -30,8 +30,11 @@
 #include "engine.cuh"
 #include "patterns.h"
 
-enum { RO_BASELINE, RO_FLOAT4, RO_NONDIVERGING, RO_RANDOM_ACCESS, RO_STRIDED, RO_STRIDED_FLOAT4,
-       RO_NVARIANTS };
+#include "variants.h"   /* the one list of variants, shared with the sector model */
+
+#define RO_ID(ID, NAME, ABOUT, CFG, CFGD, RULE) ID,
+enum { READONLY_VARIANTS(RO_ID) RO_NVARIANTS };
+#undef RO_ID
 
 struct ro_args {
     const float *a;        /* N floats (float4 variants read them as N/4 float4) */
@@ -347,14 +350,9 @@ static void ro_teardown(eng_ctx *c)
 static const char *const RO_POS[] = {"N", "SMEM", "WPB", NULL};
 static const char *const RO_POSDEF[] = {"1e8", "0", "4", NULL};
 
-static const eng_variant RO_VARIANTS[RO_NVARIANTS] = {
-    {"baseline", "float a[i]: one coalesced 4-byte load per thread (128 B per warp)"},
-    {"float4", "float4 a4[i]: one 16-byte load per thread, N/4 threads (512 B per warp)"},
-    {"nondiverging", "a[c[i]] with c[i] = i: two dependent coalesced loads"},
-    {"random_access", "a[c[i]] with c a random permutation: a diverging gather"},
-    {"strided", "a[(stride * i) % N]: sectors per request grow with --stride"},
-    {"strided_float4", "float4 a4[(stride * i) % (N/4)]"},
-};
+#define RO_NAME(ID, NAME, ABOUT, CFG, CFGD, RULE) {NAME, ABOUT},
+static const eng_variant RO_VARIANTS[RO_NVARIANTS] = {READONLY_VARIANTS(RO_NAME)};
+#undef RO_NAME
 
 extern "C" const eng_family eng_family_table = {
     "readonly",
