@@ -26,8 +26,8 @@
 #   DIR/model_check/<family>_draws.tsv  the draws (id, variant, n, WPB, args)
 #   DIR/model_check/<family>.batch      the engine's --batch-file
 #   DIR/model_check/<family>_runs.tsv   the engine's table of the profiled run
-#   DIR/model_check/<family>.csv        ncu's raw log (the comparison can be made
-#                                       again from it without a GPU)
+#   DIR/model_check/<family>.csv.gz     ncu's raw log, gzipped (the comparison can
+#                                       be made again from it without a GPU)
 #   DIR/model_check/<family>_compare.tsv  bin/sector_compare's table
 # Needs ncu, ./<family>_profile (make), a GPU and counter access.
 # WARPLAT_PROFILE_DIR (default .) is where the <family>_profile programs are.
@@ -100,7 +100,8 @@ check() {
       cat "$WORK/${f}_compare.tsv"; } >"$WORK/${f}_cmp.tsv" || die "cannot write $WORK/${f}_cmp.tsv"
     bin/model_check judge --compare "$WORK/${f}_cmp.tsv" --draws "$WORK/${f}_draws.tsv" \
         --out "$WORK/model_check_$f.tsv" || die "$f: bin/model_check judge failed"
-    for x in "$f.batch" "${f}_draws.tsv" "${f}_runs.tsv" "$f.csv"; do publish "$WORK/$x" "$OUTDIR/model_check/$x"; done
+    gzip -n -c "$WORK/$f.csv" >"$WORK/$f.csv.gz" || die "gzip failed"
+    for x in "$f.batch" "${f}_draws.tsv" "${f}_runs.tsv" "$f.csv.gz"; do publish "$WORK/$x" "$OUTDIR/model_check/$x"; done
     publish "$WORK/${f}_cmp.tsv" "$OUTDIR/model_check/${f}_compare.tsv"
     publish "$WORK/model_check_$f.tsv" "$OUTDIR/model_check_$f.tsv"
 }
