@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# tests/cli/model_check.sh - the random model check without a GPU:
+#   draws    bin/model_check draw gives back, byte for byte, the --batch-file
+#            and draws' table the H100 run of each committed seed profiled
+#            (a seed draws the same configurations on every machine);
+#   replay   scripts/model_check.sh all on stand-ins for ncu and the
+#            <family>_profile programs that replay that run's raw ncu log and
+#            runs table: every step after the measurement (metrics, ncu_extract,
+#            the sector join, the strict judging, the summary) runs for real,
+#            and the judged tables and the summary equal the committed ones;
+#   usage    errors exit 2, a family without draws is refused.
+source "$(dirname "$0")/../lib.sh"
+require_bin bin/model_check bin/sector_model bin/sector_compare bin/ncu_extract bin/tsv
+R=$ROOT/data/reference/h100/model_check
+STUB=$TMP/stub
+mkdir -p "$STUB"
+
+# --- usage
+expect_exit 2 bin/model_check
+expect_exit 2 bin/model_check draw nosuch --random 3 --seed 1 --batch-file "$TMP/b" --draws "$TMP/d"
+expect_exit 2 bin/model_check draw copy --seed 1 --batch-file "$TMP/b" --draws "$TMP/d"
+expect_exit 0 bin/model_check --help
+[ "$(bin/model_check families | paste -sd' ')" = "copy patterns readonly stencil" ] ||
+    fail "families with draws: $(bin/model_check families | paste -sd' ')"
+expect_exit 2 scripts/model_check.sh copy --seed 1
+expect_exit 2 scripts/model_check.sh atomics --random 3 --seed 1
+[ -e "$TMP/b" ] && fail "a refused draw left a file"
+
+# --- draws: the committed seeds' lines, byte for byte
+for seed in 2025 4242; do
+    for f in copy patterns readonly stencil; do
+        bin/model_check draw "$f" --random 100 --seed "$seed" --batch-file "$TMP/$f.batch" --draws "$TMP/${f}_draws.tsv" ||
+            fail "draw $f seed $seed failed"
+        cmp -s "$TMP/$f.batch" "$R/seed$seed/model_check/$f.batch" || fail "seed $seed $f: the batch differs from the H100 run's"
+        cmp -s "$TMP/${f}_draws.tsv" "$R/seed$seed/model_check/${f}_draws.tsv" || fail "seed $seed $f: the draws differ"
+    done
+done
+
+# --- replay: ncu writes the recorded raw log, the program the recorded runs table
+cat >"$STUB/ncu" <<'EOF'
+#!/usr/bin/env bash
+case "$*" in
+    *--version*) echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.1.0 (stub)"; exit 0 ;;
+    *--query-metrics*) cat "$STUB_QUERY"; exit 0 ;;
+esac
+log="" prog=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --log-file) log=$2; shift 2 ;;
+        --metrics|--kernel-name|--print-units|--clock-control|--cache-control) shift 2 ;;
+        --csv) shift ;;
+        -*) echo "stub ncu: unexpected option $1" >&2; exit 3 ;;
+        *) prog=$1; shift; break ;;
+    esac
+done
+"$prog" "$@" || exit 1
+f=$(basename "$prog"); f=${f%_profile}
+gzip -dc "$STUB_SEED/model_check/$f.csv.gz" >"$log"
+EOF
+for f in copy patterns readonly stencil; do
+    cat >"$STUB/${f}_profile" <<EOF
+#!/usr/bin/env bash
+# the recorded run's table, after checking the batch is the recorded one
+args=("\$@")
+for ((i = 0; i < \${#args[@]}; i++)); do
+    case \${args[i]} in
+        --batch-file) cmp -s "\${args[i+1]}" "\$STUB_SEED/model_check/$f.batch" || { echo "stub: another batch" >&2; exit 1; } ;;
+        --table) cp "\$STUB_SEED/model_check/${f}_runs.tsv" "\${args[i+1]}" ;;
+    esac
+done
+EOF
+done
+cp "$ROOT/tests/fixtures/ncu/query_metrics_h100.txt" "$STUB/query.txt"
+chmod +x "$STUB"/*
+strip() { grep -v -e '^# date' -e '^# ncu' "$1"; }
+# (seed 2025 only: the model's walk of 400 launches takes minutes; 4242's
+# tables come from the same code, and its draws are checked above)
+for seed in 2025; do
+    OUT=$TMP/out$seed
+    PATH=$STUB:$PATH WARPLAT_PROFILE_DIR=$STUB STUB_SEED=$R/seed$seed STUB_QUERY=$STUB/query.txt \
+        expect_exit 0 scripts/model_check.sh all --random 100 --seed "$seed" --out "$OUT"
+    for t in model_check_copy.tsv model_check_patterns.tsv model_check_readonly.tsv model_check_stencil.tsv \
+             model_check_summary.tsv; do
+        diff <(strip "$R/seed$seed/$t") <(strip "$OUT/$t") >"$TMP/d" ||
+            fail "seed $seed: $t differs from the committed one:
+$(head -n 20 "$TMP/d")"
+    done
+    ls "$OUT" "$OUT/model_check" | grep -q '\.tmp$' && fail "seed $seed: a .tmp file was left behind"
+done
+# the summary's figures are the judged rows' own
+[ "$(bin/tsv get "$R/seed2025/model_check_summary.tsv" rows --where family=all)" = 600 ] ||
+    fail "seed 2025: 600 rows in all"
+n_yes=$(cat "$R"/seed2025/model_check_{copy,patterns,readonly,stencil}.tsv | grep -v '^#' | awk -F'\t' '$8 == "yes"' | wc -l)
+[ "$(bin/tsv get "$R/seed2025/model_check_summary.tsv" agree --where family=all)" = "$n_yes" ] ||
+    fail "seed 2025: the summary's agreeing rows are not the tables' ($n_yes)"
+done_testing
