@@ -96,7 +96,7 @@ expect_exit 2 bin/sector_compare "$M" --chart "$TMP/c";  expect_says "must end i
 expect_exit 2 bin/sector_compare "$M" "$M";             expect_says "too many arguments"
 expect_exit 2 bin/sector_compare --family copy;         expect_says "needs --runs RUNS.tsv and --ncu NCU.tsv"
 expect_exit 2 bin/sector_compare --family copy --runs a --ncu b "$M"; expect_says "takes --runs and --ncu"
-expect_exit 2 bin/sector_compare --family copy --runs a --ncu b --chart x.svg; expect_says "readonly table's"
+expect_exit 2 bin/sector_compare --family copy --runs a --ncu b --chart x.svg; expect_says "readonly measured table's"
 expect_exit 2 bin/sector_compare --family copy --runs a --ncu b --n0 64; expect_says "are the stencil's"
 expect_exit 2 bin/sector_compare --family nope --runs a --ncu b; expect_says "unknown family 'nope'"
 expect_exit 2 bin/sector_compare "$M" --runs a;         expect_says "go with --family"
