@@ -14,6 +14,10 @@
 #   --points LIST   only these resident-blocks-per-SM values: 1,2,4 or 1-4,8
 #   --ladder TSV    a latency ladder (./latency): the table records its DRAM
 #                   plateau and the chart draws the bound at it
+#   --sample K      record one block in K at each point (default 1: every
+#                   block, which the in-flight columns need: warps measured in
+#                   flight, the slot period, Little's law closed with them;
+#                   auto: the engine's choice, and those columns are nan)
 #   --ncu           also profile the clean twin at each point with Nsight
 #                   Compute: achieved occupancy and DRAM read bandwidth
 #   --device D      CUDA device ordinal (default 0)
@@ -41,15 +45,15 @@ usage_error() { echo "$PROG: $*" >&2; echo "Try 'scripts/$PROG --help'." >&2; ex
 die() { echo "$PROG: $*" >&2; exit 1; }
 abspath() { case $1 in ''|/*) printf '%s' "$1" ;; *) printf '%s/%s' "$CALLER_PWD" "$1" ;; esac; }
 
-N=1e8 REPS="" POINTS="" LADDER="" NCU_ON=0 DEVICE="" OUTDIR=data KEEP="" pos=()
+N=1e8 REPS="" SAMPLE=1 POINTS="" LADDER="" NCU_ON=0 DEVICE="" OUTDIR=data KEEP="" pos=()
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --ncu) NCU_ON=1; shift ;;
-        --n|--reps|--points|--ladder|--device|--out|--keep-logs)
+        --n|--reps|--sample|--points|--ladder|--device|--out|--keep-logs)
             [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
             case $1 in
-                --n) N=$2 ;; --reps) REPS=$2 ;; --points) POINTS=$2 ;; --ladder) LADDER=$2 ;;
+                --n) N=$2 ;; --reps) REPS=$2 ;; --sample) SAMPLE=$2 ;; --points) POINTS=$2 ;; --ladder) LADDER=$2 ;;
                 --device) DEVICE=$2 ;; --out) OUTDIR=$2 ;; --keep-logs) KEEP=$2 ;;
             esac
             shift 2 ;;
@@ -91,7 +95,7 @@ T0=$(now_us)
 say() { echo "$PROG: $*" >&2; }
 
 # ---- 1. the sweep: every point, the bound and the closure error, in C
-args=("$N" 0 "$WPB" --kernel "$V" --sweep --out "$LOGS" --table "$TABLE")
+args=("$N" 0 "$WPB" --kernel "$V" --sweep --sample "$SAMPLE" --out "$LOGS" --table "$TABLE")
 [ -n "$REPS" ] && args+=(--reps "$REPS")
 [ -n "$POINTS" ] && args+=(--points "$POINTS")
 [ -n "$LADDER" ] && args+=(--ladder "$LADDER")

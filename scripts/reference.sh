@@ -19,10 +19,15 @@
 #              latency_stats_<N>_wpb4.tsv
 #   overhead   overhead.tsv: the clean twin against the instrumented kernel
 #   sampling   sampling.tsv: latency percentiles at WPB 4 with 1 block in K
-#              recorded, K = 1, 4, 16, 64, 256 and the default
+#              recorded, K = 1, 4, 16, 64, 256 (a sparse K pooled over K / 32
+#              launches that record other blocks: bin/sampling plan and pool)
+#              and the default (label default); then bin/sampling check says
+#              on stderr whether the sparsest K has converged
 #   logs       logs_1e6/: every block recorded, for the per-warp timelines
 #   latency    latency_ca.tsv, latency_cg.tsv (the ladder)
-#   sweeps     sweep_readonly_<variant>_4.tsv (occupancy sweeps)
+#   sweeps     sweep_readonly_<variant>_4.tsv and sweep_readonly_baseline_8.tsv
+#              (occupancy sweeps, every block recorded: the in-flight columns,
+#              src/lib/inflight.h)
 #   families   every family with a script of its own, scripts/<family>.sh
 #              OUTDIR [--device D] [--quick] [--ladder TSV] (ceiling.sh: the
 #              achievable bandwidth; stencil.sh: layouts and the size sweep)
@@ -125,7 +130,12 @@ step() {
 }
 name() { bin/names "$@"; }
 
-for b in "${FAMILIES[@]}" latency; do
+# the programs the wanted sections run (sweeps and sampling need ./readonly
+# only, so that a GPU machine can rebuild just those after make readonly tools)
+needs=(readonly)
+if wanted summaries || wanted families || wanted sass; then needs+=("${FAMILIES[@]}"); fi
+if wanted latency || wanted sass; then needs+=(latency); fi
+for b in "${needs[@]}"; do
     [ -x "./$b" ] || { echo "reference.sh: ./$b is missing: run make first" >&2; exit 1; }
 done
 
@@ -173,17 +183,24 @@ sec_overhead() {
 
 # ---------------------------------------------------------------- sampling
 sec_sampling() {
-    local k files=()
-    for k in 1 4 16 64 256; do
-        step "sampling: 1 block in $k" ./readonly "$N" 0 4 --sample "$k" --device "$DEVICE" --out "$SCRATCH/k$k" \
-            --table "$SCRATCH/k$k.tsv" -q
-        files+=("$SCRATCH/k$k.tsv")
-        rm -rf "$SCRATCH/k$k"
-    done
-    # the last rows: the default (--sample auto) of the summaries section
-    step "sampling.tsv" bin/tsv cat \
-        --columns variant=kernel,wpb=warps_per_block,sample,records,lat_mean_cycles,lat_p50_cycles,lat_p95_cycles,overhead_pct \
-        --out "$OUTDIR/sampling.tsv" "${files[@]}" "$OUTDIR/$(name summary readonly "$N" 4)"
+    local k seed d logs=() dlogs=()
+    # the launches: one per K, and K / 32 at a sparse K, each seed recording
+    # other blocks (its sample offset), pooled into one row per K
+    while read -r k seed; do
+        d=$SCRATCH/sampling/k${k}_s$seed
+        step "sampling: 1 block in $k, seed $seed" ./readonly "$N" 0 4 --sample "$k" --seed "$seed" \
+            --device "$DEVICE" --out "$d" --table "$d.tsv" -q
+        logs+=("$d"/*.bin)
+    done < <(bin/sampling plan 1,4,16,64,256)
+    # the run's own choice of K (--sample auto), labelled default
+    d=$SCRATCH/sampling/default
+    step "sampling: default" ./readonly "$N" 0 4 --device "$DEVICE" --out "$d" --table "$d.tsv" -q
+    dlogs=("$d"/*.bin)
+    step "sampling: pooled" bin/sampling pool --out "$SCRATCH/sampling/fixed.tsv" "${logs[@]}"
+    step "sampling: default rows" bin/sampling pool --label default --out "$SCRATCH/sampling/auto.tsv" "${dlogs[@]}"
+    step "sampling.tsv" bin/tsv cat --out "$OUTDIR/sampling.tsv" "$SCRATCH/sampling/fixed.tsv" "$SCRATCH/sampling/auto.tsv"
+    [ -f "$OUTDIR/sampling.tsv" ] && bin/sampling check "$OUTDIR/sampling.tsv" >&2
+    rm -rf "$SCRATCH/sampling"
 }
 
 # ---------------------------------------------------------------- logs
@@ -208,12 +225,19 @@ sec_latency() {
 
 # ---------------------------------------------------------------- sweeps
 sec_sweeps() {
-    local v variants="baseline float4 nondiverging random_access" ladder=()
-    [ $QUICK = 1 ] && variants=baseline
+    local v variants="baseline float4 nondiverging random_access" wpb8=baseline ladder=()
+    [ $QUICK = 1 ] && variants=baseline wpb8=""
     [ -f "$OUTDIR/latency_ca.tsv" ] && ladder=(--ladder "$OUTDIR/latency_ca.tsv")
+    # every block recorded (--sample 1): the warps measured in flight, the
+    # slot period and Little's law closed with them need every window
     for v in $variants; do
-        step "sweep readonly $v WPB 4" ./readonly "$N" 0 4 --kernel "$v" --sweep "${ladder[@]}" \
+        step "sweep readonly $v WPB 4" ./readonly "$N" 0 4 --kernel "$v" --sweep --sample 1 "${ladder[@]}" \
             --device "$DEVICE" --out "$SCRATCH/sweep" --table "$OUTDIR/$(name sweep readonly "$v" 4)" -q
+        rm -rf "$SCRATCH/sweep"
+    done
+    for v in $wpb8; do
+        step "sweep readonly $v WPB 8" ./readonly "$N" 0 8 --kernel "$v" --sweep --sample 1 "${ladder[@]}" \
+            --device "$DEVICE" --out "$SCRATCH/sweep" --table "$OUTDIR/$(name sweep readonly "$v" 8)" -q
         rm -rf "$SCRATCH/sweep"
     done
 }

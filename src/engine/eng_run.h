@@ -26,6 +26,7 @@
  *   table.c      the summary: '#' lines, one row per variant
  *   columns.c    the summary's columns: one table for header, row, --list-columns
  *   sweep.c      --sweep: one row per resident-block count
+ *   batch.c      --batch-file FILE: one run per line, in one process, one table
  */
 #ifndef WARPLAT_ENG_RUN_H
 #define WARPLAT_ENG_RUN_H
@@ -43,6 +44,7 @@ typedef struct eng_opts {
     int device_info, list_positional;
     uint64_t reps, warmup, l2_fetch, carveout, level, seed;
     const char *out_dir, *sample, *ladder, *table, *devices;
+    const char *batch;         /* --batch-file FILE: one run per line (batch.c) */
     double max_overhead, ceiling;
     uint64_t min_records, configs_max;
     cli_list points;
@@ -125,6 +127,30 @@ typedef struct eng_point {
     uint64_t gt_base;
     int overhead_met;
 } eng_point;
+
+/* ---- run.c: start-up and the run on one device. */
+/* Parse argv into r and check it (no GPU touched): 0, or the exit status
+ * (*done set when the program should exit now: an error, --help, --list-*). */
+int eng_configure_run(eng_run *r, int argc, char **argv, int *done);
+/* r->dev is filled: does the run fit the device (SMEM, SM count)?  0 or the
+ * exit status. */
+int eng_fits_device(eng_run *r);
+/* Before the variants (device open and locked): --out, the L2 fetch limit,
+ * the family's inputs, the probe buffer, the events.  0 or the exit status. */
+int eng_device_begin(eng_run *r);
+/* Every selected variant and configuration, a row each to r->tbl: the
+ * number that failed validation. */
+int eng_run_selected(eng_run *r);
+/* Undo eng_device_begin (the logs are joined by the caller first). */
+void eng_device_end(eng_run *r);
+
+/* ---- batch.c */
+/* --batch-file FILE on the open device: every line of FILE run as its own run
+ * (its arguments, then the command line's others), rows to one table.
+ * 0, 1 (a run failed) or 2 (a line is not a valid command line). */
+int eng_run_batch(eng_run *outer, int argc, char **argv);
+/* Every line of --batch-file FILE configured, no GPU touched: 0, or 2 (said). */
+int eng_batch_check(const eng_run *outer, int argc, char **argv);
 
 /* ---- run.c: failures.  Each removes every temporary log first. */
 void eng_die(const eng_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));

@@ -90,6 +90,11 @@ static void common_options(eng_opts *o, cli_opt *t)
          "warps per block, instead of the positional WPB (for scripts)", 0, &o->wpb_given},
         {"--smem", 0, CLI_U64, 0, 1u << 30, 0, 0, &o->smem_opt, "BYTES",
          "shared memory per block, instead of the positional SMEM", 0, &o->smem_given},
+        {"--batch-file", 0, CLI_STRING, 0, 0, 0, 0, &o->batch, "FILE",
+         "run every line of FILE as one run of this program (its positional arguments\n"
+         "and options; '#' starts a comment), in this process on one GPU, the rows of\n"
+         "all of them in one table; the options given beside --batch-file apply to every\n"
+         "line (bin/model_check writes such files for Nsight Compute)", 0, 0},
         {"--configs-max", 0, CLI_U64, 1, 1u << 20, 0, 0, &o->configs_max, "K",
          "run at most the first K configurations of each variant (tests, sanitizers)", 0, 0},
         {"--quiet", 'q', CLI_FLAG, 0, 0, 0, 0, &o->quiet, 0, "no progress on stderr", 0, 0},

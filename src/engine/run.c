@@ -100,7 +100,7 @@ static int list_and_exit(const eng_run *r)
 
 /* What the command line asks, checked before any GPU is touched: 0, or the
  * exit status (an early exit: *done). */
-static int configure_run(eng_run *r, int argc, char **argv, int *done)
+int eng_configure_run(eng_run *r, int argc, char **argv, int *done)
 {
     const eng_family *f = r->fam;
     const eng_opts *o = &r->opt;
@@ -113,6 +113,10 @@ static int configure_run(eng_run *r, int argc, char **argv, int *done)
         return fflush(stdout) == 0 ? 0 : 1;
     }
     if ((rc = list_and_exit(r)) >= 0) return rc;
+    if (o->batch && pr.npos > 0)
+        return cli_usage_error(r->prog, "--batch-file takes no positional arguments: each line of %s has its own",
+                               o->batch);
+    if (o->batch && o->sweep) return cli_usage_error(r->prog, "--batch-file and --sweep do not go together");
     if ((rc = eng_parse_positional(r, &pr)) != 0) return rc;
     if ((rc = eng_select_kernels(r)) != 0) return rc;
     if ((rc = eng_parse_sample(r)) != 0) return rc;
@@ -154,6 +158,12 @@ static int open_device(eng_run *r, int ordinal)
         fprintf(stderr, "%s: %s\n", r->prog, err);
         return 1;
     }
+    return eng_fits_device(r);
+}
+
+int eng_fits_device(eng_run *r)
+{
+    char err[512];
     r->ctx.dev = &r->dev;
     if (cli_check_smem(r->ctx.smem_bytes, r->dev.max_smem_optin_per_block, r->dev.max_smem_per_sm,
                        r->dev.reserved_smem_per_block, r->dev.device_name, err, sizeof err) != 0) {
@@ -205,15 +215,49 @@ static int run_all(eng_run *r, int argc, char **argv)
     } else {
         eng_print_meta(r);
         fflush(r->tbl);
-        for (int v = 0; v < r->fam->nvariants; v++) {
-            if (!r->selected[v]) continue;
-            const int nc = eng_nconfigs(r, v);
-            for (int c = 0; c < nc; c++) failures += eng_run_variant(r, v, c);
-        }
+        failures += eng_run_selected(r);
     }
     failures += eng_finish_logs(r);
     if (eng_table_close(r, 1) != 0) failures++;   /* whole: every row, FAIL rows too */
     return failures;
+}
+
+int eng_device_begin(eng_run *r)
+{
+    const eng_opts *o = &r->opt;
+    const int logs = !r->profile_only && !o->no_probes;
+    if (logs && eng_mkdir_p(o->out_dir) != 0) {
+        fprintf(stderr, "%s: cannot create --out %s: %s\n", r->prog, o->out_dir, strerror(errno));
+        return 1;
+    }
+    logjob_install_signal_handlers();
+    if (o->l2_fetch) ENG_CUDA(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, o->l2_fetch));
+    ENG_CUDA(cudaDeviceGetLimit(&r->l2_fetch_now, cudaLimitMaxL2FetchGranularity));
+    eng_hook(r, r->fam->setup(&r->ctx), "setting up the inputs of", r->fam->name);
+    alloc_probes(r, logs);
+    ENG_CUDA(cudaEventCreate(&r->ev0));
+    ENG_CUDA(cudaEventCreate(&r->ev1));
+    return 0;
+}
+
+int eng_run_selected(eng_run *r)
+{
+    int failures = 0;
+    for (int v = 0; v < r->fam->nvariants; v++) {
+        if (!r->selected[v]) continue;
+        const int nc = eng_nconfigs(r, v);
+        for (int c = 0; c < nc; c++) failures += eng_run_variant(r, v, c);
+    }
+    return failures;
+}
+
+void eng_device_end(eng_run *r)
+{
+    if (r->fam->teardown) r->fam->teardown(&r->ctx);
+    cudaFree(r->d_probes);
+    r->d_probes = NULL;
+    cudaEventDestroy(r->ev0);
+    cudaEventDestroy(r->ev1);
 }
 
 /* On the one GPU chosen: set up, run, tear down. */
@@ -229,23 +273,10 @@ static int run_on_device(eng_run *r, int argc, char **argv, int ordinal)
         warplog_header_print(stdout, &r->dev, "");
         return print_done();
     }
-    const int logs = !r->profile_only && !o->no_probes;
-    if (logs && eng_mkdir_p(o->out_dir) != 0) {
-        fprintf(stderr, "%s: cannot create --out %s: %s\n", r->prog, o->out_dir, strerror(errno));
-        return 1;
-    }
-    logjob_install_signal_handlers();
-    if (o->l2_fetch) ENG_CUDA(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, o->l2_fetch));
-    ENG_CUDA(cudaDeviceGetLimit(&r->l2_fetch_now, cudaLimitMaxL2FetchGranularity));
-    eng_hook(r, r->fam->setup(&r->ctx), "setting up the inputs of", r->fam->name);
-    alloc_probes(r, logs);
-    ENG_CUDA(cudaEventCreate(&r->ev0));
-    ENG_CUDA(cudaEventCreate(&r->ev1));
+    if (o->batch) return eng_run_batch(r, argc, argv);
+    if ((rc = eng_device_begin(r)) != 0) return rc;
     const int failures = run_all(r, argc, argv);
-    if (r->fam->teardown) r->fam->teardown(&r->ctx);
-    cudaFree(r->d_probes);
-    cudaEventDestroy(r->ev0);
-    cudaEventDestroy(r->ev1);
+    eng_device_end(r);
     return failures ? 1 : 0;
 }
 
@@ -260,8 +291,13 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     r->profile_only = profile_only;
     snprintf(r->prog, sizeof r->prog, "%s%s", f->name, profile_only ? "_profile" : "");
     int done, ords[64], nord = 0;
-    int rc = configure_run(r, argc, argv, &done);
+    int rc = eng_configure_run(r, argc, argv, &done);
+    if (!done && r->opt.batch && (rc = eng_batch_check(r, argc, argv)) != 0) done = 1;
     if (!done && (rc = eng_parse_devices(r, ords, &nord)) != 0) done = 1;
+    if (!done && nord > 1 && r->opt.batch) {
+        done = 1;
+        rc = cli_usage_error(r->prog, "--batch-file runs on one --device");
+    }
     if (!done && nord > 1) {
         done = 1;
         if (r->opt.list_occupancy || r->opt.device_info)

@@ -1,7 +1,9 @@
 /*
  * sweep.c - --sweep: one variant at every resident-block count (or
  * --points), SMEM chosen to give each, one row per point with throughput,
- * latency, the Little's-law bound and the closure error (docs/occupancy.md).
+ * latency, the Little's-law bound and the closure error (docs/occupancy.md);
+ * with every block recorded (--sample 1), also the warps really in flight,
+ * the slot period and Little's law closed with them (inflight.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "eng_run.h"
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "inflight.h"
 #include "littles.h"
 #include "plateau.h"
 #include "probeset.h"
@@ -19,7 +22,7 @@ static const char SWEEP_COLUMNS[] =
     "smem_bytes\tblocks_per_sm\twarps_per_sm\toccupancy_pct\tkernel_ms\tkernel_ms_min\t"
     "kernel_ms_max\tbw_GBps\tbw_GBps_min\tbw_GBps_max\tlat_mean_cycles\tlat_p50_cycles\t"
     "bound_GBps\tclosure_err_pct\tachieved_occupancy_pct\tdram_read_GBps\tmax_concurrent_warps\t"
-    "log\tsample\tinstr_ms\toverhead_pct\tlat_p95_cycles\tsm_clock_MHz\n";
+    "log\tsample\tinstr_ms\toverhead_pct\tlat_p95_cycles\tsm_clock_MHz\t" INFLIGHT_COLUMNS "\n";
 
 /* The points: every resident-block count the device allows, or --points;
  * bl[i] blocks per SM at sm[i] bytes of SMEM (room for 64).  Returns how many. */
@@ -49,6 +52,35 @@ static int sweep_points(const eng_run *r, const eng_var *x, int *bl, long *sm)
     return np;
 }
 
+/* The in-flight columns of a point (inflight.h): only a launch that recorded
+ * every block holds every window that was in flight; otherwise "nan". */
+static inflight_result sweep_inflight(const eng_run *r, const eng_var *x, const eng_point *p,
+                                     double clk, char *buf, size_t len)
+{
+    inflight_result o;
+    memset(&o, 0, sizeof o);
+    const inflight_params prm = {x->g.bytes_per_warp_load, p->bps, clk, p->instr.med};
+    char err[300];
+    if (p->probes && p->sample == 1) {
+        if (probeset_inflight(p->probes, p->nprobes, x->ctx.wpb, x->g.records_per_warp, p->gt_base,
+                              &prm, &o, err, sizeof err) != 0)
+            eng_die(r, "warps in flight at the sweep point: %s", err);
+    } else {
+        o.warps_in_flight_per_sm = o.slot_period_cycles = o.slot_rest_cycles = o.bw_GBps = NAN;
+        o.bound_GBps = o.closure_err_pct = o.launch_drain_pct = o.imbalance_pct = NAN;
+    }
+    inflight_format(buf, len, &o);
+    return o;
+}
+
+/* The progress line's words for the in-flight closure. */
+static const char *infl_words(const inflight_result *o, char *buf, size_t len)
+{
+    snprintf(buf, len, "; %.2f warps/SM in flight: %.1f GB/s against %.1f measured (%+.1f%%)",
+             o->warps_in_flight_per_sm, o->bound_GBps, o->bw_GBps, o->closure_err_pct);
+    return buf;
+}
+
 /* Measure point i of np (SMEM smem, meant to give want blocks per SM) into
  * its row; its log's header goes to *last. */
 static void sweep_point(eng_run *r, const eng_var *x, int i, int np, int want, long smem, char *row,
@@ -64,18 +96,22 @@ static void sweep_point(eng_run *r, const eng_var *x, int i, int np, int want, l
     const double bw = bytes / (p.clean.med * 1e-3) / 1e9;
     lat_summary ls;
     memset(&ls, 0, sizeof ls);
-    double clk = 0, bound = NAN, closure = NAN;
+    double bound = NAN, closure = NAN;
+    /* the SM clock measured from the probes (0: unknown), and the clock that
+     * turns cycles into time: that one, else the nominal */
+    const double clk = p.probes ? probeset_clock_MHz(p.probes, p.nprobes, p.gt_base, 20000) : 0;
+    const double c = clk > 0 ? clk : d->sm_clock_nominal_khz / 1000.0;
     long conc = -1;
     const char *logname = "nan";
-    char path[1100];
+    char path[1100], infl[256];
+    /* before the log's job takes the probes */
+    const inflight_result inf = sweep_inflight(r, x, &p, c, infl, sizeof infl);
     if (p.probes) {
         char serr[300];
         if (probeset_summary(p.probes, p.nprobes, x->ctx.wpb, x->g.records_per_warp, &ls, serr,
                              sizeof serr) != 0)
             eng_die(r, "latency summary of the sweep point: %s", serr);
-        clk = probeset_clock_MHz(p.probes, p.nprobes, p.gt_base, 20000);
         conc = probeset_max_concurrency(p.probes, p.nprobes);
-        const double c = clk > 0 ? clk : d->sm_clock_nominal_khz / 1000.0;
         bound = littles_bound_GBps(d->peak_dram_GBps, d->sm_count, (double)p.bps * x->ctx.wpb,
                                    x->g.bytes_per_warp_load, c, ls.mean_cycles);
         closure = 100.0 * (bw - bound) / bound;
@@ -83,20 +119,22 @@ static void sweep_point(eng_run *r, const eng_var *x, int i, int np, int want, l
         eng_fill_header(r, last, x, &p, clk);
         logname = eng_start_log(r, last, &p, path);
     }
+    char words[160];
     const int w = p.bps * (int)x->ctx.wpb;
     const double occ = 100.0 * w / (d->max_threads_per_sm / 32.0);
     snprintf(row, len,
              "%u\t%d\t%d\t%.2f\t%.4f\t%.4f\t%.4f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.2f\tnan\tnan\t"
-             "%ld\t%s\t%u\t%.4f\t%.2f\t%.1f\t%.0f\n",
+             "%ld\t%s\t%u\t%.4f\t%.2f\t%.1f\t%.0f\t%s\n",
              p.smem, p.bps, w, occ, p.clean.med, p.clean.min, p.clean.max, bw,
              bytes / (p.clean.max * 1e-3) / 1e9, bytes / (p.clean.min * 1e-3) / 1e9,
              probes ? ls.mean_cycles : NAN, probes ? ls.p50_cycles : NAN, bound, closure, conc,
              logname, p.sample, probes ? p.instr.med : NAN, probes ? p.overhead_pct : NAN,
-             probes ? ls.p95_cycles : NAN, clk);
+             probes ? ls.p95_cycles : NAN, clk, infl);
     if (!r->opt.quiet)
         fprintf(stderr, "%s: [%d/%d] %d blocks/SM (SMEM %u): %.1f GB/s, latency %.0f cycles, "
-                "bound %.1f GB/s, 1 block in %u recorded, overhead %+.2f%%\n", r->prog, i + 1, np,
-                p.bps, p.smem, bw, ls.mean_cycles, bound, p.sample, p.overhead_pct);
+                "bound %.1f GB/s, 1 block in %u recorded, overhead %+.2f%%%s\n", r->prog, i + 1, np,
+                p.bps, p.smem, bw, ls.mean_cycles, bound, p.sample, p.overhead_pct,
+                isnan(inf.bound_GBps) ? "" : infl_words(&inf, words, sizeof words));
     free(p.probes);
 }
 
@@ -144,7 +182,7 @@ int eng_run_sweep(eng_run *r, int v, int argc, char **argv)
         plateau_dram_latency_from_tsv(r->opt.ladder, &dram_cyc, &dram_ns, err, sizeof err) != 0)
         eng_die(r, "--ladder: %s", err);
 
-    char (*rows)[768] = calloc((size_t)np, sizeof *rows);
+    char (*rows)[1536] = calloc((size_t)np, sizeof *rows);
     if (!rows) eng_die(r, "out of host memory");
     warplog_header last;
     memset(&last, 0, sizeof last);

@@ -39,6 +39,34 @@ int probeset_summary(const warp_probe *p, uint64_t n, uint32_t warps_per_block,
     return rc;
 }
 
+int probeset_inflight(const warp_probe *p, uint64_t n, uint32_t warps_per_block,
+                      uint32_t records_per_warp, uint64_t gt_base, const inflight_params *prm,
+                      inflight_result *out, char *err, size_t errlen)
+{
+    enum { BATCH = 65536 };
+    inflight_acc *a = malloc(sizeof *a);
+    warp_record *buf = malloc(BATCH * sizeof *buf);
+    uint32_t sm_ref[WARP_PROBE_MAX_SMS];
+    uint8_t sm_seen[WARP_PROBE_MAX_SMS] = {0};
+    int rc = -1;
+    if (!a || !buf) {
+        if (err && errlen) snprintf(err, errlen, "out of host memory");
+    } else {
+        inflight_init(a, prm->sm_clock_MHz, 0);
+        for (uint64_t i = 0; i < n; i += BATCH) {
+            const uint64_t k = n - i < BATCH ? n - i : BATCH;
+            for (uint64_t r = 0; r < k; r++)
+                warplog_expand_probe(&p[i + r], i + r, warps_per_block, records_per_warp, gt_base,
+                                     sm_ref, sm_seen, &buf[r]);
+            inflight_add(a, buf, (size_t)k);
+        }
+        rc = inflight_result_get(a, prm, out, err, errlen);
+    }
+    free(buf);
+    free(a);
+    return rc;
+}
+
 double probeset_clock_MHz(const warp_probe *p, uint64_t n, uint64_t gt_base, uint64_t min_span_ns)
 {
     uint64_t gmin[WARP_PROBE_MAX_SMS], gmax[WARP_PROBE_MAX_SMS];

@@ -9,6 +9,7 @@
 #define WARPLAT_PROBESET_H
 #include <stddef.h>
 #include <stdint.h>
+#include "inflight.h"
 #include "stats.h"
 #include "warplog.h"
 
@@ -45,6 +46,15 @@ double probeset_clock_MHz(const warp_probe *p, uint64_t n, uint64_t gtimer_base_
  * fully recorded run, resident blocks per SM x warps per block.  Memory: 16
  * bytes per probe, freed before returning; -1 when out of memory. */
 long probeset_max_concurrency(const warp_probe *p, uint64_t n);
+
+/* Warps in flight, the slot period and Little's law closed by measurement
+ * (inflight.h) of a launch that recorded every block; gtimer_base_ns unwraps
+ * the probes' global timer (read before each window's start), clock_MHz
+ * turns cycles into time for the device's span.  0, or -1 with a sentence
+ * in err. */
+int probeset_inflight(const warp_probe *p, uint64_t n, uint32_t warps_per_block,
+                      uint32_t records_per_warp, uint64_t gtimer_base_ns,
+                      const inflight_params *prm, inflight_result *out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -133,12 +133,66 @@ int rf_littles_note(const rf_kernel *k, const rf_device *d, char *buf, size_t le
     if (unb >= d->peak_GBps)
         sb_add(&s, ": enough to reach the peak (the bound is %.0f GB/s before the peak caps it), and "
                    "the kernel achieves %.0f%% of the peak.", unb, pct);
-    else
+    else if (k->bw_GBps >= 0.7 * bound)
         sb_add(&s, ": the bound at this occupancy is %.0f GB/s, and the kernel achieves %.0f%% of "
-                   "it%s.", bound, 100 * k->bw_GBps / bound,
-               k->bw_GBps < 0.7 * bound
-                   ? " (far below: time between blocks and the tail, not latency alone, limit it)"
-                   : " (latency-bound: more bytes in flight per warp or more warps would help)");
+                   "it (latency-bound: more bytes in flight per warp or more warps would help).",
+               bound, 100 * k->bw_GBps / bound);
+    else if (!pos(k->slot_period_cycles) || !isfinite(k->slot_rest_cycles))
+        sb_add(&s, ": the bound at this occupancy is %.0f GB/s, and the kernel achieves %.0f%% of "
+                   "it (far below: time between blocks and the tail, not latency alone, limit it).",
+               bound, 100 * k->bw_GBps / bound);
+    else {
+        /* the occupancy sweep measured it (every block recorded, inflight.h) */
+        const double load = k->slot_period_cycles - k->slot_rest_cycles;
+        sb_add(&s, ": the bound at this occupancy is %.0f GB/s, and the kernel achieves %.0f%% of "
+                   "it: the load holds a slot %.0f of every %.0f cycles; the other %.0f are launch "
+                   "and retire, so only %.0f%% of the resident warps have a load in flight",
+               bound, 100 * k->bw_GBps / bound, load, k->slot_period_cycles, k->slot_rest_cycles,
+               100 * load / k->slot_period_cycles);
+        if (isfinite(k->closure_inflight_err_pct))
+            sb_add(&s, ", and with the warps measured in flight Little's law closes to %+.1f%%",
+                   k->closure_inflight_err_pct);
+        sb_add(&s, " (occupancy sweep at %.0f blocks per SM).", k->blocks_per_sm);
+    }
+    return sb_done(&s);
+}
+
+int rf_sweep_inflight_note(const rf_inflight_point *p, size_t n, char *buf, size_t len)
+{
+    size_t k = 0, far = 0, worst = n, first = n;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        const double e = p[i].closure_inflight_err_pct;
+        if (!isfinite(e)) continue;
+        k++;
+        lo = fmin(lo, e), hi = fmax(hi, e);
+        far += fabs(e) > 5;
+        if (worst == n || fabs(e) > fabs(p[worst].closure_inflight_err_pct)) worst = i;
+        if (first == n || p[i].warps_per_sm < p[first].warps_per_sm) first = i;
+    }
+    if (!k) return sb_nothing(buf, len);
+    sb s;
+    sb_init(&s, buf, len);
+    sb_add(&s, "Measured in flight (every block recorded), Little's law closes ");
+    if (!far)
+        sb_add(&s, "within %.1f%% at %s (from %+.1f%% to %+.1f%%).",
+               fabs(p[worst].closure_inflight_err_pct), k == n ? "every point" : "every point measured", lo, hi);
+    else
+        sb_add(&s, "within 5%% at %zu of %zu points; the worst is %+.1f%% at %.0f warps per SM.", k - far, k,
+               p[worst].closure_inflight_err_pct, p[worst].warps_per_sm);
+    const rf_inflight_point *f = &p[first];
+    if (pos(f->slot_period_cycles) && isfinite(f->slot_rest_cycles)) {
+        const double load = f->slot_period_cycles - f->slot_rest_cycles;
+        sb_add(&s, " At %.0f block%s per SM the load holds a slot %.0f of every %.0f cycles; the other %.0f "
+                   "are launch and retire", f->blocks_per_sm, f->blocks_per_sm == 1 ? "" : "s", load,
+               f->slot_period_cycles, f->slot_rest_cycles);
+        if (pos(f->inflight_warps_per_sm))
+            sb_add(&s, ", so %.0f resident warps keep %.2f in flight", f->warps_per_sm, f->inflight_warps_per_sm);
+        sb_add(&s, ".");
+    }
+    if (isfinite(f->launch_drain_pct) && isfinite(f->sm_imbalance_pct))
+        sb_add(&s, " What does not close is launch and drain (%.1f%% of the kernel's time there) and SMs "
+                   "idle while others finish (%.1f%%).", f->launch_drain_pct, f->sm_imbalance_pct);
     return sb_done(&s);
 }
 
@@ -459,4 +513,5 @@ void rf_kernel_read(const tsv_table *t, size_t r, rf_kernel *k)
     k->bytes_per_warp = NAN;
     k->flops = tsv_num(t, r, "flops");
     k->gflops = tsv_num(t, r, "gflops");
+    k->slot_period_cycles = k->slot_rest_cycles = k->closure_inflight_err_pct = NAN;
 }

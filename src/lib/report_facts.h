@@ -44,6 +44,9 @@ typedef struct rf_kernel {
     double instr_ms, overhead_pct;
     double bytes_per_warp;     /* bytes one warp has in flight in its timed load; NAN unknown */
     double flops, gflops;      /* a compute kernel's (tiling): flops > 0; else 0 or NAN */
+    /* from the occupancy sweep's point at this row's blocks per SM, when it
+     * recorded every block (inflight.h); not > 0 / NAN: unknown */
+    double slot_period_cycles, slot_rest_cycles, closure_inflight_err_pct;
 } rf_kernel;
 
 /* Row r of a summary (<exp>_<N>_wpb<W>.tsv, the engine's summary row), by
@@ -69,7 +72,10 @@ int rf_fastest_note(const rf_kernel *k, size_t n, const rf_device *d, char *buf,
 
 /* Little's law for one kernel whose bytes_per_warp is known: the bytes its
  * median latency asks to be in flight against what its resident warps hold,
- * and the bound at its occupancy. */
+ * and the bound at its occupancy.  Far below the bound, what limits it: with
+ * the slot figures of its sweep, in numbers ("the load holds a slot 719 of
+ * every 1108 cycles; the other 389 are launch and retire, ..."), else in
+ * words. */
 int rf_littles_note(const rf_kernel *k, const rf_device *d, char *buf, size_t len);
 
 /* "Instrumentation overhead at 4 warps per block: from -0.04% (nondiverging)
@@ -140,6 +146,24 @@ int rf_sweep_need_note(double latency_cycles, int latency_given, double bytes_pe
  * 2 latency-bound (the largest has 16 warps per SM) and 7 bandwidth-bound,
  * from 24 warps per SM, where the DRAM peak caps the bound." */
 int rf_sweep_bound_note(const rf_sweep_point *p, size_t n, char *buf, size_t len);
+
+/* One point of a sweep that recorded every block (src/lib/inflight.h). */
+typedef struct rf_inflight_point {
+    double blocks_per_sm, warps_per_sm, inflight_warps_per_sm;
+    double slot_period_cycles, slot_rest_cycles;
+    double closure_inflight_err_pct, launch_drain_pct, sm_imbalance_pct;
+} rf_inflight_point;
+
+/* The sweep's in-flight closure in numbers, from its points with a finite
+ * closure_inflight_err_pct (none: nothing to say):
+ * "Measured in flight (every block recorded), Little's law closes within
+ * 2.1% at every point (from -2.1% to -0.6%).  At 1 block per SM the load
+ * holds a slot 719 of every 1108 cycles; the other 389 are launch and
+ * retire, so 4 resident warps keep 2.60 in flight.  What does not close is
+ * launch and drain (1.2% of the kernel's time there) and SMs idle while
+ * others finish (0.4%)."  Points beyond 5% are counted and the worst named
+ * instead of "at every point". */
+int rf_sweep_inflight_note(const rf_inflight_point *p, size_t n, char *buf, size_t len);
 
 /* A sector table (bin/sector_compare's, or any with an `agree` column). */
 typedef struct rf_sectors {

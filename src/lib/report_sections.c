@@ -9,6 +9,7 @@
 
 #include "names.h"
 #include "report_cmd.h"
+#include "sampling.h"
 #include "stats.h"
 
 /* ------------------------------------------------------------ sections */
@@ -84,7 +85,9 @@ void rc_sec_overhead(report_doc *d, const rc_ctx *c)
     rd_para(d, s, "overhead.tsv: the clean twin against the instrumented kernel, timed interleaved launch "
                   "by launch, for every variant and WPB (the sample column says one block in how many "
                   "recorded). sampling.tsv: the latency percentiles with every block recorded (sample 1) "
-                  "against sparser sampling, at 4 warps per block.");
+                  "against sparser sampling, at 4 warps per block; at a sparse K several launches that "
+                  "record other blocks are pooled (runs), and the sparsest K is the unperturbed figure "
+                  "once its p50 and p95 agree with the next sparsest within 1%% (bin/sampling check).");
     char p[64], err[512];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -113,6 +116,13 @@ void rc_sec_overhead(report_doc *d, const rc_ctx *c)
                                tsv_num(&t, lo, "overhead_pct"), tsv_get(&t, lo, "variant"),
                                tsv_get(&t, lo, "wpb"), tsv_num(&t, hi, "overhead_pct"),
                                tsv_get(&t, hi, "variant"), tsv_get(&t, hi, "wpb"));
+            }
+            if (k == 1) {
+                /* which K is unperturbed, and has it converged (sampling.h) */
+                sampling_conv cv[64];
+                char note[4096];
+                const size_t nv = sampling_verdicts(&t, 1, cv, 64);
+                if (sampling_note(cv, nv, 1, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
             }
             rd_links_start(d, s, NULL);
             rd_link(d, s, rc_rel_to_out(c, f->path), f->base);

@@ -41,6 +41,23 @@ static rd_table *sector_digest(const tsv_table *t)
     return r;
 }
 
+/* The sweep's in-flight closure (a sweep that recorded every block), or 1:
+ * an older sweep has no such columns and says what it always said. */
+static int sweep_inflight_note(const sweep *sw, char *buf, size_t len)
+{
+    if (!sweep_has_column(sw, "closure_inflight_err_pct")) return 1;
+    rf_inflight_point *ip = rc_xcalloc(sw->npoints, sizeof *ip);
+    for (size_t q = 0; q < sw->npoints; q++) {
+        const sweep_point *x = &sw->points[q];
+        ip[q] = (rf_inflight_point){x->blocks_per_sm, x->warps_per_sm, x->inflight_warps_per_sm,
+                                    x->slot_period_cycles, x->slot_rest_cycles, x->closure_inflight_err_pct,
+                                    x->launch_drain_pct, x->sm_imbalance_pct};
+    }
+    const int rc = rf_sweep_inflight_note(ip, sw->npoints, buf, len);
+    free(ip);
+    return rc;
+}
+
 void rc_sec_sweeps(report_doc *d, const rc_ctx *c)
 {
     rd_section *s = rd_section_add(d, "sweeps", "Occupancy sweeps: throughput against Little's law");
@@ -48,7 +65,9 @@ void rc_sec_sweeps(report_doc *d, const rc_ctx *c)
                   "(bytes in flight / latency) and the DRAM peak (bin/plot_throughput, docs/occupancy.md). "
                   "In the table, the bound is Little's law at each point's own mean latency "
                   "(src/lib/littles.h), and a point near 100%% of it is latency-bound; a point far below "
-                  "is limited by something else.");
+                  "is limited by something else. A sweep that recorded every block (--sample 1) also "
+                  "measures the warps really in flight and closes Little's law with them "
+                  "(src/lib/inflight.h).");
     char p[64], rel[1024], cap[512], b[8][32];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -106,6 +125,7 @@ void rc_sec_sweeps(report_doc *d, const rc_ctx *c)
                     if (sw.points[q].lat_p50_cycles > 0 && !(lat <= sw.points[q].lat_p50_cycles)) lat = sw.points[q].lat_p50_cycles;
             if (rf_sweep_need_note(lat, given, bpw, &dev, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
             if (rf_sweep_bound_note(pt, sw.npoints, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+            if (sweep_inflight_note(&sw, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
             rd_links_start(d, s, "data:");
             rd_link(d, s, rc_rel_to_out(c, f->path), f->base);
             free(pt);

@@ -9,6 +9,7 @@
 
 #include "names.h"
 #include "report_cmd.h"
+#include "sweep.h"
 
 /* One summary table, read. */
 typedef struct summary {
@@ -59,6 +60,26 @@ static double bytes_per_warp(const rc_gpu *G, const char *exp, const char *varia
     warplog_header h;
     if (!f || rc_read_header(f->path, &h) != 0 || !h.bytes_per_warp_load) return NAN;
     return h.bytes_per_warp_load;
+}
+
+/* The slot figures of exp's variant from its occupancy sweep at WPB wpb, at
+ * the point with the row's blocks per SM, when that sweep recorded every
+ * block (inflight.h); k is left as it is otherwise. */
+static void slot_figures(const rc_gpu *G, const char *exp, rf_kernel *k)
+{
+    if (!(k->wpb > 0) || !(k->blocks_per_sm > 0)) return;
+    const res_file *f = res_find(&G->r, NAMES_SWEEP, exp, k->kernel, NULL, (unsigned)k->wpb, "");
+    sweep sw;
+    char err[512];
+    if (!f || sweep_read(f->path, &sw, err, sizeof err) != 0) return;
+    for (size_t q = 0; q < sw.npoints && sweep_has_column(&sw, "slot_period_cycles"); q++) {
+        const sweep_point *x = &sw.points[q];
+        if (x->blocks_per_sm != k->blocks_per_sm) continue;
+        k->slot_period_cycles = x->slot_period_cycles;
+        k->slot_rest_cycles = x->slot_rest_cycles;
+        k->closure_inflight_err_pct = x->closure_inflight_err_pct;
+    }
+    sweep_free(&sw);
 }
 
 /* The first file fn is called with. */
@@ -317,8 +338,10 @@ static void wpb_findings(report_doc *d, rd_section *s, const rc_ctx *c, int i, c
     rf_kernel *k = rc_xcalloc(t->nrow, sizeof *k);
     for (size_t r = 0; r < t->nrow; r++) {
         rf_kernel_read(t, r, &k[r]);
-        if (fi && rc_in_list(fi->littles_variants, k[r].kernel))
+        if (fi && rc_in_list(fi->littles_variants, k[r].kernel)) {
             k[r].bytes_per_warp = bytes_per_warp(&c->g[i], exp, k[r].kernel);
+            slot_figures(&c->g[i], exp, &k[r]);
+        }
     }
     rc_pfx(c, &c->g[i], p, sizeof p);
     if (rf_fastest_note(k, t->nrow, &c->g[i].dev, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);

@@ -286,12 +286,35 @@ static void judge_range(sf_verdict *o, sf_measure q, double meas, double lo, dou
     o->ok[q] = meas >= lo - 1e-9 && meas <= hi + 1e-9;
 }
 
+/* A judged bracket of the model's [lo, hi] around its point prediction:
+ * wide when hi - lo, less the measurement tolerance (2 base), passes
+ * SF_BOUND_MAX_FRAC of the point (any width when the point is 0). */
+static void judge_width(sf_verdict *o, sf_measure q, double point, double lo, double hi, double base)
+{
+    if (!o->judged[q])
+        return;
+    const double width = hi - lo - 2 * base;
+    o->wide[q] = width > 0.5 && width > SF_BOUND_MAX_FRAC * fabs(point);
+}
+
+/* The comma-separated names of the measures whose flag is set, or "-". */
+static void measure_list(const int *flag, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int q = 0; q < SFM_NMEASURES; q++)
+        if (flag[q])
+            cat(out, len, "%s%s", out[0] ? "," : "", measure_cols[q]);
+    if (!out[0])
+        snprintf(out, len, "-");
+}
+
 void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdict *o)
 {
     memset(o, 0, sizeof *o);
     const sf_counts *k = &pr->op[op];
     /* L1 hits and L2 traffic: within 0.1% of the sectors (a 256 KB L1 shared by
      * 64 warps evicts a line now and then), more for the random gather */
+    const double base = 0.001 * k->sectors;
     const double tol = (pr->hit_tol_frac > 0.001 ? pr->hit_tol_frac : 0.001) * k->sectors;
     const double dram = op == SF_LD ? pr->dram_read_sectors : pr->dram_write_sectors;
     judge_range(o, SFM_REQUESTS, m->v[SFM_REQUESTS][op], k->requests, k->requests);
@@ -305,22 +328,28 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
             "lab 000's rule", o->note[0] ? "; " : "", m->v[SFM_WAVEFRONTS][op] / k->requests,
             k->wavefronts / k->requests);
     if (op == SF_LD) {
-        judge_range(o, SFM_HITS, m->v[SFM_HITS][op], k->hits - tol, k->hits_max + tol);
+        /* the in-block hits, a point: neighbouring blocks never shared an
+         * SM's L1 in time (B2; hits_max is shown, not judged) */
+        judge_range(o, SFM_HITS, m->v[SFM_HITS][op], k->hits - tol, k->hits + tol);
+        judge_width(o, SFM_HITS, k->hits, k->hits - tol, k->hits + tol, base);
     } else if (!isnan(m->v[SFM_HITS][op]) && m->v[SFM_HITS][op] != k->hits) {
         cat(o->note, sizeof o->note, "%sstore hits not judged: %.0f measured (the H100 counts a "
             "store to a line an earlier store allocated as a hit for every sector)",
             o->note[0] ? "; " : "", m->v[SFM_HITS][op]);
     }
-    const double l2lo = k->l2_requests_merged < k->l2_requests_min ? k->l2_requests_merged
-                                                                   : k->l2_requests_min;
+    /* B2: no neighbour's reuse (l2_requests_min is shown, not judged); the
+     * fewest requests are the merged ones (one a line per block) */
+    const double l2lo = k->l2_requests_merged < k->l2_requests ? k->l2_requests_merged : k->l2_requests;
     judge_range(o, SFM_L2_REQUESTS, m->v[SFM_L2_REQUESTS][op], l2lo - tol, k->l2_requests + tol);
+    judge_width(o, SFM_L2_REQUESTS, k->l2_requests, l2lo - tol, k->l2_requests + tol, base);
     if (!isnan(m->v[SFM_L2_REQUESTS][op]) && k->l2_requests_merged < k->l2_requests_min)
         cat(o->note, sizeof o->note, "%sL2 requests %.0f if every miss to a line a warp of the "
             "block had just asked for joins that request, %.0f if none does",
             o->note[0] ? "; " : "", k->l2_requests_merged, k->l2_requests);
-    const double s2lo = op == SF_ST && k->l2_sectors_merged < k->l2_sectors_min ? k->l2_sectors_merged
-                                                                               : k->l2_sectors_min;
+    const double s2lo = op == SF_ST && k->l2_sectors_merged < k->l2_sectors ? k->l2_sectors_merged
+                                                                           : k->l2_sectors;
     judge_range(o, SFM_L2_SECTORS, m->v[SFM_L2_SECTORS][op], s2lo - tol, k->l2_sectors + tol);
+    judge_width(o, SFM_L2_SECTORS, k->l2_sectors, s2lo - tol, k->l2_sectors + tol, base);
     judge_range(o, SFM_GRID, m->v[SFM_GRID][0], (double)pr->blocks, (double)pr->blocks);
     const double md = m->v[SFM_DRAM][op];
     if (!isnan(md)) {
@@ -332,17 +361,19 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
             cat(o->note, sizeof o->note, "%sDRAM not judged below %.0f sectors: instruction and "
                 "parameter fetches (about 100 sectors) dominate", o->note[0] ? "; " : "",
                 SF_DRAM_MIN_SECTORS);
-        else
+        else {
             judge_range(o, SFM_DRAM, md, dram * (1 - SF_DRAM_TOL),
                         (dram + pr->dram_partial_sectors) * (1 + SF_DRAM_TOL));
+            judge_width(o, SFM_DRAM, dram, dram, dram + pr->dram_partial_sectors, 0);
+        }
     }
     if (pr->dram_partial_sectors > 0)
         cat(o->note, sizeof o->note, "%s%.0f sectors written back only partly written: an L2 "
             "that reads them from DRAM first adds as many DRAM reads", o->note[0] ? "; " : "",
             pr->dram_partial_sectors);
     if (k->hits_max > k->hits)
-        cat(o->note, sizeof o->note, "%sL1 hits %.0f inside blocks, up to %.0f if neighbouring "
-            "blocks ran on one SM (L2 requests and sectors bounded alike)", o->note[0] ? "; " : "",
+        cat(o->note, sizeof o->note, "%sL1 hits %.0f inside blocks (judged), %.0f if neighbouring "
+            "blocks had shared an SM's L1 (shown: never seen on the H100)", o->note[0] ? "; " : "",
             k->hits, k->hits_max);
     if (pr->hit_tol_frac > 0.001)
         cat(o->note, sizeof o->note, "%shits and L2 judged within %.1f %% of the sectors: random "
@@ -370,4 +401,6 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
         cat(o->mismatch, sizeof o->mismatch, "%snot measured", o->mismatch[0] ? "," : "");
     if (!o->mismatch[0])
         snprintf(o->mismatch, sizeof o->mismatch, "-");
+    measure_list(o->judged, o->judged_list, sizeof o->judged_list);
+    measure_list(o->wide, o->wide_list, sizeof o->wide_list);
 }

@@ -260,12 +260,22 @@ void sf_measured_clear(sf_measured *m);    /* every value NAN */
  * and parameter fetches (lab 000) would dominate. */
 #define SF_DRAM_MIN_SECTORS 8192.0
 #define SF_DRAM_TOL 0.05
+/* The widest bracket (max - min, beyond the measurement tolerances) that
+ * still counts as a prediction in the strict judging of bin/model_check: 5 %
+ * of the point prediction (issue 25). */
+#define SF_BOUND_MAX_FRAC 0.05
 
 typedef struct sf_verdict {
     int judged[SFM_NMEASURES];  /* 1 when compared */
     int ok[SFM_NMEASURES];      /* 1 when judged and within the model's bounds */
     int agree;                  /* every judged one ok, requests and sectors among them */
+    int wide[SFM_NMEASURES];    /* 1 when judged against a bracket of the model's (B2's
+                                   neighbours, the random gather's reuse, partly written
+                                   sectors) wider than SF_BOUND_MAX_FRAC of its point
+                                   prediction: bin/model_check counts no agreement there */
     char mismatch[160];         /* "l1_sectors,l2_requests", or "-" */
+    char judged_list[160];      /* the quantities judged: "l1_requests,l1_sectors,...", or "-" */
+    char wide_list[160];        /* those of wide[], or "-" */
     char note[768];             /* why a quantity was not judged, the brackets used */
 } sf_verdict;
 

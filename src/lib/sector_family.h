@@ -113,14 +113,18 @@ typedef struct sf_ncu_run {
  * One random configuration of a variant, for bin/model_check (issue 25):
  * what the family's `draw` hook fills from the generator state *rng (use
  * sf_rand_* below, nothing else, so that a seed gives the same draw on every
- * machine).  One configuration is one line of an engine --batch file and one
+ * machine).  One configuration is one line of an engine --batch-file file and one
  * variant: args is that line (positional arguments and options, e.g.
  * "1234567 0 8 --kernel stride --stride 37"), the engine's table row of it
  * carries everything bin/sector_compare needs (n, warps_per_block, config).
- * A draw the model would refuse (sf_check) is drawn again by the caller.
+ * The hook fills out->p too (the same configuration as the model's
+ * parameters, starting from sf_params_default); a draw the model would
+ * refuse (sf_check) is drawn again by the caller.
  */
 typedef struct sf_draw {
     char args[256];
+    sf_params p;   /* the model's view of the same configuration (n, wpb, cfg, stencil's
+                      geometry), on top of sf_params_default: what sf_check judges */
 } sf_draw;
 
 /* The documented ranges of the random draws (docs/model_check.md). */
@@ -134,6 +138,14 @@ typedef struct sf_draw {
 #define SF_DRAW_N0_MAX 1000u
 #define SF_DRAW_N1_MAX 64u
 #define SF_DRAW_RADIUS_MAX 4u
+
+/* N for a random configuration: spread evenly over log N from SF_DRAW_N_MIN
+ * to SF_DRAW_N_MAX, piecewise (each decade uniform, weighted by its share of
+ * the log range), in integer arithmetic so that a seed draws the same N on
+ * every machine; odd and not rounded. */
+static inline uint64_t sf_draw_n(uint64_t *s);
+/* Warps per block, 1..SF_DRAW_WPB_MAX. */
+static inline unsigned sf_draw_wpb(uint64_t *s);
 
 /* splitmix64: the next 64 random bits of *s. */
 static inline uint64_t sf_rand_next(uint64_t *s)
@@ -149,6 +161,18 @@ static inline uint64_t sf_rand_range(uint64_t *s, uint64_t lo, uint64_t hi)
 {
     return lo + sf_rand_next(s) % (hi - lo + 1);
 }
+
+static inline uint64_t sf_draw_n(uint64_t *s)
+{
+    /* log10(5e7 / 1e5) = 2.699: the decades [1e5, 1e6) and [1e6, 1e7) take
+     * 1000 parts each, [1e7, 5e7] 699 */
+    const uint64_t part = sf_rand_range(s, 0, 2698);
+    if (part < 1000) return sf_rand_range(s, SF_DRAW_N_MIN, 999999);
+    if (part < 2000) return sf_rand_range(s, 1000000, 9999999);
+    return sf_rand_range(s, 10000000, SF_DRAW_N_MAX);
+}
+
+static inline unsigned sf_draw_wpb(uint64_t *s) { return (unsigned)sf_rand_range(s, 1, SF_DRAW_WPB_MAX); }
 
 struct fam_model {
     const char *name;                /* the family: "copy" */
@@ -172,7 +196,7 @@ struct fam_model {
 };
 
 /* The N and configuration checks of an SF_SHAPE_N family: N in 1..SF_MAX_N,
- * a stride 1..N, a batch 1..min(N, 1024), an offset 0..32. */
+ * a stride 1..N, a batch 1..min(N, 1024), an offset 0..1024 (the kernels' limit). */
 int sf_check_n_cfg(const sf_variant *v, const sf_params *p, char *err, size_t errlen);
 
 /* The 2-D geometry checks: n0, n1 and n0 n1 in 1..SF_MAX_N, radius 1..4. */

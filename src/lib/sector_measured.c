@@ -118,11 +118,13 @@ static int read_row(const tsv_table *t, size_t r, const char *path, const sf_par
 }
 
 /* One row of the families' table; returns 1 when it disagrees. */
-static int put_row(FILE *out, const mrow *x, int markdown)
+static int put_row(FILE *out, const mrow *x, const sf_params *p, int markdown)
 {
     sct_row g;
     char config[48], note[1024];
     sct_init(&g);
+    g.n = (double)p->n;
+    g.wpb = p->wpb;
     snprintf(config, sizeof config, x->v->cfg == SF_CFG_STRIDE ? "stride=%llu" : "-",
              (unsigned long long)x->stride);
     g.family = "readonly";
@@ -148,6 +150,8 @@ static int put_row(FILE *out, const mrow *x, int markdown)
     sct_fill(&g, &x->pr, &x->m, SF_LD);
     g.agree = vd.agree ? "yes" : "no";
     g.mismatch = vd.mismatch;
+    g.judged = vd.judged_list;
+    g.wide = vd.wide_list;
     g.note = vd.note[0] ? vd.note : "-";
     sct_put(out, &g, markdown);
     return !vd.agree;
@@ -307,7 +311,7 @@ int smt_compare(FILE *out, FILE *in, const char *path, const smt_opts *o)
     head(out, path, &p, device, o->markdown);
     size_t disagree = 0, none = 0;
     for (size_t r = 0; r < t.nrow; r++) {
-        disagree += (size_t)put_row(out, &rows[r], o->markdown);
+        disagree += (size_t)put_row(out, &rows[r], &p, o->markdown);
         none += !rows[r].predicted;
     }
     if (o->markdown)

@@ -427,8 +427,8 @@ int sf_check_n_cfg(const sf_variant *v, const sf_params *p, char *err, size_t er
         }
         break;
     case SF_CFG_OFFSET:
-        if (p->cfg > 32) {
-            set_err(err, errlen, "%s: offset %llu is not 0..32", v->name,
+        if (p->cfg > 1024) {   /* the kernels' --offset limit */
+            set_err(err, errlen, "%s: offset %llu is not 0..1024", v->name,
                     (unsigned long long)p->cfg);
             return -1;
         }

@@ -47,6 +47,8 @@ void sct_init(sct_row *g)
         g->p[i] = g->m[i] = NAN;
     g->agree = "no";
     g->mismatch = g->lab = g->lab_source = g->lab_vs_model = g->note = "-";
+    g->n = g->wpb = NAN;
+    g->judged = g->wide = "-";
 }
 
 static double ratio_pct(double num_, double den)
@@ -80,7 +82,7 @@ void sct_header(FILE *out)
         if (GCOLS[i].meas)
             fprintf(out, "\t%s", GCOLS[i].meas);
     }
-    fputs("\tagree\tmismatch\tlab\tlab_source\tlab_vs_model\tnote\n", out);
+    fputs("\tagree\tmismatch\tlab\tlab_source\tlab_vs_model\tnote\tn\twarps_per_block\tjudged\twide\n", out);
 }
 
 static void put_v(FILE *out, double v, const char *fmt)
@@ -120,6 +122,14 @@ static void gen_tsv(FILE *out, const sct_row *g)
         fputc('\t', out);
         put_text(out, t[i]);
     }
+    fputc('\t', out);
+    put_v(out, g->n, "%.0f");
+    fputc('\t', out);
+    put_v(out, g->wpb, "%.0f");
+    fputc('\t', out);
+    put_text(out, g->judged);
+    fputc('\t', out);
+    put_text(out, g->wide);
     fputc('\n', out);
 }
 

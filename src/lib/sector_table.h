@@ -27,6 +27,11 @@ typedef struct sct_row {
     const char *family, *variant, *config, *op;
     double p[SCT_N], m[SCT_N];
     const char *agree, *mismatch, *lab, *lab_source, *lab_vs_model, *note;
+    /* TSV only, after note: the launch's size (N; N0 x N1 for a 2-D family)
+     * and warps per block (NAN: unknown), the quantities judged and those
+     * judged against a bracket too wide for bin/model_check (sf_verdict) */
+    double n, wpb;
+    const char *judged, *wide;
 } sct_row;
 
 /* Every quantity NAN (not predicted, not measured), the texts "-", agree "no". */

@@ -38,7 +38,9 @@ extern "C" {
     X(kernel_ms) X(kernel_ms_min) X(kernel_ms_max) \
     X(bw_GBps) X(bw_GBps_min) X(bw_GBps_max) \
     X(lat_mean_cycles) X(lat_p50_cycles) X(bound_GBps) X(closure_err_pct) \
-    X(achieved_occupancy_pct) X(dram_read_GBps)
+    X(achieved_occupancy_pct) X(dram_read_GBps) \
+    X(inflight_warps_per_sm) X(slot_period_cycles) X(slot_rest_cycles) X(instr_bw_GBps) \
+    X(bound_inflight_GBps) X(closure_inflight_err_pct) X(launch_drain_pct) X(sm_imbalance_pct)
 
 typedef struct sweep_point {
 #define SWEEP_FIELD(name) double name;

@@ -48,7 +48,8 @@ static int check_len(const char *opt, const char *v, size_t cap)
 /* The header's options. */
 typedef struct hopts {
     const char *kernel, *experiment, *device, *date, *regions, *region_bytes;
-    double overhead_pct, clock_mhz, peak;
+    double overhead_pct, clock_mhz, peak, kernel_ms;
+    uint64_t sample;
     uint64_t wpb, n_elems, blocks, elem_bytes, bytes_per_warp, sm_count, blocks_per_sm;
     uint64_t nominal_khz, chunk, max_threads_per_sm, smem_bytes;
     int n_given, blocks_given, bpw_given;
@@ -111,6 +112,8 @@ static int make_header(const hopts *o, size_t n, uint32_t max_block, warplog_hea
     h->cc_major = 9;
     h->unix_time_s = 1767225600; /* the default --date: fixed, so logs are reproducible */
     h->overhead_pct = o->overhead_pct;
+    h->kernel_ms = h->kernel_ms_min = h->kernel_ms_max = o->kernel_ms;
+    h->sample_blocks = (uint32_t)o->sample;
     if (*o->regions) {
         const int rc = put_regions(o, h);
         if (rc) return rc;
@@ -147,7 +150,7 @@ int main(int argc, char **argv)
     hopts o = {.kernel = "baseline", .experiment = "readonly", .device = "NVIDIA H100 80GB HBM3",
                .date = "2026-01-01T00:00:00Z", .regions = "", .region_bytes = "",
                .clock_mhz = 1755, .peak = 3352.3, .wpb = 4, .elem_bytes = 4, .sm_count = 132,
-               .nominal_khz = 1980000, .chunk = WARPLOG_CHUNK_RECORDS};
+               .nominal_khz = 1980000, .sample = 1, .chunk = WARPLOG_CHUNK_RECORDS};
     const cli_opt opts[] = {
         {"--experiment", 0, CLI_STRING, 0, 0, 0, 0, &o.experiment, "E", "[readonly]", 0, 0},
         {"--kernel", 0, CLI_STRING, 0, 0, 0, 0, &o.kernel, "K", "[baseline]", 0, 0},
@@ -172,6 +175,10 @@ int main(int argc, char **argv)
          "bytes a warp loads in one pass of each region [0: unknown]", 0, 0},
         {"--overhead-pct", 0, CLI_DOUBLE, 0, -100, 0, WARPLOG_MAX_MS, &o.overhead_pct, "P",
          "measured probe overhead, % [0]", 0, 0},
+        {"--kernel-ms", 0, CLI_DOUBLE, 0, 0, 0, WARPLOG_MAX_MS, &o.kernel_ms, "MS",
+         "the instrumented kernel's time, ms [0: not measured]", 0, 0},
+        {"--sample", 0, CLI_U64, 1, 1u << 30, 0, 0, &o.sample, "K",
+         "one block in K recorded (a power of two) [1]", 0, 0},
         {"--chunk-records", 0, CLI_U64, 1, WARPLOG_MAX_CHUNK_RECORDS, 0, 0, &o.chunk, "C",
          "records per chunk [65536] (small values test chunking)", 0, 0},
         CLI_END};

@@ -29,7 +29,11 @@
  * whether latency, not occupancy, is what limits it); the DRAM peak; with
  * --ceiling, the achievable bandwidth (ceiling.tsv, scripts/ceiling.sh)
  * beside it: the theoretical peak is never reached, the ceiling is what a
- * tuned kernel reaches.
+ * tuned kernel reaches.  A sweep that recorded every block (its
+ * bound_inflight_GBps column, src/lib/inflight.h) also draws Little's law
+ * with the warps measured in flight (purple squares): where they sit on the
+ * red points, the law closes, and the distance between them and the green
+ * circles is the time a slot holds no load.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -225,6 +229,17 @@ static int choose_latency(const args *a, const char *ladder, double ladder_cycle
     return 0;
 }
 
+/* The sweep recorded every block at some point, so the bound with the warps
+ * measured in flight (inflight.h) can be drawn beside the resident one.
+ * Tables without the column (every sweep before it) draw as they did. */
+static int has_inflight(const sweep *sw)
+{
+    if (!sweep_has_column(sw, "bound_inflight_GBps")) return 0;
+    for (size_t i = 0; i < sw->npoints; i++)
+        if (sw->points[i].warps_per_sm > 0 && sw->points[i].bound_inflight_GBps > 0) return 1;
+    return 0;
+}
+
 /* What the chart is drawn from. */
 typedef struct chart {
     const sweep *sw;
@@ -283,6 +298,17 @@ static int write_data(FILE *d, const void *ctx, char *err, size_t errlen)
         nown++;
     }
     if (!nown) fputs("nan\tnan\tnan\n", d); /* keeps index 2 present */
+    if (!has_inflight(sw)) return 0;
+    fputs("\n\n# index 3: bytes measured in flight / measured latency (every block recorded)\n"
+          "# warps_per_sm\tinflight_warps_per_sm\tbound_inflight_GBps\n", d);
+    for (size_t i = 0; i < sw->npoints; i++) {
+        const sweep_point *p = &sw->points[i];
+        if (!(p->warps_per_sm > 0) || !(p->bound_inflight_GBps > 0)) continue;
+        gp_put_num(d, "", p->warps_per_sm);
+        gp_put_num(d, "\t", p->inflight_warps_per_sm);
+        gp_put_num(d, "\t", p->bound_inflight_GBps);
+        fputc('\n', d);
+    }
     return 0;
 }
 
@@ -315,6 +341,10 @@ static void write_script(FILE *s, const void *ctx)
     gp_put_str(s, tb);
     fputs(", \\\n     dat index 2 using 1:3 with points pt 6 ps 1.5 lc rgb '#2ca02c' title ", s);
     gp_put_str(s, "bound at each point's measured mean latency");
+    if (has_inflight(sw)) {
+        fputs(", \\\n     dat index 3 using 1:3 with points pt 5 ps 1.2 lc rgb '#9467bd' title ", s);
+        gp_put_str(s, "bytes measured in flight / measured latency");
+    }
     fputs(", \\\n     dat index 0 using 1:3:4:5 with yerrorbars pt 7 lc rgb '#d62728' title ", s);
     gp_put_str(s, "measured (median, min..max)");
     fputs(", \\\n     dat index 0 using 1:3 with lines lc rgb '#d62728' notitle"

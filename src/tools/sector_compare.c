@@ -81,6 +81,7 @@ typedef struct fam_opts {
     const char *runs, *ncu;
     sf_params base;
     int given_sms, given_bps;
+    int given_geometry;          /* --n0, --n1, --radius or a pad given: they win over the rows' */
     int markdown, strict;
 } fam_opts;
 
@@ -162,6 +163,20 @@ static int row_params(const fam_run *f, size_t r, const sf_variant *v, const sf_
         }
         p->wpb = (unsigned)w;
     }
+    if (o->m->shape == SF_SHAPE_2D && !o->given_geometry && config && strcmp(config, "-")) {
+        /* without --n0 ..., the run's own geometry ("32x32,R=2,lead=1,padld=1"),
+         * so that one table may hold many (a --batch run of bin/model_check) */
+        unsigned long long n0, n1;
+        unsigned rad;
+        int lead, padld, used = 0;
+        if (sscanf(config, "%llux%llu,R=%u,lead=%d,padld=%d%n", &n0, &n1, &rad, &lead, &padld, &used) != 5 ||
+            config[used] || n0 < 1 || n1 < 1 || rad < 1 || rad > 4) {
+            fprintf(stderr, "%s: %s: row %zu (%s): the config '%s' is not N0xN1,R=r,lead=0|1,padld=0|1\n",
+                    PROG, o->runs, r + 1, v->name, config);
+            return -1;
+        }
+        p->n0 = n0, p->n1 = n1, p->radius = rad, p->lead_pad = lead != 0, p->pad_ld = padld != 0;
+    }
     if (v->cfg != SF_CFG_NONE && sct_config_value(config, sf_cfg_name(v->cfg), &p->cfg)) {
         fprintf(stderr, "%s: %s: row %zu (%s): no %s=VALUE in the config '%s'\n", PROG,
                 o->runs, r + 1, v->name, sf_cfg_name(v->cfg), config ? config : "");
@@ -227,6 +242,10 @@ static int op_row(const fam_run *f, const sf_variant *v, const sf_params *p,
     sct_fill(&g, pr, meas, op);
     g.agree = vd.agree ? "yes" : "no";
     g.mismatch = vd.mismatch;
+    g.n = f->o->m->shape == SF_SHAPE_2D ? (double)(p->n0 * p->n1) : (double)p->n;
+    g.wpb = p->wpb;
+    g.judged = vd.judged_list;
+    g.wide = vd.wide_list;
     g.lab = lab;
     g.lab_source = src;
     g.lab_vs_model = lv;
@@ -451,6 +470,7 @@ static int run_family(const cmp_args *a, fam_opts *fo)
     fo->base.granule_bytes = (unsigned)a->opt_g;
     fo->base.l2_bytes = a->opt_l2;
     fo->base.seed = a->opt_seed;
+    fo->given_geometry = a->given_stencil;
     fo->base.n0 = a->n0;
     fo->base.n1 = a->n1;
     fo->base.radius = (unsigned)a->radius;

@@ -52,7 +52,7 @@ T=res/sweep_readonly_baseline_4.tsv
 # (the log column names the temporary folder: everything else is the same)
 diff <(rows "$T" | cut -f1-17,19-) <(rows "$FX/sweep_table.tsv" | cut -f1-17,19-) >/dev/null ||
     fail "the table is not the experiment's: $(diff <(rows "$T" | cut -f1-17,19-) <(rows "$FX/sweep_table.tsv" | cut -f1-17,19-) | head -n 4)"
-grep -qx "experiment 1e7 0 4 --kernel baseline --sweep --out $TMP/tmp/occupancy_profile.[A-Za-z0-9]*/logs --table $TMP/$T --reps 5 --ladder $TMP/lad.tsv --device 1" \
+grep -qx "experiment 1e7 0 4 --kernel baseline --sweep --sample 1 --out $TMP/tmp/occupancy_profile.[A-Za-z0-9]*/logs --table $TMP/$T --reps 5 --ladder $TMP/lad.tsv --device 1" \
     <(grep -v list-kernels "$SWEEP_FX_CALLS") || fail "the experiment got the wrong command line: $(grep -v list-kernels "$SWEEP_FX_CALLS")"
 expect_says "readonly: [4] 4 blocks/SM"        # the experiment's own progress passes through
 expect_says "sweep done ("
@@ -75,6 +75,10 @@ expect_exit 0 "$S" float4 4 --points 1,3 --out res2
 [ "$("$ROOT/bin/tsv" get res2/sweep_readonly_float4_4.tsv blocks_per_sm | paste -sd' ' -)" = "1 3" ] ||
     fail "--points 1,3 did not restrict the sweep"
 grep -q -- "--kernel float4 --sweep .* --points 1,3" "$SWEEP_FX_CALLS" || fail "--points was not passed on"
+# --sample: every block by default (above); another K is passed on as given
+: >"$SWEEP_FX_CALLS"
+expect_exit 0 "$S" float4 4 --points 1 --sample auto --out res3
+grep -q -- "--kernel float4 --sweep --sample auto " "$SWEEP_FX_CALLS" || fail "--sample auto was not passed on"
 
 # --keep-logs: the experiment writes the logs there
 expect_exit 0 "$S" readonly_baseline 4 --keep-logs kept --out res3

@@ -111,6 +111,19 @@ for b in $(bin/tsv get "$S/sweep_readonly_baseline_4.tsv" bound_GBps); do
         fail "the bound $b GB/s of the sweep table is not in the report"
 done
 
+# the sweep recorded every block: Little's law closed by measurement, in
+# numbers (src/lib/inflight.h), and the summary's Little's-law finding says
+# what limits baseline with the sweep's slot at its 16 blocks per SM
+grep -qF "> Measured in flight (every block recorded), Little's law closes within 3.1% at every point (from -3.1% to -1.5%). At 1 block per SM the load holds a slot 731 of every 1261 cycles; the other 531 are launch and retire, so 4 resident warps keep 2.32 in flight. What does not close is launch and drain (1.2% of the kernel's time there) and SMs idle while others finish (0.3%)." "$D/index.md" ||
+    fail "the sweep's in-flight finding: $(grep -m1 'Measured in flight' "$D/index.md")"
+grep -qF "the load holds a slot 761 of every 2476 cycles; the other 1715 are launch and retire, so only 31% of the resident warps have a load in flight, and with the warps measured in flight Little's law closes to -3.1% (occupancy sweep at 16 blocks per SM)." "$D/index.md" ||
+    fail "baseline's Little's-law finding lacks the sweep's slot: $(grep -m1 'baseline reaches' "$D/index.md")"
+grep "baseline reaches [0-9]*% of peak at 4 warps per block" "$D/index.md" | grep -q "time between blocks" &&
+    fail "the sentence without numbers is still there for baseline at 4 warps per block"
+# ... while at 8 warps per block, which has no sweep, the words stay
+grep "baseline reaches [0-9]*% of peak at 8 warps per block" "$D/index.md" | grep -q "time between blocks and the tail" ||
+    fail "baseline at 8 warps per block (no sweep) lost its sentence"
+
 # the sector table with an agree column: counted and the flagged row named
 grep -q '^> 2 of 3 rows agree with the model. Rows that do not: strided_float4 stride 64.' "$D/index.md" ||
     fail "the flagged sector row is not named: $(grep -m1 'rows agree' "$D/index.md")"

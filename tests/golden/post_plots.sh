@@ -74,5 +74,15 @@ expect_says "--ceiling must be a bandwidth in GB/s > 0"
 expect_exit 2 "$B/plot_throughput" "$SW" out/tp_bad.svg --ceiling
 expect_says "option --ceiling needs a value"
 [ ! -e out/tp_bad.svg ] || fail "a usage error wrote a chart"
+# a sweep that recorded every block: the bound with the warps measured in
+# flight (index 3, drawn beside the others); the point without it is left out
+expect_exit 0 "$B/plot_throughput" "$FIX/sweep_inflight_4.tsv" 622 out/tp_inflight.svg
+is_svg out/tp_inflight.svg
+golden throughput_inflight.gp out/tp_inflight.gp
+golden throughput_inflight.dat out/tp_inflight.dat
+grep -q "bytes measured in flight / measured latency" out/tp_inflight.gp || fail "no in-flight curve in the chart"
+grep -q '^8	5.1	334.1$' out/tp_inflight.dat || fail "in-flight bound at 8 warps/SM should be 334.1 GB/s"
+# ... and tables without the column (every sweep before it) draw exactly as before
+grep -q 'index 3' out/tp.dat out/tp.gp && fail "a sweep without in-flight columns drew index 3"
 no_files_like out '*.tmp'
 done_testing

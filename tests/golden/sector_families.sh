@@ -72,9 +72,12 @@ T=$TMP/compare_stencil_32x2.tsv
 bin/tsv get "$T" note --where variant=deriv0 --where op=ld | grep -q "not measured: wavefronts" ||
     fail "stencil 32x2: the note should say the wavefronts were not measured"
 ! bin/tsv get "$T" agree --where agree=no >/dev/null 2>&1 || fail "stencil 32x2: every row agrees"
-grep -q "^| deriv1 | n0=32,n1=32,r=1,lead=31,ld=64 | ld | 64 / 64 | 256 / 256 | 64 / 64 | 96..124 / 100 |" \
+# hits are judged at the in-block point (B2: neighbouring blocks never shared
+# an SM's L1 on the H100, 177 of 177 bracketed rows): the fixture's 4 extra
+# hits of a neighbour are a mismatch, its bracket only shown
+grep -q "^| deriv1 | n0=32,n1=32,r=1,lead=31,ld=64 | ld | 64 / 64 | 256 / 256 | 64 / 64 | 96..124 / 100 |.*\*\*no\*\* (l1_hits" \
     "$TMP/compare_stencil_32x32_aligned.md" ||
-    fail "stencil 32x32: deriv1's 100 measured hits lie inside the model's 96..124"
+    fail "stencil 32x32: deriv1's 100 measured hits are 4 above the model's in-block 96"
 grep -q "^| offset_ca | offset=1 | ld | .* | \*\*no\*\* (l1_sectors) |$" "$TMP/compare_patterns.md" ||
     fail "patterns fixture: offset=1 is one sector off and must be flagged"
 grep -q "^1 of 20 rows disagree.$" "$TMP/compare_patterns.md" || fail "patterns fixture: 1 of 20 rows disagree"

@@ -78,4 +78,26 @@ ls "$TMP"/e.tsv* >/dev/null 2>&1 && fail "a table was left: $(ls "$TMP"/e.tsv*)"
 expect_exit 0 ./readonly 1e7 0 8 --kernel baseline --sweep --points 1,2,8 --reps 3 --out "$TMP/w" \
     --table "$TMP/w.tsv" -q
 [ "$(grep -vc '^#' "$TMP/w.tsv")" = 4 ] || fail "sweep: expected a header and 3 rows: $(cat "$TMP/w.tsv")"
+# every block recorded: the in-flight columns (src/lib/inflight.h) are
+# measured, their residual sums to the closure, and bin/inflight on the
+# point's log gives the row's own figures
+expect_exit 0 ./readonly 1e7 0 4 --kernel baseline --sweep --sample 1 --points 2 --reps 3 --out "$TMP/f" \
+    --table "$TMP/f.tsv" -q
+cl=$(bin/tsv get "$TMP/f.tsv" closure_inflight_err_pct)
+ld=$(bin/tsv get "$TMP/f.tsv" launch_drain_pct)
+im=$(bin/tsv get "$TMP/f.tsv" sm_imbalance_pct)
+wf=$(bin/tsv get "$TMP/f.tsv" inflight_warps_per_sm)
+awk -v c="$cl" -v l="$ld" -v i="$im" -v w="$wf" 'BEGIN { d = c + l + i; exit !(c == c + 0 && (d < 0.05 && d > -0.05) && w > 0 && w <= 8) }' ||
+    fail "sweep --sample 1: closure $cl, launch/drain $ld, imbalance $im, $wf warps in flight of 8"
+cols=inflight_warps_per_sm,slot_period_cycles,slot_rest_cycles,bound_inflight_GBps,closure_inflight_err_pct
+log=$(bin/tsv get "$TMP/f.tsv" log)
+bin/inflight "$log" >"$TMP/f_log.tsv" || fail "bin/inflight $log failed"
+for c in ${cols//,/ }; do
+    [ "$(bin/tsv get "$TMP/f.tsv" "$c")" = "$(bin/tsv get "$TMP/f_log.tsv" "$c")" ] ||
+        fail "$c: the sweep row says $(bin/tsv get "$TMP/f.tsv" "$c"), bin/inflight on its log $(bin/tsv get "$TMP/f_log.tsv" "$c")"
+done
+# a sampled sweep writes nan there
+expect_exit 0 ./readonly 1e7 0 4 --kernel baseline --sweep --sample 4 --points 2 --reps 3 --out "$TMP/g" \
+    --table "$TMP/g.tsv" -q
+[ "$(bin/tsv get "$TMP/g.tsv" bound_inflight_GBps)" = nan ] || fail "a sampled sweep measured warps in flight"
 done_testing

@@ -38,6 +38,26 @@ int main(void)
     warp_probe w[2] = {P(0xfffffff0u, 0x40, 2, 0, 0), P(0x10u, 0x10, 2, 0, 0)};
     CHECK_EQ_I(probeset_max_concurrency(w, 2), 2);
 
+    /* in flight (inflight.h) across that wrap: blocks 0 and 1 on SM 2,
+     * windows [-16,48] and [16,32] around the wrap: span 64, integral
+     * 64 + 16 = 80, W = 1.25; mean latency 40; the global timer wraps too
+     * (base 2^32 - 100): the first start at base + 10 ns, the last end at
+     * base + 150 + 16 ns at 1000 MHz, a device span of 0.156 us */
+    {
+        const uint64_t gb = (1ull << 32) - 100;
+        warp_probe g[2] = {P(0xfffffff0u, 0x40, 2, (uint32_t)(gb + 10), 0),
+                           P(0x10u, 0x10, 2, (uint32_t)(gb + 150), 1)};
+        const inflight_params prm = {128, 1, 1000, 0.0002};
+        inflight_result o;
+        CHECK(probeset_inflight(g, 2, 1, 1, gb, &prm, &o, NULL, 0) == 0);
+        CHECK_EQ_U(o.blocks, 2);
+        CHECK_NEAR(o.lat_mean_cycles, 40, 0);
+        CHECK_NEAR(o.warps_in_flight, 1.25, 1e-12);
+        CHECK_NEAR(o.slot_period_cycles, 32, 1e-12);
+        CHECK_NEAR(o.device_span_us, 0.156, 1e-12);
+        CHECK_NEAR(o.bw_GBps, 1.28, 1e-12);    /* 2 x 128 B in 200 ns */
+    }
+
     /* the clock: SM 5 runs 2 cycles per ns over 40 us; SM 6 spans 1 us only */
     uint64_t base = 1000000000ull;
     warp_probe k[4] = {P(100, 1, 5, (uint32_t)base, 0), P(100 + 80000, 1, 5, (uint32_t)(base + 40000), 0),

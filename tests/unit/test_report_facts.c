@@ -91,6 +91,19 @@ int main(void)
     CHECK_STR_HAS(b, "= 1.27 MB in flight across the GPU (9.7 KB per SM)");
     CHECK_STR_HAS(b, "64 resident warps x 128 B hold 8.2 KB per SM");
     CHECK_STR_HAS(b, "the bound at this occupancy is 2843 GB/s, and the kernel achieves 29% of it (far below");
+    CHECK_STR_HAS(b, "time between blocks and the tail");
+    /* with the sweep's slot figures the words become numbers: the load holds
+     * 1108 - 389 = 719 of every 1108 cycles, 719 / 1108 = 65% */
+    k[0].slot_period_cycles = 1108, k[0].slot_rest_cycles = 389, k[0].closure_inflight_err_pct = -1.24;
+    CHECK(rf_littles_note(&k[0], &d, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "achieves 29% of it: the load holds a slot 719 of every 1108 cycles; the other 389 are "
+                     "launch and retire, so only 65% of the resident warps have a load in flight, and with the "
+                     "warps measured in flight Little's law closes to -1.2% (occupancy sweep at 16 blocks per SM).");
+    CHECK(!strstr(b, "time between blocks"));
+    k[0].closure_inflight_err_pct = NAN;
+    CHECK(rf_littles_note(&k[0], &d, b, sizeof b) == 0);
+    CHECK_STR_HAS(b, "have a load in flight (occupancy sweep at 16 blocks per SM).");
+    k[0].slot_period_cycles = k[0].slot_rest_cycles = 0;
     /* float4: 64 x 512 B at 1762 cycles: 132 x 64 x 512 x 1980e6 / 1762 / 1e9 = 4860.5 GB/s */
     k[1].bytes_per_warp = 512;
     CHECK(rf_littles_note(&k[1], &d, b, sizeof b) == 0);
@@ -205,6 +218,28 @@ int main(void)
         CHECK(!strcmp(b, "2 of 2 points are within 80% of the bound at their own latency: 1 latency-bound (the "
                          "largest has 4 warps per SM) and 1 bandwidth-bound, from 64 warps per SM, where the DRAM "
                          "peak caps the bound."));
+    }
+
+    /* the in-flight closure of a sweep that recorded every block */
+    {
+        rf_inflight_point ip[3] = {
+            {2, 8, 5.10, 1100, 381, -2.1, 1.6, 0.5},
+            {1, 4, 2.60, 1108, 389, -1.24, 1.20, 0.04},  /* the first by warps, second in the table */
+            {16, 64, 30.2, 8800, 1700, -0.6, 0.5, 0.1}};
+        CHECK(rf_sweep_inflight_note(ip, 3, b, sizeof b) == 0);
+        CHECK(!strcmp(b, "Measured in flight (every block recorded), Little's law closes within 2.1% at every "
+                         "point (from -2.1% to -0.6%). At 1 block per SM the load holds a slot 719 of every 1108 "
+                         "cycles; the other 389 are launch and retire, so 4 resident warps keep 2.60 in flight. "
+                         "What does not close is launch and drain (1.2% of the kernel's time there) and SMs idle "
+                         "while others finish (0.0%)."));
+        /* beyond 5%: counted, the worst named, never "every point" */
+        ip[2].closure_inflight_err_pct = -7.25;
+        CHECK(rf_sweep_inflight_note(ip, 3, b, sizeof b) == 0);
+        CHECK_STR_HAS(b, "closes within 5% at 2 of 3 points; the worst is -7.2% at 64 warps per SM.");
+        /* an old sweep (no column: NAN): nothing to say */
+        for (int i = 0; i < 3; i++) ip[i].closure_inflight_err_pct = NAN;
+        CHECK(rf_sweep_inflight_note(ip, 3, b, sizeof b) == 1);
+        CHECK(!strcmp(b, ""));
     }
 
     /* sector tables: sector_compare's verdict, and a generic `agree` column */

@@ -9,6 +9,8 @@
 #include "variants.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 extern const struct fam_model fam_model_copy;
 
@@ -176,6 +178,38 @@ static int copy_setup(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_pre
     return 0;
 }
 
+/* ------------------------------------------------------------ random draws */
+
+/* One random configuration of v (bin/model_check): N and WPB from the
+ * documented ranges, a stride 1..257 or a batch the variant's kernels have
+ * (the rolled loop any 1..16; the unrolled and restrict kernels 1, 2, 4, 8,
+ * 16; int4 4, 8, 16). */
+static int copy_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    static const uint64_t POW2[] = {1, 2, 4, 8, 16}, INT4[] = {4, 8, 16};
+    sf_params_default(&out->p);
+    out->p.n = sf_draw_n(rng);
+    out->p.wpb = sf_draw_wpb(rng);
+    out->p.cfg = 0;
+    const char *opt = "";
+    if (v->cfg == SF_CFG_STRIDE) {
+        out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_STRIDE_MAX);
+        opt = "--stride";
+    } else if (v->cfg == SF_CFG_BATCH) {
+        if (v->gen == g_copy_int4) out->p.cfg = INT4[sf_rand_range(rng, 0, 2)];
+        else if (v->gen == g_copy_batch && v->param == 0 && !strcmp(v->name, "batch"))
+            out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_BATCH_MAX);
+        else out->p.cfg = POW2[sf_rand_range(rng, 0, 4)];
+        opt = "--batch";
+    }
+    int k = snprintf(out->args, sizeof out->args, "%llu 0 %u --kernel %s", (unsigned long long)out->p.n,
+                     out->p.wpb, v->name);
+    if (*opt) snprintf(out->args + k, sizeof out->args - (size_t)k, " %s %llu", opt,
+                       (unsigned long long)out->p.cfg);
+    return 0;
+}
+
 /* The labs profiled whole warps: 8 warps of the stride, else 2^16 elements. */
 static void copy_lab_params(const sf_lab *e, const sf_variant *v, sf_params *out)
 {
@@ -238,5 +272,5 @@ const struct fam_model fam_model_copy = {
     "copy", COPY_MODEL, sizeof COPY_MODEL / sizeof COPY_MODEL[0], SF_SHAPE_N, SF_N_DEFAULT,
     copy_check, copy_setup, copy_lab_params,
     COPY_LABS, sizeof COPY_LABS / sizeof COPY_LABS[0],
-    SF_MSET_FULL, "1e7", COPY_NCU, sizeof COPY_NCU / sizeof COPY_NCU[0],
+    SF_MSET_FULL, "1e7", COPY_NCU, sizeof COPY_NCU / sizeof COPY_NCU[0], copy_draw,
 };

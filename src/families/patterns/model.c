@@ -10,6 +10,7 @@
 #include "variants.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 extern const struct fam_model fam_model_patterns;
 
@@ -127,6 +128,31 @@ static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
     return 0;
 }
 
+/* One random configuration of v (bin/model_check): N and WPB from the
+ * documented ranges, an offset 0..63 (offset_*, write_offset) or a stride
+ * 1..257 (write_strided). */
+static int patterns_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    sf_params_default(&out->p);
+    out->p.n = sf_draw_n(rng);
+    out->p.wpb = sf_draw_wpb(rng);
+    out->p.cfg = 0;
+    const char *opt = "";
+    if (v->cfg == SF_CFG_OFFSET) {
+        out->p.cfg = sf_rand_range(rng, 0, SF_DRAW_OFFSET_MAX);
+        opt = "--offset";
+    } else if (v->cfg == SF_CFG_STRIDE) {
+        out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_STRIDE_MAX);
+        opt = "--stride";
+    }
+    int k = snprintf(out->args, sizeof out->args, "%llu 0 %u --kernel %s", (unsigned long long)out->p.n,
+                     out->p.wpb, v->name);
+    if (*opt) snprintf(out->args + k, sizeof out->args - (size_t)k, " %s %llu", opt,
+                       (unsigned long long)out->p.cfg);
+    return 0;
+}
+
 /* The labs profiled whole warps: 2^16 elements, 2^20 for the random gather. */
 static void patterns_lab_params(const sf_lab *e, const sf_variant *v, sf_params *out)
 {
@@ -199,4 +225,5 @@ const struct fam_model fam_model_patterns = {
     SF_N_DEFAULT, NULL, patterns_setup, patterns_lab_params,
     PATTERNS_LABS, sizeof PATTERNS_LABS / sizeof PATTERNS_LABS[0],
     SF_MSET_FULL, "1e7", PATTERNS_NCU, sizeof PATTERNS_NCU / sizeof PATTERNS_NCU[0],
+    patterns_draw,
 };

@@ -28,6 +28,7 @@
 #include "variants.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 extern const struct fam_model fam_model_readonly;
 
@@ -117,9 +118,27 @@ static const sf_ncu_run READONLY_NCU[] = {
       "--family readonly --measured", SF_NCU_POOL, 1 },
 };
 
+/* One random configuration of the readonly variant v (bin/model_check): N
+ * and WPB from the documented ranges, a stride 1..257 for the strided ones. */
+static int readonly_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    sf_params_default(&out->p);
+    out->p.n = sf_draw_n(rng);
+    out->p.wpb = sf_draw_wpb(rng);
+    out->p.cfg = 0;
+    int k = snprintf(out->args, sizeof out->args, "%llu 0 %u --kernel %s", (unsigned long long)out->p.n,
+                     out->p.wpb, v->name);
+    if (v->cfg == SF_CFG_STRIDE) {
+        out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_STRIDE_MAX);
+        snprintf(out->args + k, sizeof out->args - (size_t)k, " --stride %llu", (unsigned long long)out->p.cfg);
+    }
+    return 0;
+}
+
 const struct fam_model fam_model_readonly = {
     "readonly", READONLY_MODEL, sizeof READONLY_MODEL / sizeof READONLY_MODEL[0], SF_SHAPE_N,
     SF_N_DEFAULT, NULL, readonly_setup, NULL, NULL, 0,
     SF_MSET_LOADS, "1e8", READONLY_NCU, sizeof READONLY_NCU / sizeof READONLY_NCU[0],
-    NULL,
+    readonly_draw,
 };

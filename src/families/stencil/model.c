@@ -62,6 +62,26 @@ static int stencil_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
     return 0;
 }
 
+/* One random geometry (bin/model_check): N0 17..1000, N1 1..64, radius
+ * 1..4, each pad on or off, WPB 1..32 (N is N0 x N1: the draw's N range is
+ * the other families'). */
+static int stencil_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    sf_params_default(&out->p);
+    out->p.n0 = sf_rand_range(rng, SF_DRAW_N0_MIN, SF_DRAW_N0_MAX);
+    out->p.n1 = sf_rand_range(rng, 1, SF_DRAW_N1_MAX);
+    out->p.n = out->p.n0 * out->p.n1;
+    out->p.radius = (unsigned)sf_rand_range(rng, 1, SF_DRAW_RADIUS_MAX);
+    out->p.lead_pad = (int)sf_rand_range(rng, 0, 1);
+    out->p.pad_ld = (int)sf_rand_range(rng, 0, 1);
+    out->p.wpb = sf_draw_wpb(rng);
+    snprintf(out->args, sizeof out->args, "%llu %llu 0 %u --kernel %s --radius %u%s%s",
+             (unsigned long long)out->p.n0, (unsigned long long)out->p.n1, out->p.wpb, v->name,
+             out->p.radius, out->p.lead_pad ? " --lead-pad" : "", out->p.pad_ld ? " --pad-leading-dim" : "");
+    return 0;
+}
+
 /* A stencil figure is a total of the launch: it keeps its own geometry. */
 static void stencil_lab_params(const sf_lab *e, const sf_variant *v, sf_params *out)
 {
@@ -141,4 +161,5 @@ const struct fam_model fam_model_stencil = {
     SF_N_DEFAULT, NULL, stencil_setup, stencil_lab_params,
     STENCIL_LABS, sizeof STENCIL_LABS / sizeof STENCIL_LABS[0],
     SF_MSET_FULL, "1e7", STENCIL_NCU, sizeof STENCIL_NCU / sizeof STENCIL_NCU[0],
+    stencil_draw,
 };

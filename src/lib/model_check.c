@@ -1,0 +1,314 @@
+/*
+ * model_check.c - drawing random configurations, judging them strictly and
+ * counting (contract: model_check.h).
+ *
+ * Why the strict rule differs from sector_compare's `agree`: a bracket
+ * (B2's neighbouring blocks, the random gather's statistical reuse, partly
+ * written sectors) can be so wide that a measurement inside it says little;
+ * on cases nobody picked such a row must not count as the model being right
+ * (issue 25), so it is classed wide_bound.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "model_check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "sector_family.h"
+
+static const char *const CLASS_NAMES[MC_NCLASSES] = {
+    "agree", "not_measured", "grid", "l1", "hits", "l2", "dram", "wide_bound",
+};
+
+const char *mc_class_name(mc_class c)
+{
+    return c >= 0 && c < MC_NCLASSES ? CLASS_NAMES[c] : "?";
+}
+
+/* FNV-1a of a name: each family draws from its own stream. */
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t mc_rng_of(uint64_t seed, const char *family, uint64_t id)
+{
+    uint64_t s = seed ^ fnv1a(family);
+    s += 0xD1B54A32D192ED03ull * (id + 1);
+    (void)sf_rand_next(&s);   /* one step: nearby ids start far apart */
+    return s;
+}
+
+/* ------------------------------------------------------------ draw */
+
+/* The variants to draw, in the model's order: all, or those named. */
+static size_t pick_variants(const struct fam_model *m, const char *only, const sf_variant **out,
+                            char *err, size_t errlen)
+{
+    size_t n = 0;
+    if (!only) {
+        for (size_t i = 0; i < m->nvariants; i++) out[n++] = &m->variants[i];
+        return n;
+    }
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", only);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const sf_variant *v = sf_find(m->name, t);
+        if (!v) {
+            set_err(err, errlen, "%s has no modelled variant '%s'", m->name, t);
+            return 0;
+        }
+        out[n++] = v;
+    }
+    return n;
+}
+
+static void draw_head(FILE *f, const struct fam_model *m, uint64_t seed, unsigned k, const char *only)
+{
+    fprintf(f, "# model_check draw: random configurations of the sector model (docs/model_check.md)\n"
+               "# family\t%s\n# seed\t%llu\n# configurations\t%u\n# variants\t%s\n"
+               "# ranges\tN %llu..%llu (log-uniform, not rounded); WPB 1..%u; offsets 0..%u; "
+               "strides 1..%u; batches 1..%u (those the kernels have); stencil N0 %u..%u, "
+               "N1 1..%u, radius 1..%u, each pad on or off\n"
+               "# rerun\tone line alone: ./%s_profile LINE (bin/model_check draw %s --seed %llu "
+               "--random %u gives the same lines)\n",
+            m->name, (unsigned long long)seed, k, only ? only : "all, in turn",
+            SF_DRAW_N_MIN, SF_DRAW_N_MAX, SF_DRAW_WPB_MAX, SF_DRAW_OFFSET_MAX, SF_DRAW_STRIDE_MAX,
+            SF_DRAW_BATCH_MAX, SF_DRAW_N0_MIN, SF_DRAW_N0_MAX, SF_DRAW_N1_MAX, SF_DRAW_RADIUS_MAX,
+            m->name, m->name, (unsigned long long)seed, k);
+}
+
+int mc_draw(const struct fam_model *m, uint64_t seed, unsigned k, const char *only, FILE *batch,
+            FILE *draws, char *err, size_t errlen)
+{
+    if (!m->draw) {
+        set_err(err, errlen, "%s has no random draws (its model has no draw hook)", m->name);
+        return -1;
+    }
+    const sf_variant *vs[256];
+    if (m->nvariants > 256) {
+        set_err(err, errlen, "%s: more than 256 variants", m->name);
+        return -1;
+    }
+    err[0] = 0;
+    const size_t nv = pick_variants(m, only, vs, err, errlen);
+    if (nv == 0) {
+        if (!err[0]) set_err(err, errlen, "%s has no modelled variant to draw", m->name);
+        return -1;
+    }
+    draw_head(batch, m, seed, k, only);
+    draw_head(draws, m, seed, k, only);
+    fprintf(draws, "id\tfamily\tvariant\tn\twarps_per_block\targs\n");
+    for (unsigned i = 0; i < k; i++) {
+        const sf_variant *v = vs[i % nv];
+        uint64_t rng = mc_rng_of(seed, m->name, i);
+        sf_draw d;
+        char why[256] = "";
+        int tries = 0;
+        for (;; tries++) {
+            memset(&d, 0, sizeof d);
+            if (tries == 64 || m->draw(v, &rng, &d, why, sizeof why) != 0) {
+                set_err(err, errlen, "%s %s: configuration %u: %s", m->name, v->name, i,
+                        why[0] ? why : "64 draws in a row refused by the model");
+                return -1;
+            }
+            if (sf_check(v, &d.p, why, sizeof why) == 0) break;
+        }
+        const uint64_t n = m->shape == SF_SHAPE_2D ? d.p.n0 * d.p.n1 : d.p.n;
+        fprintf(batch, "%s  # id=%u variant=%s\n", d.args, i, v->name);
+        fprintf(draws, "%u\t%s\t%s\t%llu\t%u\t%s\n", i, m->name, v->name, (unsigned long long)n, d.p.wpb,
+                d.args);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ judge */
+
+/* Does the comma-separated list contain name? */
+static int in_list(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *c = strchr(p, ',');
+        const size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n)) return 1;
+        p = c ? c + 1 : NULL;
+    }
+    return 0;
+}
+
+mc_class mc_classify(const char *agree, const char *mismatch, const char *wide)
+{
+    const char *mm = mismatch ? mismatch : "-";
+    if (strstr(mm, "not measured")) return MC_NOT_MEASURED;
+    if (!agree || strcmp(agree, "yes")) {
+        if (in_list(mm, "blocks")) return MC_GRID;
+        if (in_list(mm, "l1_requests") || in_list(mm, "l1_sectors")) return MC_L1;
+        if (in_list(mm, "l1_hits")) return MC_HITS;
+        if (in_list(mm, "l2_requests") || in_list(mm, "l2_sectors")) return MC_L2;
+        if (in_list(mm, "dram_sectors")) return MC_DRAM;
+        return MC_NOT_MEASURED;   /* "no" with no quantity named: requests or sectors absent */
+    }
+    if (wide && strcmp(wide, "-") && *wide) return MC_WIDE;
+    return MC_AGREE;
+}
+
+/* The columns of cmp the judged table carries over, in this order. */
+static const char *const CARRY[] = {
+    "l1_requests_pred", "l1_requests_meas", "l1_sectors_pred", "l1_sectors_meas", "l1_hits_pred",
+    "l1_hits_max_pred", "l1_hits_meas", "l2_requests_min_pred", "l2_requests_pred", "l2_requests_meas",
+    "l2_sectors_min_pred", "l2_sectors_pred", "l2_sectors_meas", "dram_sectors_pred", "dram_sectors_meas",
+    "blocks_pred", "blocks_meas",
+};
+#define NCARRY (sizeof CARRY / sizeof CARRY[0])
+
+static const char *const NEED[] = {
+    "family", "variant", "config", "op", "agree", "mismatch", "n", "warps_per_block", "judged", "wide",
+};
+
+static void judged_header(FILE *out)
+{
+    fputs("id\tfamily\tvariant\tconfig\top\tn\twarps_per_block\tagree\tclass\tmismatch\twide\tjudged\t"
+          "not_judged", out);
+    for (size_t i = 0; i < NCARRY; i++) fprintf(out, "\t%s", CARRY[i]);
+    fputs("\targs\n", out);
+}
+
+/* "-" for a field that is absent or empty. */
+static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
+
+/* The quantities measured but not judged in row r: l1_hits, dram_sectors. */
+static void not_judged(const tsv_table *cmp, size_t r, const char *judged, char *out, size_t len)
+{
+    out[0] = 0;
+    if (!isnan(tsv_num(cmp, r, "l1_hits_meas")) && !in_list(judged, "l1_hits"))
+        snprintf(out, len, "l1_hits");
+    if (!isnan(tsv_num(cmp, r, "dram_sectors_meas")) && !in_list(judged, "dram_sectors"))
+        snprintf(out + strlen(out), len - strlen(out), "%sdram_sectors", out[0] ? "," : "");
+    if (!out[0]) snprintf(out, len, "-");
+}
+
+/* The draw of cmp's row r: from *cursor on, the first of its variant, n and
+ * WPB; -1 when none (the cursor stays). */
+static long join_draw(const tsv_table *cmp, size_t r, const tsv_table *draws, size_t *cursor)
+{
+    if (!draws) return -1;
+    const char *v = tsv_get(cmp, r, "variant");
+    const double n = tsv_num(cmp, r, "n"), w = tsv_num(cmp, r, "warps_per_block");
+    for (size_t d = *cursor; d < draws->nrow; d++) {
+        if (strcmp(or_dash(tsv_get(draws, d, "variant")), v)) continue;
+        if (!isnan(n) && tsv_num(draws, d, "n") != n) continue;
+        if (!isnan(w) && tsv_num(draws, d, "warps_per_block") != w) continue;
+        *cursor = d;
+        return (long)d;
+    }
+    return -1;
+}
+
+static void judged_row(FILE *out, const tsv_table *cmp, size_t r, const tsv_table *draws, long d)
+{
+    const char *agree = tsv_get(cmp, r, "agree"), *mm = tsv_get(cmp, r, "mismatch");
+    const char *wide = tsv_get(cmp, r, "wide"), *judged = tsv_get(cmp, r, "judged");
+    const mc_class c = mc_classify(agree, mm, wide);
+    char nj[64];
+    not_judged(cmp, r, judged, nj, sizeof nj);
+    fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
+            d >= 0 ? tsv_get(draws, (size_t)d, "id") : "-", tsv_get(cmp, r, "family"),
+            tsv_get(cmp, r, "variant"), or_dash(tsv_get(cmp, r, "config")), tsv_get(cmp, r, "op"),
+            or_dash(tsv_get(cmp, r, "n")), or_dash(tsv_get(cmp, r, "warps_per_block")),
+            c == MC_AGREE ? "yes" : "no", mc_class_name(c), or_dash(mm), or_dash(wide), or_dash(judged), nj);
+    for (size_t i = 0; i < NCARRY; i++) fprintf(out, "\t%s", or_dash(tsv_get(cmp, r, CARRY[i])));
+    fprintf(out, "\t%s\n", d >= 0 ? or_dash(tsv_get(draws, (size_t)d, "args")) : "-");
+}
+
+/* A draw no row of cmp joined: its run was skipped, failed or not profiled. */
+static void missing_row(FILE *out, const tsv_table *draws, size_t d)
+{
+    fprintf(out, "%s\t%s\t%s\t-\t-\t%s\t%s\tno\t%s\tnot measured\t-\t-\t-", tsv_get(draws, d, "id"),
+            tsv_get(draws, d, "family"), tsv_get(draws, d, "variant"), tsv_get(draws, d, "n"),
+            tsv_get(draws, d, "warps_per_block"), mc_class_name(MC_NOT_MEASURED));
+    for (size_t i = 0; i < NCARRY; i++) fputs("\t-", out);
+    fprintf(out, "\t%s\n", or_dash(tsv_get(draws, d, "args")));
+}
+
+int mc_judge(const tsv_table *cmp, const tsv_table *draws, FILE *out, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof NEED / sizeof NEED[0]; i++)
+        if (tsv_col(cmp, NEED[i]) < 0) {
+            set_err(err, errlen, "%s has no column %s (is it bin/sector_compare --family's table?)",
+                    cmp->name, NEED[i]);
+            return -1;
+        }
+    static const char *const DNEED[] = {"id", "family", "variant", "n", "warps_per_block", "args"};
+    for (size_t i = 0; draws && i < sizeof DNEED / sizeof DNEED[0]; i++)
+        if (tsv_col(draws, DNEED[i]) < 0) {
+            set_err(err, errlen, "%s has no column %s (is it bin/model_check draw's table?)", draws->name,
+                    DNEED[i]);
+            return -1;
+        }
+    unsigned char *joined = draws ? calloc(draws->nrow + 1, 1) : NULL;
+    if (draws && !joined) {
+        set_err(err, errlen, "out of memory");
+        return -1;
+    }
+    judged_header(out);
+    size_t cursor = 0;
+    for (size_t r = 0; r < cmp->nrow; r++) {
+        const long d = join_draw(cmp, r, draws, &cursor);
+        if (d >= 0) joined[d] = 1;
+        judged_row(out, cmp, r, draws, d);
+    }
+    for (size_t d = 0; draws && d < draws->nrow; d++)
+        if (joined[d] != 1) missing_row(out, draws, d);
+    free(joined);
+    return 0;
+}
+
+/* ------------------------------------------------------------ counts */
+
+int mc_count(const tsv_table *t, mc_counts *c, char *err, size_t errlen)
+{
+    if (tsv_col(t, "class") < 0 || tsv_col(t, "not_judged") < 0) {
+        set_err(err, errlen, "%s has no column class or not_judged (is it a model_check table?)", t->name);
+        return -1;
+    }
+    for (size_t r = 0; r < t->nrow; r++) {
+        const char *cls = tsv_get(t, r, "class");
+        int k = -1;
+        for (int i = 0; i < MC_NCLASSES; i++)
+            if (!strcmp(cls, CLASS_NAMES[i])) k = i;
+        if (k < 0) {
+            set_err(err, errlen, "%s: row %zu: unknown class '%s'", t->name, r + 1, cls);
+            return -1;
+        }
+        c->rows++;
+        c->cls[k]++;
+        c->agree += k == MC_AGREE;
+        const char *nj = tsv_get(t, r, "not_judged"), *wide = tsv_get(t, r, "wide");
+        c->not_judged_dram += in_list(nj, "dram_sectors");
+        c->not_judged_hits += in_list(nj, "l1_hits");
+        c->wide += wide && strcmp(wide, "-") && *wide;
+    }
+    return 0;
+}
+
+void mc_summary_header(FILE *out)
+{
+    fputs("family\trows\tagree\tagree_pct", out);
+    for (int i = 1; i < MC_NCLASSES; i++) fprintf(out, "\t%s", CLASS_NAMES[i]);
+    fputs("\tdram_not_judged\thits_not_judged\n", out);
+}
+
+void mc_summary_row(FILE *out, const char *family, const mc_counts *c)
+{
+    fprintf(out, "%s\t%lu\t%lu\t%.1f", family, c->rows, c->agree,
+            c->rows ? 100.0 * (double)c->agree / (double)c->rows : 0.0);
+    for (int i = 1; i < MC_NCLASSES; i++) fprintf(out, "\t%lu", c->cls[i]);
+    fprintf(out, "\t%lu\t%lu\n", c->not_judged_dram, c->not_judged_hits);
+}
