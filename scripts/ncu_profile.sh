@@ -230,7 +230,7 @@ keep_raw "${names[@]}"
 publish "$WORK/final.tsv" "$OUTDIR/$SECTORS"
 echo "ncu_profile.sh: wrote $OUTDIR/$SECTORS (raw logs in $OUTDIR/ncu/)" >&2
 if [ "$FAMILY" = readonly ]; then
-    echo "ncu_profile.sh: next: bin/sector_compare $OUTDIR/$SECTORS --markdown (or --generic)" >&2
+    echo "ncu_profile.sh: next: bin/sector_compare $OUTDIR/$SECTORS --markdown" >&2
 else
     echo "ncu_profile.sh: rows that disagree: bin/tsv get $OUTDIR/$SECTORS variant --where agree=no" >&2
 fi

@@ -440,16 +440,24 @@ int rf_sectors_count(const tsv_table *t, rf_sectors *o)
     const int l1 = tsv_col(t, "l1_ok"), derr = tsv_col(t, "dram_err_pct");
     size_t used = 0;
     for (size_t r = 0; r < t->nrow; r++) {
-        o->rows++;
         const char *a = tsv_get(t, r, agree >= 0 ? "agree" : "verdict");
+        if (agree >= 0 && !strcmp(a, "-")) { /* not predicted: nothing was judged */
+            o->unjudged++;
+            continue;
+        }
+        o->rows++;
         const int ok = agree >= 0 ? !strcmp(a, "yes") : !strcmp(a, "agree");
         o->agree += ok;
         char what[96];
         const char *pat = tsv_get(t, r, "pattern");
         const char *stride = tsv_get(t, r, "stride");
+        const char *var = tsv_get(t, r, "variant"), *cfg = tsv_get(t, r, "config");
         snprintf(what, sizeof what, "%s%s%s", pat ? pat : "row", stride ? " stride " : "",
                  stride ? stride : "");
-        if (!pat) snprintf(what, sizeof what, "row %zu", r + 1);
+        if (!pat && var) /* the families' table: variant and configuration */
+            snprintf(what, sizeof what, "%s%s%s", var, cfg && strcmp(cfg, "-") ? " " : "",
+                     cfg && strcmp(cfg, "-") ? cfg : "");
+        else if (!pat) snprintf(what, sizeof what, "row %zu", r + 1);
         if (!ok) {
             const int k = snprintf(o->flagged + used, sizeof o->flagged - used, "%s%s", used ? ", " : "", what);
             if (k > 0 && (size_t)k < sizeof o->flagged - used) used += (size_t)k;
@@ -475,6 +483,7 @@ int rf_sectors_note(const rf_sectors *c, char *buf, size_t len)
     sb s;
     sb_init(&s, buf, len);
     sb_add(&s, "%zu of %zu rows agree with the model", c->agree, c->rows);
+    if (c->unjudged) sb_add(&s, " (%zu more not predicted)", c->unjudged);
     if (c->l1_rows) sb_add(&s, "; L1 sectors match in %zu of %zu", c->l1_ok, c->l1_rows);
     sb_add(&s, ".");
     if (c->agree < c->rows) sb_add(&s, " Rows that do not: %s.", c->flagged);

@@ -169,14 +169,15 @@ int rf_sweep_inflight_note(const rf_inflight_point *p, size_t n, char *buf, size
 typedef struct rf_sectors {
     size_t rows;
     size_t agree;              /* rows that agree with the model */
+    size_t unjudged;           /* rows with agree "-": not predicted, not in rows */
     size_t l1_rows, l1_ok;     /* rows with an L1 verdict, and those that match */
     double worst_dram_err_pct; /* largest |DRAM error| (NAN: no such column) */
     char worst[160];           /* its row and error: "strided_float4 stride 128, -32.03%" */
     char flagged[512];         /* the rows that do not agree, comma-separated */
 } rf_sectors;
 
-/* Count a table's rows: `agree` (yes/no) or sector_compare's `verdict`
- * (agree/DISAGREE) decides agreement; `l1_ok` (1/0) the L1 match;
+/* Count a table's rows: `agree` (yes/no; "-": not predicted, counted apart)
+ * or a `verdict` (agree/DISAGREE) decides agreement; `l1_ok` (1/0) the L1 match;
  * `dram_err_pct` the worst DRAM error.  -1 when the table has neither
  * agreement column. */
 int rf_sectors_count(const tsv_table *t, rf_sectors *out);

@@ -11,7 +11,7 @@
 #include "report_cmd.h"
 #include "sweep.h"
 
-/* A sector table (bin/sector_compare --generic, 40-odd columns) as the page
+/* A sector table (bin/sector_compare's, 40-odd columns) as the page
  * shows it: the sectors at each level, predicted against measured, and the
  * verdict; the raw table stays in its file, linked below it.  NULL when t is
  * not such a table. */
@@ -196,8 +196,10 @@ void rc_sec_sectors(report_doc *d, const rc_ctx *c)
     rd_section *s = rd_section_add(d, "sectors", "What the hardware moves: sectors");
     rd_para(d, s, "L1 requests and sectors, L2 and DRAM sectors per access pattern, measured with Nsight "
                   "Compute against the sector model (bin/sector_model, docs/sectors.md). A row agrees when "
-                  "its L1 sectors equal the prediction and its DRAM sectors are within 5%%.");
-    char p[64], rel[1024], cap[512], err[512], b[32];
+                  "its requests and sectors equal the prediction, its L1 hits and L2 traffic lie inside "
+                  "the model's bounds and its DRAM reads are within 5%%; a row the model does not walk "
+                  "(too large an N) is not predicted.");
+    char p[64], rel[1024], cap[512], err[512];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
         rc_pfx(c, G, p, sizeof p);
@@ -222,41 +224,14 @@ void rc_sec_sectors(report_doc *d, const rc_ctx *c)
             }
             if (nb < 1) { rd_failed(d, s, f->rel, err); continue; }
             const tsv_table *t = &blocks[0];
-            if (cmp) {
-                /* sector_compare's columns, shown as the model against ncu */
-                rd_table *r = rd_table_new(12);
-                static const char *const head[] = {"pattern", "elem (B)", "stride", "L1 requests pred / meas",
-                                                   "L1 sectors pred", "L1 sectors meas", "L2 sectors meas",
-                                                   "DRAM sectors pred", "DRAM sectors meas", "DRAM err %",
-                                                   "time (us)", "verdict"};
-                for (size_t k = 0; k < 12; k++) rd_table_set(r, 0, k, "%s", head[k]);
-                for (size_t q = 0; q < t->nrow; q++) {
-#define G_(col) (tsv_get(t, q, col) ? tsv_get(t, q, col) : "n/a")
-                    rd_table_set(r, q + 1, 0, "%s", G_("pattern"));
-                    rd_table_set(r, q + 1, 1, "%s", G_("elem_bytes"));
-                    rd_table_set(r, q + 1, 2, "%s", G_("stride"));
-                    rd_table_set(r, q + 1, 3, "%s / %s", G_("l1_requests_pred"), G_("l1_requests_meas"));
-                    rd_table_set(r, q + 1, 4, "%s", G_("l1_sectors_pred"));
-                    rd_table_set(r, q + 1, 5, "%s", G_("l1_sectors_meas"));
-                    rd_table_set(r, q + 1, 6, "%s", G_("l2_sectors_meas"));
-                    rd_table_set(r, q + 1, 7, "%s", G_("dram_sectors_pred"));
-                    rd_table_set(r, q + 1, 8, "%s", G_("dram_sectors_meas"));
-                    rd_table_set(r, q + 1, 9, "%s", G_("dram_err_pct"));
-                    rd_table_set(r, q + 1, 10, "%s", rc_num(b, sizeof b, "%.1f", tsv_num(t, q, "time_ns") / 1000));
-                    rd_table_set(r, q + 1, 11, "%s", G_("verdict"));
-#undef G_
-                }
-                rd_table_add(d, s, r);
+            rd_table *dg = sector_digest(t);
+            if (dg) {
+                rd_para(d, s, "%sThe sectors at each level, predicted / measured; requests, wavefronts, "
+                              "hits, utilizations and the labs' figures (%zu columns in all) are in %s, "
+                              "linked below.", p, t->ncol, cmp ? tab : f->base);
+                rd_table_add(d, s, dg);
             } else {
-                rd_table *dg = sector_digest(t);
-                if (dg) {
-                    rd_para(d, s, "%sThe sectors at each level, predicted / measured; requests, wavefronts, "
-                                  "hits, utilizations and the labs' figures (%zu columns in all) are in %s, "
-                                  "linked below.", p, t->ncol, f->base);
-                    rd_table_add(d, s, dg);
-                } else {
-                    rd_table_add(d, s, rc_plain_table(t));
-                }
+                rd_table_add(d, s, rc_plain_table(t));
             }
             rf_sectors cnt;
             char note[2048];

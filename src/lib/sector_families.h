@@ -5,8 +5,7 @@
  * alone.  The simulator and the judging are here (family-independent); each
  * family's variants, address rules, lab figures and ncu recipe are its
  * src/families/NAME/model.c (the interface: sector_family.h), found through
- * the registry (family.h).  (The readonly family's tables still come from
- * sector_model.h.)  docs/sectors.md has the rules and the reasons.
+ * the registry (family.h).  docs/sectors.md has the rules and the reasons.
  *
  * The rules, per warp-level instruction (a "request" to L1):
  *
@@ -85,7 +84,11 @@ typedef struct sf_params {
 } sf_params;
 
 /* N 1e7, WPB 4, seed 12345, 132 SMs x 16 blocks, stencil 32 x 1, R 1, no
- * padding, granule 64 B, L2 25 MiB (sector_model.h says why). */
+ * padding, granule 64 B (the H100's default fetch granularity, measured:
+ * l2_fetch.tsv), L2 25 MiB: one of the H100's two 25 MiB partitions
+ * (cudaDevAttrL2CacheSize says 50 MiB), because data that SMs on both
+ * sides read is held in both, so one partition is what all SMs share
+ * (docs/sectors.md, "The DRAM model and its two parameters"). */
 void sf_params_default(sf_params *p);
 
 typedef struct sf_counts {

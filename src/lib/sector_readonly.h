@@ -1,13 +1,13 @@
 /*
- * sector_readonly.h - the readonly family's sector comparison (the readonly
- * mode of bin/sector_compare): its measured table against sector_model.h's
- * predictions, and the join that makes that table from a profiled run.
- * Both write the table to out and their sentences to stderr.
+ * sector_readonly.h - the readonly family's joins of a profiled run
+ * (bin/sector_compare --family readonly --measured | --l2-fetch-row): its
+ * measured table, which sector_measured.h judges, and its L2
+ * fetch-granularity row.  Both write the table to out and their sentences
+ * to stderr.
  */
 #ifndef WARPLAT_SECTOR_READONLY_H
 #define WARPLAT_SECTOR_READONLY_H
 
-#include "sector_model.h"
 #include "tsv.h"
 
 #include <stdint.h>
@@ -16,28 +16,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The status of a comparison that is whole but has a row that disagrees
- * under --strict: the table is kept, the program exits 1. */
-#define SECTOR_RC_DISAGREE 3
-
-/*
- * MEASURED.tsv at path ("#" metadata, then pattern, elem_bytes, stride,
- * l1_sectors, l2_sectors, dram_sectors, and l1_requests, time_ns when
- * present) against the model: a row agrees when its L1 sectors equal the
- * prediction and its DRAM sectors are within 5 %.  generic: the families'
- * table (sector_table.h); chart: an SVG of the rows too.  opt_n, opt_g,
- * opt_l2, opt_wpb: 0, or what overrides the table's metadata.  Returns 0,
- * SECTOR_RC_DISAGREE (strict and a row disagrees) or 1 (a failure).
- */
-int sro_compare(FILE *out, const char *path, int markdown, int strict, int generic,
-                const char *chart, uint64_t opt_n, uint64_t opt_g, uint64_t opt_l2,
-                uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed, sm_reuse reuse);
-/* The same from an open stream, named path in messages (not closed). */
-int sro_compare_stream(FILE *out, FILE *in, const char *path, int markdown, int strict,
-                       int generic, const char *chart, uint64_t opt_n, uint64_t opt_g,
-                       uint64_t opt_l2, uint64_t opt_wpb, int have_opt_seed, uint64_t opt_seed,
-                       sm_reuse reuse);
 
 /*
  * The measured table (l2row 0) or the L2 fetch-granularity row of limit

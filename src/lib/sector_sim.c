@@ -27,20 +27,40 @@
  *
  * - L2: a fully associative LRU of l2_bytes in 128 B lines, walked line by
  *   line with O(1) updates (doubly linked list over dense line numbers),
- *   each line with a valid and a dirty mask of its four sectors.  It is the
- *   readonly model's A3/A4 (granule, capacity in lines) applied to the
- *   exact order of requests, with stores added (write-validate: no fetch).
+ *   each line with a valid and a dirty mask of its four sectors: the fetch
+ *   granule and the capacity in lines (docs/sectors.md, "The DRAM model")
+ *   applied to the exact order of requests, with stores added
+ *   (write-validate: no fetch).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
 #include "err.h"
-#include "sector_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { SF_VALID = 1, SF_STORED = 2 };
+
+/* Sort a warp's offsets in place (at most 32, and nearly always in lane
+ * order already, so an insertion sort that first checks) and count the
+ * distinct ones. */
+static unsigned sort_distinct(uint64_t *v, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++) {
+        const uint64_t x = v[i];
+        unsigned j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+    unsigned d = n ? 1 : 0;
+    for (unsigned i = 1; i < n; i++)
+        d += v[i] != v[i - 1];
+    return d;
+}
 
 /* ------------------------------------------------------------ L1: sector sets */
 
@@ -264,7 +284,7 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
             }
             off[n++] = a->off[l];
         }
-    sm_sort_distinct(off, n);
+    sort_distinct(off, n);
     unsigned nu = 0, ns = 0, nl = 0;
     for (unsigned i = 0; i < n; i++) {
         if (i > 0 && off[i] == off[i - 1])
@@ -459,7 +479,7 @@ static double warp0_work(const sf_ctx *c, uint64_t warps)
         for (unsigned l = 0; l < 32; l++)
             if (a.active & (1u << l))
                 line[n++] = a.off[l] / 128;
-        sm_sort_distinct(line, n);
+        sort_distinct(line, n);
         work += 1;
         for (unsigned i = 0; i < n; i++)
             work += i == 0 || line[i] != line[i - 1];

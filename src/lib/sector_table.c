@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_table.h"
+#include "sector_families.h"
 
 #include <errno.h>
 #include <math.h>
@@ -172,8 +173,8 @@ static void gen_md(FILE *out, const sct_row *g)
         fprintf(out, "%s: %s", g->lab, g->lab_vs_model);
     else
         fputs("-", out);
-    if (!strcmp(g->agree, "yes"))
-        fputs(" | yes |\n", out);
+    if (!strcmp(g->agree, "yes") || !strcmp(g->agree, "-"))   /* "-": nothing judged */
+        fprintf(out, " | %s |\n", g->agree);
     else
         fprintf(out, " | **no** (%s) |\n", g->mismatch);
 }
@@ -186,7 +187,34 @@ void sct_put(FILE *out, const sct_row *g, int markdown)
         gen_tsv(out, g);
 }
 
-/* The readonly rows in the families' table (--generic). */
+/* The predicted and measured quantities of one op, side by side. */
+void sct_fill(sct_row *g, const sf_prediction *pr, const sf_measured *meas, int op)
+{
+    const sf_counts *c = &pr->op[op];
+    g->p[SCT_REQ] = c->requests;
+    g->p[SCT_SEC] = c->sectors;
+    g->p[SCT_WF] = c->wavefronts;
+    g->p[SCT_HITS] = c->hits;
+    g->p[SCT_HITS_MAX] = c->hits_max;
+    g->p[SCT_L2REQ] = c->l2_requests;
+    g->p[SCT_L2REQ_MIN] = c->l2_requests_min;
+    g->p[SCT_L2SEC] = c->l2_sectors;
+    g->p[SCT_L2SEC_MIN] = c->l2_sectors_min;
+    g->p[SCT_DRAM] = op == SF_LD ? pr->dram_read_sectors : pr->dram_write_sectors;
+    g->p[SCT_BLOCKS] = (double)pr->blocks;
+    g->m[SCT_REQ] = meas->v[SFM_REQUESTS][op];
+    g->m[SCT_INSTR] = meas->v[SFM_INSTRUCTIONS][op];
+    g->m[SCT_SEC] = meas->v[SFM_SECTORS][op];
+    g->m[SCT_WF] = meas->v[SFM_WAVEFRONTS][op];
+    g->m[SCT_DWF] = meas->v[SFM_DATA_WAVEFRONTS][op];
+    g->m[SCT_HITS] = meas->v[SFM_HITS][op];
+    g->m[SCT_L2REQ] = meas->v[SFM_L2_REQUESTS][op];
+    g->m[SCT_L2SEC] = meas->v[SFM_L2_SECTORS][op];
+    g->m[SCT_DRAM] = meas->v[SFM_DRAM][op];
+    g->m[SCT_BLOCKS] = meas->v[SFM_GRID][0];
+    g->m[SCT_TIME] = meas->v[SFM_TIME][0];
+    sct_derive(g, c->bytes);
+}
 
 int sct_config_value(const char *config, const char *key, uint64_t *out)
 {

@@ -45,6 +45,11 @@ void sct_header(FILE *out);
 void sct_md_header(FILE *out);
 /* One row, TSV or Markdown. */
 void sct_put(FILE *out, const sct_row *g, int markdown);
+/* The predicted and measured quantities of op (SF_LD, SF_ST) of one launch
+ * into g, side by side, and the derived ones (sector_families.h). */
+struct sf_prediction;
+struct sf_measured;
+void sct_fill(sct_row *g, const struct sf_prediction *pr, const struct sf_measured *meas, int op);
 
 /* The value of KEY in a configuration "stride=4" or "n0=32,n1=2": 0, or -1
  * when KEY=VALUE is absent or VALUE is not a whole number. */

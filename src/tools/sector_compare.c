@@ -2,15 +2,13 @@
  * sector_compare - what the sector model predicts next to what Nsight Compute
  * measured, row by row, with a verdict for each.
  *
- *   sector_compare MEASURED.tsv [--generic] [--markdown] [--strict] [--chart OUT.svg]
- *                  [--n N] [--dram-granularity B] [--l2-bytes B] [--reuse lru|all|none]
- *                  [--wpb W] [--seed S] [--out FILE]
- *       the readonly family: MEASURED.tsv is the table scripts/ncu_profile.sh
- *       writes for it ("#" metadata, then pattern, elem_bytes, stride,
- *       l1_sectors, l2_sectors, dram_sectors, and l1_requests, time_ns when
- *       present).  A row agrees when its L1 sectors equal the prediction and its
- *       DRAM sectors are within 5 %.  --generic prints the same verdicts in the
- *       families' table (below).
+ *   sector_compare MEASURED.tsv [--markdown] [--strict] [--chart OUT.svg]
+ *                  [--n N] [--dram-granularity B] [--l2-bytes B] [--wpb W] [--seed S] [--out FILE]
+ *       the readonly family's measured table (what scripts/ncu_profile.sh
+ *       readonly writes: "#" metadata, then pattern, elem_bytes, stride,
+ *       l1_requests, l1_sectors, l2_sectors, dram_sectors, time_ns), each
+ *       row predicted by the readonly family's model and judged as the
+ *       families' rows are, in their table (sector_measured.h).
  *
  *   sector_compare --family copy|patterns|readonly|stencil --runs RUNS.tsv --ncu NCU.tsv
  *                  [--dram-granularity B] [--l2-bytes B] [--seed S]
@@ -37,7 +35,7 @@
 #include "sector_families.h"
 #include "sector_family.h"
 #include "sector_join.h"
-#include "sector_model.h"
+#include "sector_measured.h"
 #include "sector_readonly.h"
 #include "sector_table.h"
 #include "tsv.h"
@@ -54,8 +52,8 @@
 /* Where the table goes: stdout, or --out FILE through outfile (whole). */
 static FILE *OUT;
 
-/* readonly_mode's status when --strict and a row disagrees: the table is
- * whole and kept, the exit status is 1 */
+/* the status of a comparison when --strict and a row disagrees: the table
+ * is whole and kept, the exit status is 1 */
 #define RC_STRICT_DISAGREE SECTOR_RC_DISAGREE
 
 /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, L2 51200 KiB)" -> 132, or 0. */
@@ -212,35 +210,6 @@ static void note_add(char *note, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The predicted and measured quantities of one op, side by side. */
-static void fill_gen(sct_row *g, const sf_prediction *pr, const sf_measured *meas, int op)
-{
-    const sf_counts *c = &pr->op[op];
-    g->p[SCT_REQ] = c->requests;
-    g->p[SCT_SEC] = c->sectors;
-    g->p[SCT_WF] = c->wavefronts;
-    g->p[SCT_HITS] = c->hits;
-    g->p[SCT_HITS_MAX] = c->hits_max;
-    g->p[SCT_L2REQ] = c->l2_requests;
-    g->p[SCT_L2REQ_MIN] = c->l2_requests_min;
-    g->p[SCT_L2SEC] = c->l2_sectors;
-    g->p[SCT_L2SEC_MIN] = c->l2_sectors_min;
-    g->p[SCT_DRAM] = op == SF_LD ? pr->dram_read_sectors : pr->dram_write_sectors;
-    g->p[SCT_BLOCKS] = (double)pr->blocks;
-    g->m[SCT_REQ] = meas->v[SFM_REQUESTS][op];
-    g->m[SCT_INSTR] = meas->v[SFM_INSTRUCTIONS][op];
-    g->m[SCT_SEC] = meas->v[SFM_SECTORS][op];
-    g->m[SCT_WF] = meas->v[SFM_WAVEFRONTS][op];
-    g->m[SCT_DWF] = meas->v[SFM_DATA_WAVEFRONTS][op];
-    g->m[SCT_HITS] = meas->v[SFM_HITS][op];
-    g->m[SCT_L2REQ] = meas->v[SFM_L2_REQUESTS][op];
-    g->m[SCT_L2SEC] = meas->v[SFM_L2_SECTORS][op];
-    g->m[SCT_DRAM] = meas->v[SFM_DRAM][op];
-    g->m[SCT_BLOCKS] = meas->v[SFM_GRID][0];
-    g->m[SCT_TIME] = meas->v[SFM_TIME][0];
-    sct_derive(g, c->bytes);
-}
-
 /* One row of the table: op of the row's launch, judged; returns 1 when it
  * disagrees. */
 static int op_row(const fam_run *f, const sf_variant *v, const sf_params *p,
@@ -270,7 +239,7 @@ static int op_row(const fam_run *f, const sf_variant *v, const sf_params *p,
     g.variant = v->name;
     g.config = pr->config;
     g.op = op ? "st" : "ld";
-    fill_gen(&g, pr, meas, op);
+    sct_fill(&g, pr, meas, op);
     g.agree = vd.agree ? "yes" : "no";
     g.mismatch = vd.mismatch;
     g.n = f->o->m->shape == SF_SHAPE_2D ? (double)(p->n0 * p->n1) : (double)p->n;
@@ -406,24 +375,24 @@ static int out_close(int keep)
 static void usage(FILE *f, const cli_opt *t)
 {
     fprintf(f,
-        "usage: sector_compare MEASURED.tsv [options]                 the readonly family\n"
+        "usage: sector_compare MEASURED.tsv [options]     readonly's measured table\n"
         "       sector_compare --family F --runs RUNS.tsv --ncu NCU.tsv [options]\n"
-        "  Predicted vs measured sectors (docs/sectors.md), one row per pattern, or per\n"
-        "  variant, configuration and op, with a verdict.\n\n");
+        "  Predicted vs measured sectors (docs/sectors.md), one row per variant,\n"
+        "  configuration and op, with a verdict.\n\n");
     cli_print_options(f, t);
     fprintf(f,
-        "readonly: agreement is L1 sectors equal and DRAM sectors within 5 %%; the gathers\n"
-        "(random_access / nondiverging) follow when both rows are present.  Families:\n"
-        "requests, sectors and wavefronts exact, hits and L2 inside the model's bounds, DRAM\n"
-        "reads within 5 %%.  Exit: 0; 1 failure (or --strict and a row disagrees); 2 usage.\n");
+        "A row agrees when its requests and sectors are exact, its hits and L2 inside the\n"
+        "model's bounds and its DRAM reads within 5 %%; a row the model does not walk (too\n"
+        "large an N) is not predicted (agree -).  Exit: 0; 1 failure (or --strict and a\n"
+        "row disagrees); 2 usage.\n");
 }
 
 /* The command line: every option's value and whether it was given. */
 typedef struct cmp_args {
     const char *chart, *family, *runs, *ncu, *l2row;
-    int measured, markdown, strict, generic, lead_pad, pad_ld, reuse_i;
+    int measured, markdown, strict, lead_pad, pad_ld;
     int given_n, given_g, given_l2, given_wpb, given_seed, given_sms;
-    int given_bps, given_stencil, given_reuse;
+    int given_bps, given_stencil;
     uint64_t opt_n, opt_g, opt_l2, opt_wpb, opt_seed, n0, n1, radius, sms, bps;
 } cmp_args;
 
@@ -451,15 +420,15 @@ static int check_family(const cmp_args *a, const cli_parse_result *r, fam_opts *
     char names[256];
     fo->m = sf_model(a->family);
     if (!fo->m || !fo->m->nvariants)
-        return cli_usage_error(PROG, "--family: unknown family '%s' (%s; readonly takes "
-                               "MEASURED.tsv)", a->family, sf_family_list(names, sizeof names, 0));
+        return cli_usage_error(PROG, "--family: unknown family '%s' (%s)", a->family,
+                               sf_family_list(names, sizeof names, 0));
     if (r->npos)
         return cli_usage_error(PROG, "--family takes --runs and --ncu, not '%s'", r->pos[0]);
     if (!a->runs || !a->ncu)
         return cli_usage_error(PROG, "--family needs --runs RUNS.tsv and --ncu NCU.tsv");
-    if (a->chart || a->generic || a->given_reuse || a->given_n || a->given_wpb)
-        return cli_usage_error(PROG, "--chart, --generic, --reuse, --n and --wpb are the "
-                               "readonly table's (a family's run gives N and WPB)");
+    if (a->chart || a->given_n || a->given_wpb)
+        return cli_usage_error(PROG, "--chart, --n and --wpb are the readonly measured "
+                               "table's (a family's run gives N and WPB)");
     if (a->given_stencil && fo->m->shape != SF_SHAPE_2D)
         return cli_usage_error(PROG, "--n0, --n1, --radius and the pads are the stencil's");
     return 0;
@@ -518,6 +487,30 @@ static int run_family(const cmp_args *a, fam_opts *fo)
     return family_mode(fo);
 }
 
+/* MEASURED.tsv: readonly's measured table against the families' model. */
+static int measured_mode(const cmp_args *a, const char *path)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "%s: cannot open %s: %s\n", PROG, path, strerror(errno));
+        return 1;
+    }
+    smt_opts o;
+    memset(&o, 0, sizeof o);
+    o.markdown = a->markdown;
+    o.strict = a->strict;
+    o.chart = a->chart;
+    o.n = a->given_n ? a->opt_n : 0;
+    o.granule = a->given_g ? a->opt_g : 0;
+    o.l2_bytes = a->given_l2 ? a->opt_l2 : 0;
+    o.wpb = a->given_wpb ? a->opt_wpb : 0;
+    o.have_seed = a->given_seed;
+    o.seed = a->opt_seed;
+    const int rc = smt_compare(OUT, in, path, &o);
+    fclose(in);
+    return rc;
+}
+
 /* The table of the mode the options chose, into OUT; the status of main. */
 static int run_mode(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
 {
@@ -530,10 +523,7 @@ static int run_mode(const cmp_args *a, const cli_parse_result *r, fam_opts *fo)
     if (a->family)
         rc = run_family(a, fo);
     else
-        rc = sro_compare(OUT, r->pos[0], a->markdown, a->strict, a->generic, a->chart,
-                         a->given_n ? a->opt_n : 0, a->given_g ? a->opt_g : 0,
-                         a->given_l2 ? a->opt_l2 : 0, a->given_wpb ? a->opt_wpb : 0,
-                         a->given_seed, a->opt_seed, (sm_reuse)a->reuse_i);
+        rc = measured_mode(a, r->pos[0]);
     /* a disagreement under --strict keeps the table (it is whole); a failure
      * to read or compute keeps nothing */
     int wr = out_close(rc == 0 || rc == RC_STRICT_DISAGREE);
@@ -545,29 +535,26 @@ int main(int argc, char **argv)
     OUT = stdout;
     cmp_args a;
     memset(&a, 0, sizeof a);
-    a.opt_g = 64, a.opt_l2 = SM_L2_EFFECTIVE_BYTES_H100, a.opt_wpb = 4;
-    a.opt_seed = SM_SEED_DEFAULT, a.n0 = 32, a.n1 = 1, a.radius = 1, a.sms = 132, a.bps = 16;
-    static const char *const reuse_names[] = { "lru", "all", "none", NULL };
+    sf_params dp;
+    sf_params_default(&dp);
+    a.opt_g = dp.granule_bytes, a.opt_l2 = dp.l2_bytes, a.opt_wpb = dp.wpb;
+    a.opt_seed = dp.seed, a.n0 = 32, a.n1 = 1, a.radius = 1, a.sms = 132, a.bps = 16;
     const cli_opt opts[] = {
         {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &a.markdown, 0, "a Markdown table instead of TSV", 0, 0},
         {"--strict", 0, CLI_FLAG, 0, 0, 0, 0, &a.strict, 0, "exit 1 when any row disagrees", 0, 0},
         {"--out", 'o', CLI_STRING, 0, 0, 0, 0, &out_path, "FILE",
          "write the table to FILE (through FILE.tmp) instead of stdout", 0, 0},
         {"--chart", 0, CLI_STRING, 0, 0, 0, 0, &a.chart, "OUT.svg",
-         "readonly: sectors and time vs stride with gnuplot (.svg, .png or .pdf;\n"
+         "MEASURED.tsv: sectors and time vs stride with gnuplot (.svg, .png or .pdf;\n"
          "writes OUT.gp and OUT.dat beside it)", 0, 0},
-        {"--generic", 0, CLI_FLAG, 0, 0, 0, 0, &a.generic, 0,
-         "readonly: the families' table (pred/meas columns, agree) instead", 0, 0},
         {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.opt_n, "N",
-         "readonly: floats in the array (default: '# n' of the file, else 1e8)", 0, &a.given_n},
+         "MEASURED.tsv: floats in the array (default: its '# n', else 1e7)", 0, &a.given_n},
         {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.opt_g, "B",
-         "32, 64 or 128 (readonly default: '# dram_granularity_bytes'; else 64)", 0, &a.given_g},
+         "32, 64 or 128 (MEASURED.tsv: its '# dram_granularity_bytes'; else 64)", 0, &a.given_g},
         {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.opt_l2, "B",
          "capacity of the LRU L2 model (default 26214400, one H100 partition)", 0, &a.given_l2},
-        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &a.reuse_i, "lru|all|none",
-         "readonly: the L2 reuse assumption (default lru)", reuse_names, &a.given_reuse},
         {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &a.opt_wpb, "W",
-         "readonly: warps per block of the run (default: '# wpb', else 4)", 0, &a.given_wpb},
+         "MEASURED.tsv: warps per block of the run (default: its '# wpb', else 4)", 0, &a.given_wpb},
         {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.opt_seed, "S",
          "the random permutation's seed (default: '# seed', else 12345)", 0, &a.given_seed},
         {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",

@@ -2,15 +2,9 @@
  * sector_model - what the memory system is predicted to move, from the
  * addresses alone (docs/sectors.md explains the models).
  *
- *   sector_model [--n N] [--dram-granularity B] [--l2-bytes B] [--reuse lru|all|none]
- *                [--markdown]
- *       the readonly tables: strided reads of 4 B and 16 B elements at
- *       strides 1, 2, 4, ..., 128, then baseline, float4 and the two gathers
- *   sector_model --elem E [--stride S] [--offset B] [--lanes L] [...]
- *       one readonly pattern: one warp's request, then the whole strided
- *       kernel over N floats' worth of E-byte elements
- *   sector_model --family copy|patterns|readonly|stencil [--variant V,...] [--config LIST] ...
- *       one row per variant, configuration and op (ld, st): L1 requests,
+ *   sector_model [--family copy|patterns|readonly|stencil] [--variant V,...] [--config LIST] ...
+ *       one row per variant, configuration and op (ld, st) of the family
+ *       (readonly when none is given): L1 requests,
  *       sectors, wavefronts, hits, L2 requests and sectors, DRAM sectors,
  *       bus utilization, and the background labs' figure beside it
  *   sector_model --list [FAMILY]        the modelled variants and their configurations
@@ -33,7 +27,6 @@
 #include "family.h"
 #include "sector_families.h"
 #include "sector_family.h"
-#include "sector_model.h"
 #include "sector_recipe.h"
 
 #include <errno.h>
@@ -44,149 +37,6 @@
 
 #define PROG "sector_model"
 
-static const uint64_t strides[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
-#define NSTRIDES (sizeof strides / sizeof strides[0])
-
-static void print_meta(const sm_config *c)
-{
-    printf("# sector_model: predicted sectors (docs/sectors.md)\n");
-    printf("# n_floats\t%llu\n", (unsigned long long)c->n_floats);
-    printf("# dram_granularity_bytes\t%u\n", c->granule_bytes);
-    printf("# l2_bytes\t%llu\n", (unsigned long long)c->l2_bytes);
-    printf("# reuse\t%s\n", sm_reuse_name(c->reuse));
-    printf("# offset_bytes\t%llu\n", (unsigned long long)c->offset_bytes);
-    printf("# seed\t%llu\n", (unsigned long long)c->seed);
-}
-
-static const char *cols =
-    "pattern\telem_bytes\tstride\tl1_requests\tl1_sectors\tsectors_per_request\tlines"
-    "\tl2_sectors\tdram_sectors\tbytes_used\tsector_util\tdram_util\texact";
-
-static void print_row(const char *pattern, const sm_prediction *p)
-{
-    printf("%s\t%u\t%llu\t%.0f\t%.0f\t%.4f\t%.0f\t%.0f\t%.0f\t%.0f\t%.4f\t%.4f\t%d\n", pattern,
-           p->elem_bytes, (unsigned long long)p->stride, p->l1_requests, p->l1_sectors,
-           p->sectors_per_request, p->lines, p->l2_sectors, p->dram_sectors, p->bytes_used,
-           p->sector_util, p->dram_util, p->exact);
-}
-
-/* 12500000 -> "12,500,000" (expected values are rounded). */
-static const char *grouped(double v, char *buf, size_t len)
-{
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.0f", v);
-    size_t n = strlen(tmp), o = 0;
-    for (size_t i = 0; i < n && o + 2 < len; i++) {
-        buf[o++] = tmp[i];
-        size_t left = n - 1 - i;
-        if (left && left % 3 == 0 && tmp[i] != '-')
-            buf[o++] = ',';
-    }
-    buf[o] = 0;
-    return buf;
-}
-
-static void md_header(const char *title)
-{
-    printf("\n%s\n\n", title);
-    printf("| Pattern | Elem | Stride | L1 requests | L1 sectors | Sectors/req | L2 sectors "
-           "| DRAM sectors | Sector util | DRAM util |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-}
-
-static void md_row(const char *pattern, const sm_prediction *p)
-{
-    char a[64], b[64], c[64], d[64];
-    printf("| %s%s | %u B | %llu | %s | %s | %.2f | %s | %s | %.1f %% | %.1f %% |\n", pattern,
-           p->exact ? "" : " (expected)", p->elem_bytes, (unsigned long long)p->stride,
-           grouped(p->l1_requests, a, sizeof a), grouped(p->l1_sectors, b, sizeof b),
-           p->sectors_per_request, grouped(p->l2_sectors, c, sizeof c),
-           grouped(p->dram_sectors, d, sizeof d), 100 * p->sector_util, 100 * p->dram_util);
-}
-
-static int tables(const sm_config *cfg, int markdown)
-{
-    char err[256];
-    if (markdown) {
-        printf("Predicted sectors, N = %llu floats, DRAM granularity %u B, L2 %llu B, reuse %s\n",
-               (unsigned long long)cfg->n_floats, cfg->granule_bytes,
-               (unsigned long long)cfg->l2_bytes, sm_reuse_name(cfg->reuse));
-    } else {
-        print_meta(cfg);
-        printf("%s\n", cols);
-    }
-    const sm_kernel strided_k[2] = { SM_STRIDED, SM_STRIDED_FLOAT4 };
-    for (int t = 0; t < 2; t++) {
-        if (markdown)
-            md_header(t == 0 ? "Strided reads, 4 B elements (float a[(stride*i) % N], N threads)"
-                             : "Strided reads, 16 B elements (float4 b[(stride*i) % (N/4)], N/4 threads)");
-        for (size_t s = 0; s < NSTRIDES; s++) {
-            sm_config c = *cfg;
-            c.stride = strides[s];
-            sm_prediction p;
-            if (sm_predict(strided_k[t], &c, &p, err, sizeof err)) {
-                fprintf(stderr, "sector_model: %s\n", err);
-                return 1;
-            }
-            if (markdown)
-                md_row(sm_kernel_name(strided_k[t]), &p);
-            else
-                print_row(sm_kernel_name(strided_k[t]), &p);
-        }
-    }
-    const sm_kernel rest[4] = { SM_BASELINE, SM_FLOAT4, SM_NONDIVERGING, SM_RANDOM_ACCESS };
-    if (markdown)
-        md_header("Coalesced reads and gathers (a[c[i]]: the sectors of c are included)");
-    for (int i = 0; i < 4; i++) {
-        sm_prediction p;
-        if (sm_predict(rest[i], cfg, &p, err, sizeof err)) {
-            fprintf(stderr, "sector_model: %s\n", err);
-            return 1;
-        }
-        if (markdown)
-            md_row(sm_kernel_name(rest[i]), &p);
-        else
-            print_row(sm_kernel_name(rest[i]), &p);
-    }
-    return 0;
-}
-
-static int single(const sm_config *cfg, unsigned elem, unsigned lanes, int markdown)
-{
-    char err[256];
-    sm_warp w;
-    if (sm_warp_strided(elem, cfg->stride, cfg->offset_bytes, lanes, cfg->granule_bytes, &w)) {
-        fprintf(stderr, "sector_model: bad single-warp pattern\n");
-        return 1;
-    }
-    sm_prediction p;
-    if (sm_predict_strided(cfg->n_floats * 4 / elem, elem, cfg, &p, err, sizeof err)) {
-        fprintf(stderr, "sector_model: %s\n", err);
-        return 1;
-    }
-    if (markdown) {
-        printf("One warp: %u lanes load %u B, stride %llu elements, offset %llu B\n\n", lanes,
-               elem, (unsigned long long)cfg->stride, (unsigned long long)cfg->offset_bytes);
-        printf("| Requests | Sectors | Lines | L2 sectors | DRAM sectors (%u B granules) "
-               "| Bytes used | Sector util | DRAM util |\n", cfg->granule_bytes);
-        printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        printf("| %u | %u | %u | %u | %u | %u | %.1f %% | %.1f %% |\n", w.l1_requests,
-               w.sectors, w.lines, w.l2_sectors, w.dram_sectors, w.bytes_used,
-               100 * w.sector_util, 100 * w.dram_util);
-        md_header("Whole strided kernel");
-        md_row(sm_kernel_name(p.kernel), &p);
-        return 0;
-    }
-    print_meta(cfg);
-    printf("# row \"warp\": one request of %u active lanes; row \"kernel\": all %llu threads\n",
-           lanes, (unsigned long long)p.threads);
-    printf("%s\n", cols);
-    printf("warp\t%u\t%llu\t%u\t%u\t%.4f\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t1\n", elem,
-           (unsigned long long)cfg->stride, w.l1_requests, w.sectors, (double)w.sectors,
-           w.lines, w.l2_sectors, w.dram_sectors, w.bytes_used, w.sector_util, w.dram_util);
-    print_row("kernel", &p);
-    return 0;
-}
 
 /* ------------------------------------------------------------ families */
 
@@ -588,27 +438,26 @@ static int lab_table(int markdown, unsigned granule)
 
 static void usage(FILE *f, const cli_opt *t)
 {
+    sf_params d;
+    sf_params_default(&d);
     fprintf(f,
-        "usage: sector_model [options]                      readonly tables\n"
-        "       sector_model --family F [--variant V,...] [--config LIST] [options]\n"
+        "usage: sector_model [--family F] [--variant V,...] [--config LIST] [options]\n"
         "       sector_model --list [FAMILY] | --list-families | --metrics FAMILY [--ncu-query FILE] | --lab\n"
         "       sector_model --ncu-recipe FAMILY [--quick] [--run-n N] [--wpb W] [--have FILE]\n"
         "  Predicted L1 requests, sectors, wavefronts and hits, L2 requests and sectors,\n"
         "  DRAM sectors, from the addresses alone (docs/sectors.md).\n\n");
     cli_print_options(f, t);
     fprintf(f,
-        "Defaults: readonly N = 1e8, families N = 1e7; granularity %u B; L2 %llu B (one of\n"
-        "the H100's two partitions); seed %llu.  Exit: 0 ok, 1 failure, 2 usage.\n",
-        SM_GRANULE_DEFAULT, (unsigned long long)SM_L2_EFFECTIVE_BYTES_H100,
-        (unsigned long long)SM_SEED_DEFAULT);
+        "Defaults: family readonly, N = 1e7; granularity %u B; L2 %llu B (one of the\n"
+        "H100's two partitions); seed %llu.  Exit: 0 ok, 1 failure, 2 usage.\n",
+        d.granule_bytes, (unsigned long long)d.l2_bytes, (unsigned long long)d.seed);
 }
 
 /* The values of the command line. */
 typedef struct sm_args {
     int markdown, lab, lead_pad, pad_ld, proven;
-    int given_n, given_elem, given_stride, given_offset, given_lanes;
-    int given_list, given_config, given_families, quick, reuse;
-    uint64_t n, granule, l2, seed, elem, stride, offset, lanes, wpb, n0, n1, radius, grid, sms, bps;
+    int given_n, given_list, given_config, given_families, quick;
+    uint64_t n, granule, l2, seed, wpb, n0, n1, radius, grid, sms, bps;
     const char *family, *variants, *list, *metrics, *query, *recipe, *run_n, *have;
 } sm_args;
 
@@ -622,9 +471,6 @@ static int run_family(const sm_args *a, fam_opts *fo)
     if (!fm || !fm->nvariants)
         return cli_usage_error(PROG, "--family: unknown family '%s' (%s)", a->family,
                                sf_family_list(names, sizeof names, 0));
-    if (a->given_elem || a->given_stride || a->given_offset || a->given_lanes)
-        return cli_usage_error(PROG, "--elem, --stride, --offset and --lanes are the "
-                               "readonly single pattern's, not --family's");
     fp.n = a->given_n ? a->n : fm->n_default;
     if (fp.n > SF_MAX_N)
         return cli_usage_error(PROG, "--n must be at most %llu for --family",
@@ -646,68 +492,28 @@ static int run_family(const sm_args *a, fam_opts *fo)
     return family_rows(fm, &fp, fo);
 }
 
-/* The readonly tables, or its single pattern. */
-static int run_readonly(const sm_args *a)
-{
-    sm_config cfg;
-    sm_config_default(&cfg);
-    cfg.n_floats = a->n;
-    cfg.granule_bytes = (unsigned)a->granule;
-    cfg.l2_bytes = a->l2;
-    cfg.reuse = (sm_reuse)a->reuse;
-    cfg.seed = a->seed;
-    cfg.stride = a->stride;
-    cfg.offset_bytes = a->offset;
-    cfg.threads_per_block = (unsigned)(32 * a->wpb);
-    if (cfg.n_floats < 4)
-        return cli_usage_error(PROG, "--n must be between 4 and 2^40");
-    if (!(a->given_elem || a->given_stride || a->given_offset || a->given_lanes))
-        return tables(&cfg, a->markdown);
-    if (a->elem != 4 && a->elem != 8 && a->elem != 16)
-        return cli_usage_error(PROG, "--elem must be 4, 8 or 16");
-    if (cfg.offset_bytes % a->elem)
-        /* The hardware requires naturally aligned loads; a misaligned
-         * LDG faults, so there is nothing to predict. */
-        return cli_usage_error(PROG, "--offset must be a multiple of --elem "
-                               "(a misaligned %llu-byte load faults on the GPU)",
-                               (unsigned long long)a->elem);
-    return single(&cfg, (unsigned)a->elem, (unsigned)a->lanes, a->markdown);
-}
-
 int main(int argc, char **argv)
 {
-    sm_config cfg;
-    sm_config_default(&cfg);
+    sf_params d;
+    sf_params_default(&d);
     sm_args a;
     memset(&a, 0, sizeof a);
-    a.n = cfg.n_floats, a.granule = cfg.granule_bytes, a.l2 = cfg.l2_bytes, a.seed = cfg.seed;
-    a.elem = 4, a.stride = 1, a.lanes = SM_WARP_LANES, a.wpb = 4, a.n0 = 32, a.n1 = 1;
-    a.radius = 1, a.sms = 132, a.bps = 16;
+    a.n = d.n, a.granule = d.granule_bytes, a.l2 = d.l2_bytes, a.seed = d.seed, a.wpb = d.wpb;
+    a.n0 = d.n0, a.n1 = d.n1, a.radius = d.radius, a.sms = d.sms, a.bps = d.blocks_per_sm;
     fam_opts fo;
     memset(&fo, 0, sizeof fo);
-    static const char *const reuse_names[] = { "lru", "all", "none", NULL };
     const cli_opt opts[] = {
         {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.n, "N",
-         "elements (floats) in the array: 1e8 and 100000000 both work", 0, &a.given_n},
+         "elements of each array: 1e7 and 10000000 both work (default: the family's)", 0, &a.given_n},
         {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.granule, "B",
          "L2 -> DRAM fetch granularity: 32, 64 or 128", 0, 0},
         {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.l2, "B",
          "capacity of the LRU L2 model", 0, 0},
-        {"--reuse", 0, CLI_CHOICE, 0, 0, 0, 0, &a.reuse, "lru|all|none",
-         "readonly: when a granule fetched earlier is still in L2 (default lru)", reuse_names, 0},
         {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.seed, "S",
          "the random permutation's seed (readonly random_access, patterns random)", 0, 0},
         {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &a.markdown, 0, "Markdown tables instead of TSV", 0, 0},
-        {"--elem", 0, CLI_U64, 1, 64, 0, 0, &a.elem, "E",
-         "readonly single pattern: element size in bytes, 4, 8 or 16", 0, &a.given_elem},
-        {"--stride", 0, CLI_U64, 1, UINT64_MAX, 0, 0, &a.stride, "S",
-         "readonly single pattern: elements between neighbouring threads", 0, &a.given_stride},
-        {"--offset", 0, CLI_U64, 0, 1ull << 40, 0, 0, &a.offset, "B",
-         "readonly single pattern: misalignment of the array start in bytes", 0, &a.given_offset},
-        {"--lanes", 0, CLI_U64, 1, 32, 0, 0, &a.lanes, "L",
-         "readonly single pattern: active lanes of the single warp (1..32)", 0, &a.given_lanes},
         {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",
-         "copy, patterns, readonly or stencil: the family's rows", 0, 0},
+         "copy, patterns, readonly or stencil: the family's rows (default readonly)", 0, 0},
         {"--variant", 0, CLI_STRING, 0, 0, 0, 0, &a.variants, "V,...",
          "only these variants (default: all the family's modelled ones)", 0, 0},
         {"--config", 0, CLI_LIST, 0, 1ull << 32, 0, 0, &fo.config, "LIST",
@@ -765,8 +571,8 @@ int main(int argc, char **argv)
         return cli_usage_error(PROG, "--ncu-query and --proven go with --metrics FAMILY");
     if ((a.quick || a.run_n || a.have) && !a.recipe)
         return cli_usage_error(PROG, "--quick, --run-n and --have go with --ncu-recipe FAMILY");
-    if ((a.variants || a.given_config) && !a.family)
-        return cli_usage_error(PROG, "--variant and --config go with --family");
+    if (!a.family)   /* the original study's kernels, as before the families came */
+        a.family = "readonly";
 
     if (a.given_families) {
         for (const fam_entry *e = fam_registry; e->name; e++)
@@ -782,10 +588,8 @@ int main(int argc, char **argv)
         rc = list_metrics(a.metrics, a.query, a.proven);
     else if (a.lab)
         rc = lab_table(a.markdown, (unsigned)a.granule);
-    else if (a.family)
-        rc = run_family(&a, &fo);
     else
-        rc = run_readonly(&a);
+        rc = run_family(&a, &fo);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: cannot write the output: %s\n", PROG, strerror(errno));
         return 1;

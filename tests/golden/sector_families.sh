@@ -51,7 +51,6 @@ M=gpu__time_duration.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__
 bin/ncu_extract "$F/h100_real_default.csv" --metrics "$M" >"$TMP/ro.ncu.tsv" || fail "ncu_extract (readonly)"
 golden readonly_measured_1e7.tsv bin/sector_compare --family readonly --runs "$F/readonly_runs_1e7.tsv" \
     --ncu "$TMP/ro.ncu.tsv" --measured
-golden compare_h100_1e7_generic.tsv bin/sector_compare "$F/measured_h100_1e7.tsv" --generic
 golden compare_readonly_1e7.tsv bin/sector_compare --family readonly --runs "$F/readonly_runs_1e7.tsv" \
     --ncu "$TMP/ro.ncu.tsv"
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tests/golden/sector_model.sh - bin/sector_model's tables and
-# bin/sector_compare's verdicts diffed against tests/golden/sectors/, plus the
-# exit statuses and messages of sector_model, sector_compare and ncu_extract.
+# tests/golden/sector_model.sh - bin/sector_model's default table (the
+# readonly family) and bin/sector_compare's verdicts on readonly's measured
+# tables diffed against tests/golden/sectors/, plus the exit statuses and
+# messages of sector_model, sector_compare and ncu_extract.
 # Regenerate a golden file only after checking the new output by eye:
 #   UPDATE_GOLDEN=1 bash tests/golden/sector_model.sh
 source "$(dirname "$0")/../lib.sh"
@@ -11,45 +12,37 @@ done
 G=tests/golden/sectors
 F=tests/fixtures/ncu
 
-# The model's tables: N = 1e8 (the H100 runs), N = 1e7 (the original study's
-# tables), a single misaligned warp, the Markdown form, the reuse bounds.
-# progress (the two N = 1e8 walks take about 12 s each): one line per step
+# progress (the N = 1e8 comparison walks for about a minute): one line per step
 t0=$SECONDS
 step() { echo "sector_model.sh: [$((SECONDS - t0)) s] $*"; }
-step "the model's table at N = 1e8 (the longest walk)"
-golden default.tsv bin/sector_model
-step "N = 1e7 tables, single warps, reuse bounds"
-golden n1e7_g32.tsv bin/sector_model --n 1e7 --dram-granularity 32
-golden n1e7.md bin/sector_model --n 1e7 --markdown
-golden single_e4_s1_o4.tsv bin/sector_model --n 1e6 --elem 4 --stride 1 --offset 4
-golden single_e16_s2.md bin/sector_model --n 1e6 --elem 16 --stride 2 --markdown
-golden n1e7_all.tsv bin/sector_model --n 1e7 --reuse all
-golden n1e7_none.tsv bin/sector_model --n 1e7 --reuse none
-# Predicted vs the real H100 captures at N = 1e7 and N = 1e8 (tests/fixtures/ncu/):
-# the 1e8 one is the "H100 results" table of docs/sectors.md (2 rows disagree).
+step "the default table: the readonly family at N = 1e6"
+golden readonly_n1e6.md bin/sector_model --n 1e6 --markdown
+# Predicted vs the real H100 captures at N = 1e7 and N = 1e8 (tests/fixtures/ncu/),
+# readonly's measured tables judged by the families' model: at 1e8, 2 rows disagree
+# and 4 are past what the model walks.
 golden compare_h100_1e7.tsv bin/sector_compare $F/measured_h100_1e7.tsv
 golden compare_h100_1e7.md bin/sector_compare $F/measured_h100_1e7.tsv --markdown
 step "the H100 captures at N = 1e8 against the model"
 golden compare_h100_1e8.md bin/sector_compare $F/h100_sectors_1e8.tsv --markdown
 step "exit statuses and messages"
-grep -q "^| random_access | 4 B | 1 | 112499888 | 112499888 |" "$TMP/compare_h100_1e8.md" ||
-    fail "random_access at N = 1e8 should predict exactly the measured 112,499,888 L1 sectors"
-grep -q "^| DRAM bytes, measured | 800027904 | 6531987712 | 8.16x |" "$TMP/compare_h100_1e8.md" ||
-    fail "the gather table should show 8.16x the DRAM bytes"
+grep -q "^| float4 | - | ld | 781252 / 781252 | 12500002 / 12500002 |" "$TMP/compare_h100_1e8.md" ||
+    fail "float4 at N = 1e8: the tail's 2 clamped warps, 781252 requests and 12500002 sectors, as measured"
+grep -q "^2 of 20 rows disagree; 4 not predicted.$" "$TMP/compare_h100_1e8.md" ||
+    fail "N = 1e8: strided_float4 at 64 and 128 disagree (DRAM); random_access and the 4 B strides 32..128 are past the walk limit"
+grep -q "^| random_access | - | ld | NA / 6250000 |" "$TMP/compare_h100_1e8.md" ||
+    fail "random_access at N = 1e8 is not predicted (past the walk limit)"
 golden ncu_extract_raw.tsv bin/ncu_extract $F/h100_real_raw.csv \
     --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__sectors_read.sum,gpu__time_duration.sum
 
 # Spot checks that do not depend on the golden files.
-grep -q "^strided	4	8	3125000	100000000	" "$TMP/default.tsv" ||
-    fail "4 B stride 8 at N = 1e8 should be 100,000,000 L1 sectors"
-grep -q "^strided	4	1	312500	1250000	" "$TMP/n1e7_g32.tsv" ||
-    fail "4 B stride 1 at N = 1e7 should be the original's 1,250,000 sectors"
+grep -q "^| strided | stride=8 | ld | 31252 | 1000002 | 32.00 |" "$TMP/readonly_n1e6.md" ||
+    fail "4 B stride 8 at N = 1e6: 31252 requests (2 clamped warps of the last block), 1000002 sectors"
 
 # Exit statuses and messages.
 expect_exit 0 bin/sector_model --help;   expect_says "usage: sector_model"
 expect_exit 2 bin/sector_model --bogus;  expect_says "unknown option"
 expect_exit 2 bin/sector_model --dram-granularity 48; expect_says "32, 64 or 128"
-expect_exit 2 bin/sector_model --elem 16 --offset 4;  expect_says "multiple of --elem"
+expect_exit 2 bin/sector_model --elem 16;  expect_says "unknown option '--elem'"
 expect_exit 2 bin/sector_model --n;      expect_says "needs a value"
 expect_exit 0 bin/sector_compare -h;     expect_says "usage: sector_compare"
 expect_exit 2 bin/sector_compare;        expect_says "no MEASURED.tsv"
@@ -58,7 +51,11 @@ expect_exit 1 bin/sector_compare $F/measured_h100_1e7.tsv --strict
 expect_says "2 of 3 rows disagree"
 expect_exit 0 bin/sector_compare $F/measured_h100_1e7.tsv
 printf 'pattern\tstride\n' >"$TMP/bad.tsv"
-expect_exit 1 bin/sector_compare "$TMP/bad.tsv"; expect_says "header lacks"
+expect_exit 1 bin/sector_compare "$TMP/bad.tsv"; expect_says "header lacks l1_sectors"
+printf 'pattern\tstride\tl1_sectors\tl2_sectors\tdram_sectors\ncopy\t1\t1\t1\t1\n' >"$TMP/bad.tsv"
+expect_exit 1 bin/sector_compare "$TMP/bad.tsv"; expect_says "unknown pattern 'copy'"
+printf 'pattern\telem_bytes\tstride\tl1_sectors\tl2_sectors\tdram_sectors\nfloat4\t4\t1\t1\t1\t1\n' >"$TMP/bad.tsv"
+expect_exit 1 bin/sector_compare "$TMP/bad.tsv"; expect_says "float4 reads 16 B elements, the row says 4"
 
 M=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,dram__sectors_read.sum
 expect_exit 0 bin/ncu_extract --help;    expect_says "usage: ncu_extract"

@@ -264,6 +264,15 @@ int main(void)
     rf_sectors_note(&s, b, sizeof b);
     CHECK(!strcmp(b, "1 of 2 rows agree with the model. Rows that do not: y."));
     tsv_free(&t);
+    /* the families' table: variant and config name a row; "-" was not predicted */
+    t = parse("variant\tconfig\tagree\nstrided\tstride=64\tno\nbaseline\t-\tyes\nrandom_access\t-\t-\n");
+    CHECK(rf_sectors_count(&t, &s) == 0);
+    CHECK_EQ_U(s.rows, 2);
+    CHECK_EQ_U(s.unjudged, 1);
+    rf_sectors_note(&s, b, sizeof b);
+    CHECK(!strcmp(b, "1 of 2 rows agree with the model (1 more not predicted). Rows that do not: "
+                     "strided stride=64."));
+    tsv_free(&t);
     t = parse("pattern\tl1_sectors\nx\t1\n");
     CHECK(rf_sectors_count(&t, &s) == -1);
     tsv_free(&t);
