@@ -174,6 +174,13 @@ static inline uint64_t sf_draw_n(uint64_t *s)
 
 static inline unsigned sf_draw_wpb(uint64_t *s) { return (unsigned)sf_rand_range(s, 1, SF_DRAW_WPB_MAX); }
 
+/* The start of an SF_SHAPE_N family's draw: the model's defaults, then N and
+ * WPB drawn, no configuration yet. */
+void sf_draw_begin(sf_draw *out, uint64_t *rng);
+/* Its command line: "N 0 WPB --kernel NAME", then " OPT CFG" when opt is
+ * given (the configuration's option: "--stride"). */
+void sf_draw_line(sf_draw *out, const sf_variant *v, const char *opt);
+
 struct fam_model {
     const char *name;                /* the family: "copy" */
     const sf_variant *variants;      /* its modelled variants, in its kernels' order */

@@ -603,3 +603,21 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
     sim_free(&S);
     return rc;
 }
+
+/* ------------------------------------------------------------ random draws */
+
+void sf_draw_begin(sf_draw *out, uint64_t *rng)
+{
+    sf_params_default(&out->p);
+    out->p.n = sf_draw_n(rng);
+    out->p.wpb = sf_draw_wpb(rng);
+    out->p.cfg = 0;
+}
+
+void sf_draw_line(sf_draw *out, const sf_variant *v, const char *opt)
+{
+    const int k = snprintf(out->args, sizeof out->args, "%llu 0 %u --kernel %s", (unsigned long long)out->p.n,
+                           out->p.wpb, v->name);
+    if (opt && k > 0 && (size_t)k < sizeof out->args)
+        snprintf(out->args + k, sizeof out->args - (size_t)k, " %s %llu", opt, (unsigned long long)out->p.cfg);
+}

@@ -188,25 +188,18 @@ static int copy_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err
 {
     (void)err, (void)errlen;
     static const uint64_t POW2[] = {1, 2, 4, 8, 16}, INT4[] = {4, 8, 16};
-    sf_params_default(&out->p);
-    out->p.n = sf_draw_n(rng);
-    out->p.wpb = sf_draw_wpb(rng);
-    out->p.cfg = 0;
-    const char *opt = "";
+    sf_draw_begin(out, rng);
+    const char *opt = NULL;
     if (v->cfg == SF_CFG_STRIDE) {
         out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_STRIDE_MAX);
         opt = "--stride";
     } else if (v->cfg == SF_CFG_BATCH) {
         if (v->gen == g_copy_int4) out->p.cfg = INT4[sf_rand_range(rng, 0, 2)];
-        else if (v->gen == g_copy_batch && v->param == 0 && !strcmp(v->name, "batch"))
-            out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_BATCH_MAX);
+        else if (!strcmp(v->name, "batch")) out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_BATCH_MAX);
         else out->p.cfg = POW2[sf_rand_range(rng, 0, 4)];
         opt = "--batch";
     }
-    int k = snprintf(out->args, sizeof out->args, "%llu 0 %u --kernel %s", (unsigned long long)out->p.n,
-                     out->p.wpb, v->name);
-    if (*opt) snprintf(out->args + k, sizeof out->args - (size_t)k, " %s %llu", opt,
-                       (unsigned long long)out->p.cfg);
+    sf_draw_line(out, v, opt);
     return 0;
 }
 

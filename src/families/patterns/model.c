@@ -134,11 +134,8 @@ static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
 static int patterns_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    sf_params_default(&out->p);
-    out->p.n = sf_draw_n(rng);
-    out->p.wpb = sf_draw_wpb(rng);
-    out->p.cfg = 0;
-    const char *opt = "";
+    sf_draw_begin(out, rng);
+    const char *opt = NULL;
     if (v->cfg == SF_CFG_OFFSET) {
         out->p.cfg = sf_rand_range(rng, 0, SF_DRAW_OFFSET_MAX);
         opt = "--offset";
@@ -146,10 +143,7 @@ static int patterns_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char 
         out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_STRIDE_MAX);
         opt = "--stride";
     }
-    int k = snprintf(out->args, sizeof out->args, "%llu 0 %u --kernel %s", (unsigned long long)out->p.n,
-                     out->p.wpb, v->name);
-    if (*opt) snprintf(out->args + k, sizeof out->args - (size_t)k, " %s %llu", opt,
-                       (unsigned long long)out->p.cfg);
+    sf_draw_line(out, v, opt);
     return 0;
 }
 

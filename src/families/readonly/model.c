@@ -123,16 +123,9 @@ static const sf_ncu_run READONLY_NCU[] = {
 static int readonly_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    sf_params_default(&out->p);
-    out->p.n = sf_draw_n(rng);
-    out->p.wpb = sf_draw_wpb(rng);
-    out->p.cfg = 0;
-    int k = snprintf(out->args, sizeof out->args, "%llu 0 %u --kernel %s", (unsigned long long)out->p.n,
-                     out->p.wpb, v->name);
-    if (v->cfg == SF_CFG_STRIDE) {
-        out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_STRIDE_MAX);
-        snprintf(out->args + k, sizeof out->args - (size_t)k, " --stride %llu", (unsigned long long)out->p.cfg);
-    }
+    sf_draw_begin(out, rng);
+    if (v->cfg == SF_CFG_STRIDE) out->p.cfg = sf_rand_range(rng, 1, SF_DRAW_STRIDE_MAX);
+    sf_draw_line(out, v, v->cfg == SF_CFG_STRIDE ? "--stride" : NULL);
     return 0;
 }
 
