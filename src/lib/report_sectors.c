@@ -1,6 +1,7 @@
 /* report_sectors.c - the occupancy sweeps and the sectors
  * sections of the report (report_cmd.h). */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -191,6 +192,63 @@ static int read_blocks(const char *path, tsv_table *blocks, int max, char *err, 
     return n;
 }
 
+/* One summary of the random model check (docs/model_check.md): its
+ * figures in a sentence, its table and its link.  0, or -1 unreadable. */
+static int model_check_summary(report_doc *d, rd_section *s, const rc_ctx *c, const char *p, const char *path)
+{
+    tsv_table t;
+    char err[512];
+    if (tsv_read(path, &t, err, sizeof err) != 0) return -1;
+    const long all = tsv_find(&t, "family", "all", 0);
+    if (all < 0) {
+        tsv_free(&t);
+        return -1;
+    }
+    /* "seed 2025, 100 configurations; N ..." -> the part before the ranges */
+    const char *draws = tsv_meta(&t, "draws_copy");
+    char seed[128];
+    snprintf(seed, sizeof seed, "%s", draws ? draws : "seed in the file");
+    seed[strcspn(seed, ";")] = 0;
+    rd_para(d, s, "%sOn random configurations nobody picked (scripts/model_check.sh; %s): %.0f of %.0f rows "
+                  "agree under the strict rule (%.1f%%; no bracket wider than 5%% of its prediction counts). "
+                  "L1 requests or sectors missed on %.0f rows; the others: hits %.0f, L2 %.0f, DRAM %.0f, "
+                  "brackets too wide (L2 requests merged in flight) %.0f. The lab cases above are the "
+                  "configurations the model was built on; docs/model_check.md says what the misses are.",
+            p, seed, tsv_num(&t, (size_t)all, "agree"), tsv_num(&t, (size_t)all, "rows"),
+            tsv_num(&t, (size_t)all, "agree_pct"), tsv_num(&t, (size_t)all, "l1"), tsv_num(&t, (size_t)all, "hits"),
+            tsv_num(&t, (size_t)all, "l2"), tsv_num(&t, (size_t)all, "dram"), tsv_num(&t, (size_t)all, "wide_bound"));
+    rd_table_add(d, s, rc_plain_table(&t));
+    rd_links_start(d, s, "data:");
+    rd_link(d, s, rc_rel_to_out(c, path), "model_check_summary.tsv");
+    tsv_free(&t);
+    return 0;
+}
+
+static int name_cmp(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+
+/* The random model check's summaries in a GPU's folder: its own run
+ * (DIR/model_check_summary.tsv) and the seeds under model_check/seed*. */
+static void model_checks(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gpu *G, const char *p)
+{
+    char path[4608];
+    snprintf(path, sizeof path, "%s/model_check_summary.tsv", G->r.dir);
+    if (rc_exists(path)) model_check_summary(d, s, c, p, path);
+    snprintf(path, sizeof path, "%s/model_check", G->r.dir);
+    DIR *dir = opendir(path);
+    if (!dir) return;
+    char names[16][256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dir)) && n < 16;)
+        if (!strncmp(e->d_name, "seed", 4)) snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    closedir(dir);
+    qsort(names, (size_t)n, sizeof names[0], name_cmp);
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/model_check/%s/model_check_summary.tsv", G->r.dir, names[i]);
+        if (rc_exists(path) && model_check_summary(d, s, c, p, path) != 0)
+            rd_failed(d, s, "model check", "its summary could not be read");
+    }
+}
+
 void rc_sec_sectors(report_doc *d, const rc_ctx *c)
 {
     rd_section *s = rd_section_add(d, "sectors", "What the hardware moves: sectors");
@@ -261,6 +319,7 @@ void rc_sec_sectors(report_doc *d, const rc_ctx *c)
             names_sectors(base, sizeof base, name);
             rc_missing(d, s, c, G, base, "(needs Nsight Compute)");
         }
+        model_checks(d, s, c, G, p);
         int any = 0;
         for (const res_file *f = res_find(&G->r, NAMES_SASS, NULL, NULL, NULL, 0, ""); f;
              f = res_next(&G->r, f, NAMES_SASS, NULL, NULL, NULL, 0, "")) {
