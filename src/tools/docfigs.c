@@ -325,7 +325,7 @@ int main(int argc, char **argv)
         CLI_END};
     const cli_opt *const tables[] = {opts};
     cli_parse_result r;
-    const int prc = cli_parse(PROG, argc, argv, tables, 1, 16, &r);
+    const int prc = cli_parse(PROG, argc, argv, tables, 1, 256, &r);
     if (prc != 0) return prc;
     if (r.help) {
         printf("usage: docfigs [--data DIR] [--list] FILE.md...\n"
