@@ -127,6 +127,15 @@ int cli_main_parse(const char *prog, int argc, char **argv, const cli_opt *opts,
                    const char *usage_text, int with_options, cli_parse_result *r);
 
 /*
+ * The same for a tool whose usage prints more than a fixed text (its own
+ * lines around cli_print_options, or figures of its defaults): after -h or
+ * --help, usage(stdout, opts).  Returns as cli_main_parse: 2 after a usage
+ * error, 0 after help (1 when stdout could not be written), otherwise -1.
+ */
+int cli_tool_parse(const char *prog, int argc, char **argv, const cli_opt *opts, int maxpos,
+                   void (*usage)(FILE *f, const cli_opt *opts), cli_parse_result *r);
+
+/*
  * The start of a main whose first argument is a command: without one, usage
  * on stderr and 2; with -h or --help first, usage on stdout and 0 (1 when
  * stdout could not be written); otherwise -1: main goes on with argv[1].

@@ -585,15 +585,10 @@ int main(int argc, char **argv)
          "grid-stride copies: resident blocks (default: the run's blocks_per_sm)", 0, &a.given_bps},
         CLI_END,
     };
-    const cli_opt *optv[1] = { opts };
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, optv, 1, 1, &r);
-    if (rc)
+    int rc = cli_tool_parse(PROG, argc, argv, opts, 1, usage, &r);
+    if (rc >= 0)
         return rc;
-    if (r.help) {
-        usage(stdout, opts);
-        return outfile_check_stdout(PROG);
-    }
     fam_opts fo;
     memset(&fo, 0, sizeof fo);
     rc = check_args(&a, &r, &fo);

@@ -552,15 +552,10 @@ int main(int argc, char **argv)
          "with --ncu-recipe: the program's --list-kernels; only the variants it has", 0, 0},
         CLI_END,
     };
-    const cli_opt *optv[1] = { opts };
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, optv, 1, 1, &r);
-    if (rc)
+    int rc = cli_tool_parse(PROG, argc, argv, opts, 1, usage, &r);
+    if (rc >= 0)
         return rc;
-    if (r.help) {
-        usage(stdout, opts);
-        return outfile_check_stdout(PROG);
-    }
     if (r.npos && !a.given_list)
         return cli_usage_error(PROG, "unexpected argument '%s'", r.pos[0]);
     a.list = r.npos ? r.pos[0] : NULL;
