@@ -31,57 +31,57 @@ void eng_opts_defaults(eng_opts *o)
 static void common_options(eng_opts *o, cli_opt *t)
 {
     const cli_opt rows[] = {
-        {"--kernel", 0, CLI_STRING, 0, 0, 0, 0, &o->kernels, "K[,K]",
-         "run only these variants (see --list-kernels; default: all)", 0, 0},
-        {"--list-positional", 0, CLI_FLAG, 0, 0, 0, 0, &o->list_positional, 0,
-         "print the positional arguments' names, one per line, and exit", 0, 0},
-        {"--list-kernels", 0, CLI_FLAG, 0, 0, 0, 0, &o->list_kernels, 0,
-         "print the variants, one per line (name, what it does), and exit", 0, 0},
-        {"--list-probed", 0, CLI_FLAG, 0, 0, 0, 0, &o->list_probed, 0,
-         "print the variants that have an instrumented kernel (per-warp probes and\n"
-         "a log), one per line, and exit; none: the family measures throughput only", 0, 0},
-        {"--list-columns", 0, CLI_FLAG, 0, 0, 0, 0, &o->list_columns, 0,
-         "print the summary's columns, one per line (name, what it holds), and exit", 0, 0},
-        {"--reps", 0, CLI_U64, 1, 10000, 0, 0, &o->reps, "R",
-         "timed launches of each kernel (default 10); medians are reported", 0, 0},
-        {"--warmup", 0, CLI_U64, 0, 1000, 0, 0, &o->warmup, "W", "untimed launches first (default 2)", 0, 0},
-        {"--sample", 0, CLI_STRING, 0, 0, 0, 0, &o->sample, "K|auto|overhead",
-         "record the warps of one block in K (K a power of two; 1 = all).  auto\n"
-         "(default): the sparsest K that still records --min-records warps and 2\n"
-         "blocks per SM, made sparser while the overhead exceeds --max-overhead;\n"
-         "overhead: the densest K whose overhead is <= --max-overhead", 0, 0},
-        {"--min-records", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &o->min_records, "R",
-         "records --sample auto keeps at least (default 65536; all when fewer)", 0, 0},
+        CLI_STRING_OPT("--kernel", &o->kernels, "K[,K]",
+            "run only these variants (see --list-kernels; default: all)"),
+        CLI_FLAG_OPT("--list-positional", &o->list_positional,
+            "print the positional arguments' names, one per line, and exit"),
+        CLI_FLAG_OPT("--list-kernels", &o->list_kernels,
+            "print the variants, one per line (name, what it does), and exit"),
+        CLI_FLAG_OPT("--list-probed", &o->list_probed,
+            "print the variants that have an instrumented kernel (per-warp probes and\n"
+            "a log), one per line, and exit; none: the family measures throughput only"),
+        CLI_FLAG_OPT("--list-columns", &o->list_columns,
+            "print the summary's columns, one per line (name, what it holds), and exit"),
+        CLI_NUM_OPT("--reps", CLI_U64, 1, 10000, &o->reps, "R",
+            "timed launches of each kernel (default 10); medians are reported"),
+        CLI_NUM_OPT("--warmup", CLI_U64, 0, 1000, &o->warmup, "W", "untimed launches first (default 2)"),
+        CLI_STRING_OPT("--sample", &o->sample, "K|auto|overhead",
+            "record the warps of one block in K (K a power of two; 1 = all).  auto\n"
+            "(default): the sparsest K that still records --min-records warps and 2\n"
+            "blocks per SM, made sparser while the overhead exceeds --max-overhead;\n"
+            "overhead: the densest K whose overhead is <= --max-overhead"),
+        CLI_NUM_OPT("--min-records", CLI_COUNT, 0, 1ull << 40, &o->min_records, "R",
+            "records --sample auto keeps at least (default 65536; all when fewer)"),
         {"--max-overhead", 0, CLI_DOUBLE, 0, 0, 0, 100, &o->max_overhead, "PCT",
          "overhead of the probes that --sample auto accepts (default 2)", 0, 0},
-        {"--no-probes", 0, CLI_FLAG, 0, 0, 0, 0, &o->no_probes, 0,
-         "validate and time the clean twin only; no probes, no logs", 0, 0},
+        CLI_FLAG_OPT("--no-probes", &o->no_probes,
+            "validate and time the clean twin only; no probes, no logs"),
         {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &o->seed, "S",
          "seed of random inputs (default 12345)", 0, &o->seed_given},
-        {"--device", 0, CLI_STRING, 0, 0, 0, 0, &o->devices, "D|LIST|all",
-         "CUDA device ordinal (default 0); a list (0,2) or all: one process per GPU,\n"
-         "in parallel, each writing under --out DIR/<gpu> (its ordinal, UUID and name)", 0, 0},
-        {"--out", 0, CLI_STRING, 0, 0, 0, 0, &o->out_dir, "DIR", "where logs go (default data)", 0, 0},
-        {"--table", 0, CLI_STRING, 0, 0, 0, 0, &o->table, "FILE",
-         "write the table to FILE (whole or not at all) instead of stdout", 0, 0},
-        {"--level", 0, CLI_U64, 1, 9, 0, 0, &o->level, "L", "zlib level of the logs (default 1)", 0, 0},
-        {"--l2-fetch", 0, CLI_U64, 0, 128, 0, 0, &o->l2_fetch, "B",
-         "cudaLimitMaxL2FetchGranularity hint in bytes (0..128; 0 = leave it)", 0, 0},
+        CLI_STRING_OPT("--device", &o->devices, "D|LIST|all",
+            "CUDA device ordinal (default 0); a list (0,2) or all: one process per GPU,\n"
+            "in parallel, each writing under --out DIR/<gpu> (its ordinal, UUID and name)"),
+        CLI_STRING_OPT("--out", &o->out_dir, "DIR", "where logs go (default data)"),
+        CLI_STRING_OPT("--table", &o->table, "FILE",
+            "write the table to FILE (whole or not at all) instead of stdout"),
+        CLI_NUM_OPT("--level", CLI_U64, 1, 9, &o->level, "L", "zlib level of the logs (default 1)"),
+        CLI_NUM_OPT("--l2-fetch", CLI_U64, 0, 128, &o->l2_fetch, "B",
+            "cudaLimitMaxL2FetchGranularity hint in bytes (0..128; 0 = leave it)"),
         {"--carveout", 0, CLI_U64, 0, 100, 0, 0, &o->carveout, "P",
          "shared-memory carveout percent of the unified L1/shared memory (default:\n"
          "per kernel, the smallest that keeps the resident blocks of 100, so that L1\n"
          "gets the rest; 100 in sweeps, so that SMEM alone sets the resident blocks)", 0,
          &o->carveout_given},
-        {"--list-occupancy", 0, CLI_FLAG, 0, 0, 0, 0, &o->list_occupancy, 0,
-         "print, for WPB, the SMEM that gives each number of resident blocks per SM", 0, 0},
-        {"--device-info", 0, CLI_FLAG, 0, 0, 0, 0, &o->device_info, 0,
-         "print the device's facts as a key/value table (device.tsv) and exit", 0, 0},
-        {"--sweep", 0, CLI_FLAG, 0, 0, 0, 0, &o->sweep, 0,
-         "occupancy sweep of one variant: every resident-block count (or --points),\n"
-         "one row each with throughput, latency and the Little's law bound", 0, 0},
-        {"--points", 0, CLI_LIST, 1, 64, 0, 0, &o->points, "LIST", "resident blocks per SM to sweep: 1-4,8,16", 0, 0},
-        {"--ladder", 0, CLI_STRING, 0, 0, 0, 0, &o->ladder, "TSV",
-         "latency ladder (./latency) whose DRAM plateau the sweep records", 0, 0},
+        CLI_FLAG_OPT("--list-occupancy", &o->list_occupancy,
+            "print, for WPB, the SMEM that gives each number of resident blocks per SM"),
+        CLI_FLAG_OPT("--device-info", &o->device_info,
+            "print the device's facts as a key/value table (device.tsv) and exit"),
+        CLI_FLAG_OPT("--sweep", &o->sweep,
+            "occupancy sweep of one variant: every resident-block count (or --points),\n"
+            "one row each with throughput, latency and the Little's law bound"),
+        CLI_NUM_OPT("--points", CLI_LIST, 1, 64, &o->points, "LIST", "resident blocks per SM to sweep: 1-4,8,16"),
+        CLI_STRING_OPT("--ladder", &o->ladder, "TSV",
+            "latency ladder (./latency) whose DRAM plateau the sweep records"),
         {"--ceiling", 0, CLI_DOUBLE, 0, 0, 0, 1e7, &o->ceiling, "GBPS",
          "measured achievable DRAM bandwidth to record in the logs", 0, 0},
         {"--n", 0, CLI_COUNT, 0, 1ull << 36, 0, 0, &o->n_opt, "N",
@@ -90,13 +90,13 @@ static void common_options(eng_opts *o, cli_opt *t)
          "warps per block, instead of the positional WPB (for scripts)", 0, &o->wpb_given},
         {"--smem", 0, CLI_U64, 0, 1u << 30, 0, 0, &o->smem_opt, "BYTES",
          "shared memory per block, instead of the positional SMEM", 0, &o->smem_given},
-        {"--batch-file", 0, CLI_STRING, 0, 0, 0, 0, &o->batch, "FILE",
-         "run every line of FILE as one run of this program (its positional arguments\n"
-         "and options; '#' starts a comment), in this process on one GPU, the rows of\n"
-         "all of them in one table; the options given beside --batch-file apply to every\n"
-         "line (bin/model_check writes such files for Nsight Compute)", 0, 0},
-        {"--configs-max", 0, CLI_U64, 1, 1u << 20, 0, 0, &o->configs_max, "K",
-         "run at most the first K configurations of each variant (tests, sanitizers)", 0, 0},
+        CLI_STRING_OPT("--batch-file", &o->batch, "FILE",
+            "run every line of FILE as one run of this program (its positional arguments\n"
+            "and options; '#' starts a comment), in this process on one GPU, the rows of\n"
+            "all of them in one table; the options given beside --batch-file apply to every\n"
+            "line (bin/model_check writes such files for Nsight Compute)"),
+        CLI_NUM_OPT("--configs-max", CLI_U64, 1, 1u << 20, &o->configs_max, "K",
+            "run at most the first K configurations of each variant (tests, sanitizers)"),
         {"--quiet", 'q', CLI_FLAG, 0, 0, 0, 0, &o->quiet, 0, "no progress on stderr", 0, 0},
         CLI_END,
     };

@@ -229,6 +229,17 @@ int cli_main_parse(const char *prog, int argc, char **argv, const cli_opt *opts,
     return outfile_check_stdout(prog);
 }
 
+int cli_tool_parse(const char *prog, int argc, char **argv, const cli_opt *opts, int maxpos,
+                   void (*usage)(FILE *f, const cli_opt *opts), cli_parse_result *r)
+{
+    const cli_opt *tables[1] = {opts};
+    const int rc = cli_parse(prog, argc, argv, tables, 1, maxpos, r);
+    if (rc) return rc;
+    if (!r->help) return -1;
+    usage(stdout, opts);
+    return outfile_check_stdout(prog);
+}
+
 int cli_usage_error(const char *prog, const char *fmt, ...)
 {
     va_list ap;

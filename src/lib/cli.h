@@ -96,6 +96,17 @@ typedef struct cli_opt {
     int *given;             /* set to 1 when the option appears (may be NULL) */
 } cli_opt;
 
+/* The rows most options are, with the fields their kind leaves 0 left out
+ * (the same order as a full row, help last):
+ *     CLI_FLAG_OPT("--list", &list, "print the variants and exit"),
+ *     CLI_STRING_OPT("--out", &out, "DIR", "where logs go"),
+ *     CLI_NUM_OPT("--reps", CLI_U64, 1, 10000, &reps, "R", "timed launches"),
+ * CLI_NUM_OPT: CLI_U64, CLI_COUNT or CLI_LIST.  A row with a short name, a
+ * CLI_DOUBLE range, choices or a given flag is written in full. */
+#define CLI_FLAG_OPT(name, dest, help) {name, 0, CLI_FLAG, 0, 0, 0, 0, dest, 0, help, 0, 0}
+#define CLI_STRING_OPT(name, dest, meta, help) {name, 0, CLI_STRING, 0, 0, 0, 0, dest, meta, help, 0, 0}
+#define CLI_NUM_OPT(name, kind, lo, hi, dest, meta, help) {name, 0, kind, lo, hi, 0, 0, dest, meta, help, 0, 0}
+
 /* A table ends with a row whose name is NULL. */
 #define CLI_END {0, 0, CLI_FLAG, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 
@@ -125,6 +136,15 @@ int cli_parse(const char *prog, int argc, char **argv, const cli_opt *const *tab
  */
 int cli_main_parse(const char *prog, int argc, char **argv, const cli_opt *opts, int maxpos,
                    const char *usage_text, int with_options, cli_parse_result *r);
+
+/*
+ * The same for a tool whose usage prints more than a fixed text (its own
+ * lines around cli_print_options, or figures of its defaults): after -h or
+ * --help, usage(stdout, opts).  Returns as cli_main_parse: 2 after a usage
+ * error, 0 after help (1 when stdout could not be written), otherwise -1.
+ */
+int cli_tool_parse(const char *prog, int argc, char **argv, const cli_opt *opts, int maxpos,
+                   void (*usage)(FILE *f, const cli_opt *opts), cli_parse_result *r);
 
 /*
  * The start of a main whose first argument is a command: without one, usage

@@ -219,6 +219,19 @@ static int map_grow(launch_map *m, const ncu_table *t)
     return 0;
 }
 
+/* Reallocate the array ARR (a pointer lvalue) to N elements.  The arrays of a
+ * table grow in step (launches with first and last, values with next), so
+ * each is resized in turn: one that could not be keeps its old block, still
+ * owned by the table (ncu_free), and clears OK. */
+#define RESIZE(arr, n, ok)                                   \
+    do {                                                     \
+        void *resized_ = realloc((arr), (n) * sizeof *(arr)); \
+        if (resized_)                                        \
+            (arr) = resized_;                                \
+        else                                                 \
+            (ok) = 0;                                        \
+    } while (0)
+
 /* Index of the launch (id, kernel), added when new; -1 when out of memory. */
 static long launch_index(ncu_table *t, launch_map *m, size_t *cap, long id, char *kernel)
 {
@@ -232,16 +245,11 @@ static long launch_index(ncu_table *t, launch_map *m, size_t *cap, long id, char
     }
     if (t->nlaunches == *cap) {
         size_t nc = *cap ? 2 * *cap : 16;
-        ncu_launch *p = realloc(t->launches, nc * sizeof *p);
-        size_t *f = realloc(t->first, nc * sizeof *f);
-        if (f)
-            t->first = f;
-        size_t *l = realloc(t->last, nc * sizeof *l);
-        if (l)
-            t->last = l;
-        if (p)
-            t->launches = p;
-        if (!p || !f || !l)
+        int ok = 1;
+        RESIZE(t->launches, nc, ok);
+        RESIZE(t->first, nc, ok);
+        RESIZE(t->last, nc, ok);
+        if (!ok)
             return -1;
         *cap = nc;
     }
@@ -263,13 +271,10 @@ static int add_value(ncu_table *t, size_t *cap, size_t launch, char *metric, cha
 {
     if (t->nvalues == *cap) {
         size_t nc = *cap ? 2 * *cap : 64;
-        ncu_value *p = realloc(t->values, nc * sizeof *p);
-        if (p)
-            t->values = p;
-        size_t *n = realloc(t->next, nc * sizeof *n);
-        if (n)
-            t->next = n;
-        if (!p || !n)
+        int ok = 1;
+        RESIZE(t->values, nc, ok);
+        RESIZE(t->next, nc, ok);
+        if (!ok)
             return -1;
         *cap = nc;
     }

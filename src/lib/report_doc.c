@@ -116,6 +116,13 @@ rd_section *rd_section_add(report_doc *d, const char *id, const char *title)
     return s;
 }
 
+rd_section *rd_section_intro(report_doc *d, const char *id, const char *title, const char *intro)
+{
+    rd_section *s = rd_section_add(d, id, title);
+    rd_para(d, s, "%s", intro);
+    return s;
+}
+
 rd_section *rd_section_find(report_doc *d, const char *id)
 {
     for (size_t i = 0; d && i < d->nsection; i++)

@@ -81,6 +81,10 @@ void rd_set_footer(report_doc *d, const char *text);
 /* A new section at the end; NULL only when out of memory (later calls on a
  * NULL section do nothing). */
 rd_section *rd_section_add(report_doc *d, const char *id, const char *title);
+/* The same, opened by one paragraph: intro, plain text written as it is (not
+ * a format: a percent sign is a percent sign).  The opening of every section
+ * that explains itself before its figures. */
+rd_section *rd_section_intro(report_doc *d, const char *id, const char *title, const char *intro);
 /* The section with this id, or NULL. */
 rd_section *rd_section_find(report_doc *d, const char *id);
 

@@ -102,10 +102,14 @@ struct fam_report {
     const char *section_title;
     const char *section_intro;
     void (*section)(report_doc *d, rd_section *s, const struct rc_ctx *c);
-    /* Its own charts, in the order the plan lists them. */
+    /* Its own charts, in the order the plan lists them (FAM_CHARTS). */
     const fam_chart *charts;
     size_t ncharts;
 };
+
+/* The two chart fields from one static array, so that the count is never
+ * kept by hand:  .section = sec_copy, FAM_CHARTS(CHARTS), */
+#define FAM_CHARTS(table) .charts = (table), .ncharts = sizeof(table) / sizeof((table)[0])
 
 #ifdef __cplusplus
 }

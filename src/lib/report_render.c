@@ -94,8 +94,7 @@ int rc_cmd_render(rc_ctx *c, const char *mode, const char *note, const char *ref
             if (first != !pass) continue;
             if (!first) rc_sec_family(d, c, c->families[f]);
             if (fi && fi->section) {
-                rd_section *s = rd_section_add(d, c->families[f], fi->section_title);
-                rd_para(d, s, "%s", fi->section_intro);
+                rd_section *s = rd_section_intro(d, c->families[f], fi->section_title, fi->section_intro);
                 fi->section(d, s, c);
             }
         }

@@ -155,10 +155,10 @@ int rr_section(report_doc *d, const char *steps_tsv, const char *ref_root, int n
     struct stat st;
     const int have_log = steps_tsv && stat(steps_tsv, &st) == 0;
     if (!have_log && n == 0) return 0;
-    rd_section *s = rd_section_add(d, "run", "This run");
-    rd_para(d, s, "What scripts/report.sh ran, step by step, with its time, and where a GPU was measured, "
-                  "each headline figure against the bundled results of the same GPU model: a difference "
-                  "beyond its stated tolerance says that this GPU, its clocks or the code changed.");
+    rd_section *s = rd_section_intro(d, "run", "This run",
+        "What scripts/report.sh ran, step by step, with its time, and where a GPU was measured, "
+        "each headline figure against the bundled results of the same GPU model: a difference "
+        "beyond its stated tolerance says that this GPU, its clocks or the code changed.");
     if (have_log) run_log(d, s, steps_tsv);
     int outside = 0;
     for (int i = 0; i < n; i++) {

@@ -81,13 +81,13 @@ void rc_sec_device(report_doc *d, const rc_ctx *c)
 
 void rc_sec_overhead(report_doc *d, const rc_ctx *c)
 {
-    rd_section *s = rd_section_add(d, "overhead", "What the probes cost");
-    rd_para(d, s, "overhead.tsv: the clean twin against the instrumented kernel, timed interleaved launch "
-                  "by launch, for every variant and WPB (the sample column says one block in how many "
-                  "recorded). sampling.tsv: the latency percentiles with every block recorded (sample 1) "
-                  "against sparser sampling, at 4 warps per block; at a sparse K several launches that "
-                  "record other blocks are pooled (runs), and the sparsest K is the unperturbed figure "
-                  "once its p50 and p95 agree with the next sparsest within 1%% (bin/sampling check).");
+    rd_section *s = rd_section_intro(d, "overhead", "What the probes cost",
+        "overhead.tsv: the clean twin against the instrumented kernel, timed interleaved launch "
+        "by launch, for every variant and WPB (the sample column says one block in how many "
+        "recorded). sampling.tsv: the latency percentiles with every block recorded (sample 1) "
+        "against sparser sampling, at 4 warps per block; at a sparse K several launches that "
+        "record other blocks are pooled (runs), and the sparsest K is the unperturbed figure "
+        "once its p50 and p95 agree with the next sparsest within 1% (bin/sampling check).");
     char p[64], err[512];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -155,12 +155,12 @@ rc_logstat *rc_timeline_stats(const rc_gpu *G, const char *dir, size_t *n)
 
 void rc_sec_timelines(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t *nstats)
 {
-    rd_section *s = rd_section_add(d, "timelines", "Per-warp timelines");
-    rd_para(d, s, "One horizontal line per warp, from its load's start to its end, in cycles since the "
-                  "first warp on the same SM started; colour by SM, the first warp of each block in black "
-                  "(bin/plot_warps, docs/postprocessors.md). Steps in the left edge are blocks retiring and "
-                  "new ones starting; lines growing longer up the staircase mean the memory system is "
-                  "queueing. Every block is recorded in these small runs.");
+    rd_section *s = rd_section_intro(d, "timelines", "Per-warp timelines",
+        "One horizontal line per warp, from its load's start to its end, in cycles since the "
+        "first warp on the same SM started; colour by SM, the first warp of each block in black "
+        "(bin/plot_warps, docs/postprocessors.md). Steps in the left edge are blocks retiring and "
+        "new ones starting; lines growing longer up the staircase mean the memory system is "
+        "queueing. Every block is recorded in these small runs.");
     char p[64], rel[1024], cap[512];
     /* the WPBs of any GPU's timeline logs */
     unsigned w[RC_MAX_WPB];
@@ -236,11 +236,11 @@ void rc_sec_timelines(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t
 
 void rc_sec_latency(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t *nstats)
 {
-    rd_section *s = rd_section_add(d, "latency", "Latency distribution");
-    rd_para(d, s, "Cumulative distribution of the per-warp load latency of each kernel of the timeline "
-                  "runs (bin/plot_latency): a curve to the right is slower; a steep curve means every "
-                  "warp saw about the same latency. The table gives the percentiles (src/lib/stats.h, "
-                  "the same as bin/latency_stats).");
+    rd_section *s = rd_section_intro(d, "latency", "Latency distribution",
+        "Cumulative distribution of the per-warp load latency of each kernel of the timeline "
+        "runs (bin/plot_latency): a curve to the right is slower; a steep curve means every "
+        "warp saw about the same latency. The table gives the percentiles (src/lib/stats.h, "
+        "the same as bin/latency_stats).");
     char p[64], rel[1024], cap[512], b1[32], b2[32], b3[32], b4[32], b5[32];
     rd_figures_start(d, s);
     for (int i = 0; i < c->ng; i++) {
@@ -350,10 +350,10 @@ void rc_sec_latency(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t *
 
 void rc_sec_ladder(report_doc *d, const rc_ctx *c)
 {
-    rd_section *s = rd_section_add(d, "ladder", "Latency ladder: L1, L2, DRAM");
-    rd_para(d, s, "One thread chases pointers through a working set of growing size (./latency, "
-                  "docs/latency.md); each plateau is a level of the memory hierarchy, found by "
-                  "src/lib/plateau.h (bin/plot_ladder). ca: loads cached in L1; cg: L1 bypassed.");
+    rd_section *s = rd_section_intro(d, "ladder", "Latency ladder: L1, L2, DRAM",
+        "One thread chases pointers through a working set of growing size (./latency, "
+        "docs/latency.md); each plateau is a level of the memory hierarchy, found by "
+        "src/lib/plateau.h (bin/plot_ladder). ca: loads cached in L1; cg: L1 bypassed.");
     char p[64], rel[1024], cap[512], b1[32], b2[32];
     static const char *const kinds[] = {"ca", "cg"};
     for (int k = 0; k < 2; k++) {

@@ -202,6 +202,10 @@ struct fam_model {
     int (*draw)(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen);
 };
 
+/* A static table and its length, for the pointer and count pairs of
+ * fam_model (variants, labs, ncu):  SF_ROWS(COPY_LABS), */
+#define SF_ROWS(table) (table), sizeof(table) / sizeof((table)[0])
+
 /* The N and configuration checks of an SF_SHAPE_N family: N in 1..SF_MAX_N,
  * a stride 1..N, a batch 1..min(N, 1024), an offset 0..1024 (the kernels' limit). */
 int sf_check_n_cfg(const sf_variant *v, const sf_params *p, char *err, size_t errlen);

@@ -300,14 +300,9 @@ int main(int argc, char **argv)
         {"--ordinal", 0, CLI_U64, 0, 1023, 0, 0, &ordinal, "K", "key: the GPU's ordinal (default 0)", 0, 0},
         CLI_END,
     };
-    const cli_opt *tables[1] = {opts};
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, tables, 1, CLI_MAX_POS, &r);
-    if (rc) return rc;
-    if (r.help) {
-        usage(stdout, opts);
-        return outfile_check_stdout(PROG);
-    }
+    int rc = cli_tool_parse(PROG, argc, argv, opts, CLI_MAX_POS, usage, &r);
+    if (rc >= 0) return rc;
     if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect or key)");
     rule.min_group = (int)min_group;
     const char *cmd = r.pos[0];

@@ -540,13 +540,13 @@ int main(int argc, char **argv)
     a.opt_g = dp.granule_bytes, a.opt_l2 = dp.l2_bytes, a.opt_wpb = dp.wpb;
     a.opt_seed = dp.seed, a.n0 = 32, a.n1 = 1, a.radius = 1, a.sms = 132, a.bps = 16;
     const cli_opt opts[] = {
-        {"--markdown", 0, CLI_FLAG, 0, 0, 0, 0, &a.markdown, 0, "a Markdown table instead of TSV", 0, 0},
-        {"--strict", 0, CLI_FLAG, 0, 0, 0, 0, &a.strict, 0, "exit 1 when any row disagrees", 0, 0},
+        CLI_FLAG_OPT("--markdown", &a.markdown, "a Markdown table instead of TSV"),
+        CLI_FLAG_OPT("--strict", &a.strict, "exit 1 when any row disagrees"),
         {"--out", 'o', CLI_STRING, 0, 0, 0, 0, &out_path, "FILE",
          "write the table to FILE (through FILE.tmp) instead of stdout", 0, 0},
-        {"--chart", 0, CLI_STRING, 0, 0, 0, 0, &a.chart, "OUT.svg",
-         "MEASURED.tsv: sectors and time vs stride with gnuplot (.svg, .png or .pdf;\n"
-         "writes OUT.gp and OUT.dat beside it)", 0, 0},
+        CLI_STRING_OPT("--chart", &a.chart, "OUT.svg",
+            "MEASURED.tsv: sectors and time vs stride with gnuplot (.svg, .png or .pdf;\n"
+            "writes OUT.gp and OUT.dat beside it)"),
         {"--n", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.opt_n, "N",
          "MEASURED.tsv: floats in the array (default: its '# n', else 1e7)", 0, &a.given_n},
         {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.opt_g, "B",
@@ -557,16 +557,15 @@ int main(int argc, char **argv)
          "MEASURED.tsv: warps per block of the run (default: its '# wpb', else 4)", 0, &a.given_wpb},
         {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.opt_seed, "S",
          "the random permutation's seed (default: '# seed', else 12345)", 0, &a.given_seed},
-        {"--family", 0, CLI_STRING, 0, 0, 0, 0, &a.family, "F",
-         "a family with a model (copy, patterns, readonly, stencil); readonly\n"
-         "also joins with --measured or --l2-fetch-row", 0, 0},
-        {"--measured", 0, CLI_FLAG, 0, 0, 0, 0, &a.measured, 0,
-         "--family readonly: write its measured table (the input of MEASURED.tsv)", 0, 0},
-        {"--l2-fetch-row", 0, CLI_STRING, 0, 0, 0, 0, &a.l2row, "LIMIT",
-         "--family readonly: the L2 fetch-granularity row of a strided run made\n"
-         "under cudaLimitMaxL2FetchGranularity LIMIT (0: the default)", 0, 0},
-        {"--runs", 0, CLI_STRING, 0, 0, 0, 0, &a.runs, "RUNS.tsv",
-         "the engine's table of the profiled run (--table)", 0, 0},
+        CLI_STRING_OPT("--family", &a.family, "F",
+            "a family with a model (copy, patterns, readonly, stencil); readonly\n"
+            "also joins with --measured or --l2-fetch-row"),
+        CLI_FLAG_OPT("--measured", &a.measured,
+            "--family readonly: write its measured table (the input of MEASURED.tsv)"),
+        CLI_STRING_OPT("--l2-fetch-row", &a.l2row, "LIMIT",
+            "--family readonly: the L2 fetch-granularity row of a strided run made\n"
+            "under cudaLimitMaxL2FetchGranularity LIMIT (0: the default)"),
+        CLI_STRING_OPT("--runs", &a.runs, "RUNS.tsv", "the engine's table of the profiled run (--table)"),
         {"--ncu", 0, CLI_STRING, 0, 0, 0, 0, &a.ncu, "NCU.tsv", "bin/ncu_extract's table of its ncu log",
          0, 0},
         {"--n0", 0, CLI_COUNT, 0, SF_MAX_N, 0, 0, &a.n0, "N0", "stencil: points along i0 (32)", 0,
@@ -585,15 +584,10 @@ int main(int argc, char **argv)
          "grid-stride copies: resident blocks (default: the run's blocks_per_sm)", 0, &a.given_bps},
         CLI_END,
     };
-    const cli_opt *optv[1] = { opts };
     cli_parse_result r;
-    int rc = cli_parse(PROG, argc, argv, optv, 1, 1, &r);
-    if (rc)
+    int rc = cli_tool_parse(PROG, argc, argv, opts, 1, usage, &r);
+    if (rc >= 0)
         return rc;
-    if (r.help) {
-        usage(stdout, opts);
-        return outfile_check_stdout(PROG);
-    }
     fam_opts fo;
     memset(&fo, 0, sizeof fo);
     rc = check_args(&a, &r, &fo);

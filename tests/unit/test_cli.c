@@ -13,6 +13,8 @@ static char err[256];
 
 static int usage_calls;
 static void count_usage(FILE *f) { (void)f; usage_calls++; }
+static const cli_opt *usage_table;   /* the table cli_tool_parse gave its usage */
+static void table_usage(FILE *f, const cli_opt *t) { usage_table = t; count_usage(f); }
 
 static int count(const char *s) { err[0] = 0; return cli_parse_count("N", s, 1ull << 36, &v, err, sizeof err); }
 
@@ -189,6 +191,17 @@ int main(void)
     CHECK_EQ_I(usage_calls, 1);
     CHECK_EQ_I(cli_command_start("prog", 2, argv8, count_usage), 0);
     CHECK_EQ_I(usage_calls, 2);
+    /* a tool whose usage is a function of its table: called once, with that
+     * table, after -h only; otherwise as cli_main_parse */
+    usage_calls = 0;
+    usage_table = NULL;
+    CHECK_EQ_I(cli_tool_parse("prog", 2, argv9, wopt, 1, table_usage, &r), -1);
+    CHECK(r.npos == 1 && strcmp(r.pos[0], "x.bin") == 0);
+    CHECK_EQ_I(cli_tool_parse("prog", 2, argv9, wopt, 0, table_usage, &r), 2);
+    CHECK_EQ_I(usage_calls, 0);
+    CHECK_EQ_I(cli_tool_parse("prog", 2, argv8, wopt, 1, table_usage, &r), 0);
+    CHECK_EQ_I(usage_calls, 1);
+    CHECK(usage_table == wopt);
     if (fd >= 0) { close(fd); unlink(tmpl); }
     if (saved >= 0) close(saved);
     return check_report("test_cli");

@@ -48,7 +48,11 @@ int main(void)
     rd_figure(d, s, "charts/h100/warps_readonly_float4_4.svg", "float4");
     rd_links_start(d, s, "Tables:");
     rd_link(d, s, "data/h100/readonly_1e8_wpb4.tsv", "h100/readonly_1e8_wpb4.tsv");
+    /* a section opened by its intro, plain text: a percent sign stays one */
+    rd_section *si = rd_section_intro(d, "sweeps", "Sweeps", "near 100% of it, %s and %d");
+    CHECK(si != NULL && si != s);
     CHECK(rd_section_find(d, "device") == s);
+    CHECK(rd_section_find(d, "sweeps") == si);
     CHECK(rd_section_find(d, "nosuch") == NULL);
     CHECK_EQ_U(d->nfailure, 1);
 
@@ -81,6 +85,7 @@ int main(void)
     CHECK_STR_HAS(md, "| kernel | h100: ms | h200: ms |\n|---|---:|---:|\n| baseline | 0.4775 | n/a |\n| a\\|b |  |  |");
     CHECK_STR_HAS(md, "![baseline, 4 warps per block](charts/h100/warps_readonly_baseline_4.svg)");
     CHECK_STR_HAS(md, "Tables: [h100/readonly_1e8_wpb4.tsv](data/h100/readonly_1e8_wpb4.tsv)");
+    CHECK_STR_HAS(md, "## Sweeps\n\nnear 100% of it, %s and %d\n");
     CHECK_STR_HAS(md, "---\n\nmade by & for tests");
     free(md);
 

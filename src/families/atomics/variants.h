@@ -24,8 +24,8 @@
  * ATOMICS_VARIANTS(X): X(ENUM, ID, PATTERN, RET, about)
  * ID is the variant's name as an identifier: #ID is what --kernel takes, and
  * atomics_##ID the kernel's name (atomics.cu makes the kernels and their
- * table from this list, so a variant is one line here).
- * Each pattern comes in two forms.  RET = 0: the returned value is unused, so
+ * table from this list).
+ * Each pattern comes in two forms, one ATOMICS_FORMS entry.  RET = 0: the returned value is unused, so
  * the compiler emits a reduction (on sm_90, REDG.E.ADD.STRONG.GPU): fire and
  * forget, the throughput form; it has no probe kernel (no value ends a timed
  * region).  RET = 1: the returned old value is used, so it is an atomic
@@ -44,23 +44,21 @@
     X(AT_LINE_SPREAD, "line_spread", 1024u, 32u,                                     \
       "each lane its own 128 B line: 32 lines per warp instruction")
 
-#define ATOMICS_VARIANTS(X)                                                          \
-    X(AT_SAME_ADDRESS_RED, same_address_red, AT_SAME_ADDRESS, 0,                   \
-      "every lane of every warp adds to one word; result unused (RED): throughput") \
-    X(AT_SAME_ADDRESS_ATOM, same_address_atom, AT_SAME_ADDRESS, 1,                 \
-      "every lane of every warp adds to one word; result used (ATOMG): latency")    \
-    X(AT_WARP_ADDRESS_RED, warp_address_red, AT_WARP_ADDRESS, 0,                   \
-      "a warp's 32 lanes add to one word, one 32 B sector per warp; RED: throughput") \
-    X(AT_WARP_ADDRESS_ATOM, warp_address_atom, AT_WARP_ADDRESS, 1,                 \
-      "a warp's 32 lanes add to one word, one 32 B sector per warp; ATOMG: latency") \
-    X(AT_LANE_SPREAD_RED, lane_spread_red, AT_LANE_SPREAD, 0,                      \
-      "each lane its own word, a warp on one 128 B line; RED: throughput")          \
-    X(AT_LANE_SPREAD_ATOM, lane_spread_atom, AT_LANE_SPREAD, 1,                    \
-      "each lane its own word, a warp on one 128 B line; ATOMG: latency")           \
-    X(AT_LINE_SPREAD_RED, line_spread_red, AT_LINE_SPREAD, 0,                      \
-      "each lane its own 128 B line, 32 lines per warp; RED: throughput")           \
-    X(AT_LINE_SPREAD_ATOM, line_spread_atom, AT_LINE_SPREAD, 1,                    \
-      "each lane its own 128 B line, 32 lines per warp; ATOMG: latency")
+/* The two forms of pattern P (named ID): the enums P_RED and P_ATOM, the
+ * names ID_red and ID_atom, and one about each: WHAT, then the form. */
+#define ATOMICS_FORMS(X, P, ID, WHAT, RED, ATOM)            \
+    X(P##_RED, ID##_red, P, 0, WHAT "; " RED ": throughput") \
+    X(P##_ATOM, ID##_atom, P, 1, WHAT "; " ATOM ": latency")
+
+#define ATOMICS_VARIANTS(X)                                                                      \
+    ATOMICS_FORMS(X, AT_SAME_ADDRESS, same_address, "every lane of every warp adds to one word", \
+                  "result unused (RED)", "result used (ATOMG)")                                  \
+    ATOMICS_FORMS(X, AT_WARP_ADDRESS, warp_address,                                              \
+                  "a warp's 32 lanes add to one word, one 32 B sector per warp", "RED", "ATOMG") \
+    ATOMICS_FORMS(X, AT_LANE_SPREAD, lane_spread,                                                \
+                  "each lane its own word, a warp on one 128 B line", "RED", "ATOMG")            \
+    ATOMICS_FORMS(X, AT_LINE_SPREAD, line_spread,                                                \
+                  "each lane its own 128 B line, 32 lines per warp", "RED", "ATOMG")
 
 #define ATOMICS_X_ENUM(E, ...) E,
 enum atomics_pattern { ATOMICS_PATTERNS(ATOMICS_X_ENUM) AT_NPATTERNS };

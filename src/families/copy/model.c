@@ -262,8 +262,6 @@ static const sf_ncu_run COPY_NCU[] = {
 };
 
 const struct fam_model fam_model_copy = {
-    "copy", COPY_MODEL, sizeof COPY_MODEL / sizeof COPY_MODEL[0], SF_SHAPE_N, SF_N_DEFAULT,
-    copy_check, copy_setup, copy_lab_params,
-    COPY_LABS, sizeof COPY_LABS / sizeof COPY_LABS[0],
-    SF_MSET_FULL, "1e7", COPY_NCU, sizeof COPY_NCU / sizeof COPY_NCU[0], copy_draw,
+    "copy", SF_ROWS(COPY_MODEL), SF_SHAPE_N, SF_N_DEFAULT, copy_check, copy_setup, copy_lab_params,
+    SF_ROWS(COPY_LABS), SF_MSET_FULL, "1e7", SF_ROWS(COPY_NCU), copy_draw,
 };

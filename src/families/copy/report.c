@@ -241,6 +241,5 @@ const struct fam_report fam_report_copy = {
                      "the achievable ceiling as references. Sectors per request come from the sector model and "
                      "from Nsight Compute (sectors_copy.tsv, N = 1e7).",
     .section = sec_copy,
-    .charts = CHARTS,
-    .ncharts = sizeof CHARTS / sizeof CHARTS[0],
+    FAM_CHARTS(CHARTS),
 };

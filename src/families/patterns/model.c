@@ -215,9 +215,6 @@ static const sf_ncu_run PATTERNS_NCU[] = {
 };
 
 const struct fam_model fam_model_patterns = {
-    "patterns", PATTERNS_MODEL, sizeof PATTERNS_MODEL / sizeof PATTERNS_MODEL[0], SF_SHAPE_N,
-    SF_N_DEFAULT, NULL, patterns_setup, patterns_lab_params,
-    PATTERNS_LABS, sizeof PATTERNS_LABS / sizeof PATTERNS_LABS[0],
-    SF_MSET_FULL, "1e7", PATTERNS_NCU, sizeof PATTERNS_NCU / sizeof PATTERNS_NCU[0],
-    patterns_draw,
+    "patterns", SF_ROWS(PATTERNS_MODEL), SF_SHAPE_N, SF_N_DEFAULT, NULL, patterns_setup, patterns_lab_params,
+    SF_ROWS(PATTERNS_LABS), SF_MSET_FULL, "1e7", SF_ROWS(PATTERNS_NCU), patterns_draw,
 };

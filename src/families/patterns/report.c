@@ -205,6 +205,5 @@ const struct fam_report fam_report_patterns = {
                      "Nsight Compute measured (sectors_patterns.tsv, N = 1e7); then bandwidth and L1 utilization "
                      "against the misalignment offset for the three paths, the write patterns and AoS against SoA.",
     .section = sec_patterns,
-    .charts = CHARTS,
-    .ncharts = sizeof CHARTS / sizeof CHARTS[0],
+    FAM_CHARTS(CHARTS),
 };

@@ -6,7 +6,8 @@
  *   L(NAME, PT, ABOUT, CFG, CFG_DEFAULT, RULE)  a load pattern: three variants,
  *       NAME_ca, NAME_cg, NAME_nc (ld.global.ca, .cg, .nc)
  *   W(NAME, PT, ABOUT, CFG, CFG_DEFAULT, RULE)  a write pattern
- *   S(NAME, PT, F, ABOUT, RULE)                 a struct of F floats
+ *   S(NAME, PT, F, ABOUT, RULE)                 a struct of F floats (four of
+ *       them for each F: PATTERNS_STRUCTS)
  *
  * PT: what the variant does (the enum below, shared by kernels and model);
  * ABOUT: --list-kernels; CFG: what its configuration list means (sf_cfg);
@@ -24,6 +25,18 @@ enum {  /* what each variant does */
 
 #define PATTERNS_STRIDES "1-8,16,32,64,128"
 #define PATTERNS_OFFSETS "0-32"
+
+/* The four struct variants of F floats: one field or ALL of them ("both
+ * fields", "every field"), as an array of structs and as a struct of arrays
+ * (patterns.cu's PA_STRUCT4 makes their kernels). */
+#define PATTERNS_STRUCTS(S, F, ALL)                                                               \
+    S(aos##F##_one, PT_AOS_ONE, F, "array of structs of " #F " floats: field 0 only",             \
+      "items N/" #F ": a[t*" #F "]")                                                              \
+    S(aos##F##_all, PT_AOS_ALL, F, "array of structs of " #F " floats: " ALL,                     \
+      "items N/" #F ": a[t*" #F " + k], k = 0.." #F "-1")                                         \
+    S(soa##F##_one, PT_SOA_ONE, F, "struct of " #F " arrays: field 0 only", "items N/" #F ": a[t]") \
+    S(soa##F##_all, PT_SOA_ALL, F, "struct of " #F " arrays: " ALL,                               \
+      "items N/" #F ": a[k*items + t], k = 0.." #F "-1")
 
 #define PATTERNS_VARIANTS(L, W, S)                                                                \
     L(coalesced, PT_COALESCED, "a[t], aligned and coalesced", SF_CFG_NONE, NULL, "items N: a[t]") \
@@ -50,24 +63,9 @@ enum {  /* what each variant does */
       PATTERNS_OFFSETS, "items N-32: out[t + off]")                                               \
     W(write_strided, PT_W_STRIDED, "out[t * S]: strided stores (--stride)", SF_CFG_STRIDE,        \
       PATTERNS_STRIDES, "items N/S: out[t*S]")                                                    \
-    S(aos2_one, PT_AOS_ONE, 2, "array of structs of 2 floats: field 0 only", "items N/2: a[t*2]") \
-    S(aos2_all, PT_AOS_ALL, 2, "array of structs of 2 floats: both fields",                       \
-      "items N/2: a[t*2 + k], k = 0..2-1")                                                        \
-    S(soa2_one, PT_SOA_ONE, 2, "struct of 2 arrays: field 0 only", "items N/2: a[t]")             \
-    S(soa2_all, PT_SOA_ALL, 2, "struct of 2 arrays: both fields",                                 \
-      "items N/2: a[k*items + t], k = 0..2-1")                                                    \
-    S(aos4_one, PT_AOS_ONE, 4, "array of structs of 4 floats: field 0 only", "items N/4: a[t*4]") \
-    S(aos4_all, PT_AOS_ALL, 4, "array of structs of 4 floats: every field",                       \
-      "items N/4: a[t*4 + k], k = 0..4-1")                                                        \
-    S(soa4_one, PT_SOA_ONE, 4, "struct of 4 arrays: field 0 only", "items N/4: a[t]")             \
-    S(soa4_all, PT_SOA_ALL, 4, "struct of 4 arrays: every field",                                 \
-      "items N/4: a[k*items + t], k = 0..4-1")                                                    \
-    S(aos8_one, PT_AOS_ONE, 8, "array of structs of 8 floats: field 0 only", "items N/8: a[t*8]") \
-    S(aos8_all, PT_AOS_ALL, 8, "array of structs of 8 floats: every field",                       \
-      "items N/8: a[t*8 + k], k = 0..8-1")                                                        \
-    S(soa8_one, PT_SOA_ONE, 8, "struct of 8 arrays: field 0 only", "items N/8: a[t]")             \
-    S(soa8_all, PT_SOA_ALL, 8, "struct of 8 arrays: every field",                                 \
-      "items N/8: a[k*items + t], k = 0..8-1")                                                    \
+    PATTERNS_STRUCTS(S, 2, "both fields")                                                         \
+    PATTERNS_STRUCTS(S, 4, "every field")                                                         \
+    PATTERNS_STRUCTS(S, 8, "every field")                                                         \
     S(aos_vec2, PT_AOS_VEC, 2, "the struct of 2 floats loaded as one float2 (LDG.E.64)",          \
       "items N/2: float2 a2[t] (LDG.E.64)")                                                       \
     S(aos_vec4, PT_AOS_VEC, 4, "the struct of 4 floats loaded as one float4 (LDG.E.128)",         \

@@ -130,8 +130,6 @@ static int readonly_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char 
 }
 
 const struct fam_model fam_model_readonly = {
-    "readonly", READONLY_MODEL, sizeof READONLY_MODEL / sizeof READONLY_MODEL[0], SF_SHAPE_N,
-    SF_N_DEFAULT, NULL, readonly_setup, NULL, NULL, 0,
-    SF_MSET_LOADS, "1e8", READONLY_NCU, sizeof READONLY_NCU / sizeof READONLY_NCU[0],
-    readonly_draw,
+    "readonly", SF_ROWS(READONLY_MODEL), SF_SHAPE_N, SF_N_DEFAULT, NULL, readonly_setup, NULL,
+    NULL, 0, SF_MSET_LOADS, "1e8", SF_ROWS(READONLY_NCU), readonly_draw,
 };

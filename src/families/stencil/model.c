@@ -157,9 +157,6 @@ static const sf_ncu_run STENCIL_NCU[] = {
 };
 
 const struct fam_model fam_model_stencil = {
-    "stencil", STENCIL_MODEL, sizeof STENCIL_MODEL / sizeof STENCIL_MODEL[0], SF_SHAPE_2D,
-    SF_N_DEFAULT, NULL, stencil_setup, stencil_lab_params,
-    STENCIL_LABS, sizeof STENCIL_LABS / sizeof STENCIL_LABS[0],
-    SF_MSET_FULL, "1e7", STENCIL_NCU, sizeof STENCIL_NCU / sizeof STENCIL_NCU[0],
-    stencil_draw,
+    "stencil", SF_ROWS(STENCIL_MODEL), SF_SHAPE_2D, SF_N_DEFAULT, NULL, stencil_setup, stencil_lab_params,
+    SF_ROWS(STENCIL_LABS), SF_MSET_FULL, "1e7", SF_ROWS(STENCIL_NCU), stencil_draw,
 };

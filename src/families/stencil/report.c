@@ -282,6 +282,5 @@ const struct fam_report fam_report_stencil = {
                      "of stencil.cu: lead=1 puts the first updated element on a 128 B line, padld=1 rounds the "
                      "leading dimension up to 32 floats); and the halo probe against the ladder's L1 plateau.",
     .section = sec_stencil,
-    .charts = CHARTS,
-    .ncharts = sizeof CHARTS / sizeof CHARTS[0],
+    FAM_CHARTS(CHARTS),
 };

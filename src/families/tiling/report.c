@@ -175,6 +175,5 @@ const struct fam_report fam_report_tiling = {
                      "naive one) and Little's law for the measured DRAM throughput at the ladder's DRAM "
                      "latency. The sentences compare the naive kernel with the fastest.",
     .section = sec_tiling,
-    .charts = CHARTS,
-    .ncharts = sizeof CHARTS / sizeof CHARTS[0],
+    FAM_CHARTS(CHARTS),
 };
