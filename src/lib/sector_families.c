@@ -373,7 +373,7 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
             pr->dram_partial_sectors);
     if (k->hits_max > k->hits)
         cat(o->note, sizeof o->note, "%sL1 hits %.0f inside blocks (judged), %.0f if neighbouring "
-            "blocks had shared an SM's L1 (shown: never seen on the H100)", o->note[0] ? "; " : "",
+            "blocks had shared an SM's L1 (shown, not judged: docs/sectors.md B2)", o->note[0] ? "; " : "",
             k->hits, k->hits_max);
     if (pr->hit_tol_frac > 0.001)
         cat(o->note, sizeof o->note, "%shits and L2 judged within %.1f %% of the sectors: random "
