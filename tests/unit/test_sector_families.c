@@ -493,9 +493,9 @@ static void test_errors(void)
     p.cfg = 6;
     CHECK_EQ_I(sf_predict(sf_find("copy", "int4"), &p, &pr, err, sizeof err), -1);
     CHECK_STR_HAS(err, "multiple of 4");
-    p.cfg = 33;
+    p.cfg = 1025;   /* the kernels' --offset limit is 1024 */
     CHECK_EQ_I(sf_predict(sf_find("patterns", "offset_ca"), &p, &pr, err, sizeof err), -1);
-    CHECK_STR_HAS(err, "0..32");
+    CHECK_STR_HAS(err, "0..1024");
     p = base();
     p.radius = 5;
     CHECK_EQ_I(sf_predict(sf_find("stencil", "deriv1"), &p, &pr, err, sizeof err), -1);
@@ -579,9 +579,11 @@ static void test_judge(void)
     m.v[SFM_REQUESTS][SF_LD] = 64;
     m.v[SFM_SECTORS][SF_LD] = 256;
     m.v[SFM_WAVEFRONTS][SF_LD] = 64;
-    m.v[SFM_HITS][SF_LD] = 110;          /* inside the bracket */
-    m.v[SFM_L2_REQUESTS][SF_LD] = 36;
-    m.v[SFM_L2_SECTORS][SF_LD] = 146;
+    /* B2: hits are judged at the in-block point (96), the neighbours' 124 is
+     * shown only; L2 requests and sectors of loads at theirs (40, 160) */
+    m.v[SFM_HITS][SF_LD] = 96;
+    m.v[SFM_L2_REQUESTS][SF_LD] = 40;
+    m.v[SFM_L2_SECTORS][SF_LD] = 160;
     m.v[SFM_DRAM][SF_LD] = 500;          /* tiny: not judged */
     m.v[SFM_GRID][0] = 8;
     sf_judge(&pr, SF_LD, &m, &v);
@@ -589,7 +591,14 @@ static void test_judge(void)
     CHECK(strcmp(v.mismatch, "-") == 0);
     CHECK_EQ_I(v.judged[SFM_DRAM], 0);
     CHECK_STR_HAS(v.note, "DRAM not judged below 8192");
-    CHECK_STR_HAS(v.note, "up to 124");
+    CHECK_STR_HAS(v.note, "124 if neighbouring blocks had shared an SM's L1 (shown, not judged");
+    CHECK(strcmp(v.judged_list, "blocks,l1_requests,l1_sectors,l1_hits,l2_requests,l2_sectors") == 0);
+    CHECK(strcmp(v.wide_list, "-") == 0);
+    CHECK_EQ_I(v.wide[SFM_HITS], 0);     /* a point: not wide */
+    m.v[SFM_HITS][SF_LD] = 110;          /* inside the old bracket: a neighbour's hits */
+    sf_judge(&pr, SF_LD, &m, &v);
+    CHECK_EQ_I(v.agree, 0);
+    CHECK(strcmp(v.mismatch, "l1_hits") == 0);
     m.v[SFM_HITS][SF_LD] = 125;          /* outside */
     m.v[SFM_SECTORS][SF_LD] = 257;
     m.v[SFM_GRID][0] = 9;

@@ -36,7 +36,8 @@ static void test_row(void)
     text_of(f, buf, sizeof buf);
     CHECK(starts(buf, "family\tvariant\tconfig\top\tl1_requests_pred\tl1_requests_meas\t"));
     CHECK_STR_HAS(buf, "\tdram_err_pct\t");
-    CHECK_STR_HAS(buf, "\ttime_ns\tagree\tmismatch\tlab\tlab_source\tlab_vs_model\tnote\n");
+    CHECK_STR_HAS(buf, "\ttime_ns\tagree\tmismatch\tlab\tlab_source\tlab_vs_model\tnote\tn\twarps_per_block"
+                       "\tjudged\twide\n");
     sct_row g;
     sct_init(&g);
     g.family = "copy", g.variant = "stride", g.config = "stride=4", g.op = "ld";
@@ -58,7 +59,16 @@ static void test_row(void)
     text_of(r, buf, sizeof buf);
     CHECK(starts(buf, "copy\tstride\tstride=4\tld\t100\t100\tNA\t1600\t1600\t16.0000\t16.0000\t"));
     CHECK_STR_HAS(buf, "\t+10.00\t");
-    CHECK_STR_HAS(buf, "\tno\tdram_sectors\t-\t-\t-\ta note\n");   /* a tab in a note is a blank */
+    CHECK_STR_HAS(buf, "\tno\tdram_sectors\t-\t-\t-\ta note\tNA\tNA\t-\t-\n");   /* a tab in a note is a blank */
+    g.n = 1000, g.wpb = 4, g.judged = "l1_requests,l1_sectors", g.wide = "l2_requests";
+    FILE *r2 = tmpfile();
+    CHECK(r2 != NULL);
+    if (r2) {
+        sct_put(r2, &g, 0);
+        text_of(r2, buf, sizeof buf);
+        CHECK_STR_HAS(buf, "\ta note\t1000\t4\tl1_requests,l1_sectors\tl2_requests\n");
+        fclose(r2);
+    }
     fclose(r);
     r = tmpfile();
     CHECK(r != NULL);
