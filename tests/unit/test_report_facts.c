@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "report_facts.h"
+#include "testtable.h"
 
 static rf_device h100(void)
 {
@@ -42,18 +43,6 @@ static rf_kernel kernel(const char *name, double bw, double pct, double p50)
     return k;
 }
 
-static tsv_table parse(const char *text)
-{
-    tsv_table t;
-    char err[256];
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    if (!f || tsv_parse(f, "test", &t, err, sizeof err) != 0) {
-        fprintf(stderr, "parse failed: %s\n", err);
-        exit(1);
-    }
-    fclose(f);
-    return t;
-}
 
 int main(void)
 {
@@ -243,7 +232,7 @@ int main(void)
     }
 
     /* sector tables: sector_compare's verdict, and a generic `agree` column */
-    tsv_table t = parse("# n\t100\npattern\tstride\tl1_ok\tdram_err_pct\tverdict\n"
+    tsv_table t = test_table("# n\t100\npattern\tstride\tl1_ok\tdram_err_pct\tverdict\n"
                         "strided\t1\t1\t+0.00\tagree\nstrided\t64\t1\t-31.80\tDISAGREE\n"
                         "random_access\t1\t0\t-1.12\tDISAGREE\n");
     rf_sectors s;
@@ -257,7 +246,7 @@ int main(void)
     CHECK_STR_HAS(b, "Rows that do not: strided stride 64, random_access stride 1.");
     CHECK_STR_HAS(b, "The largest DRAM disagreement is strided stride 64, -31.80%.");
     tsv_free(&t);
-    t = parse("pattern\tagree\nx\tyes\ny\tno\n");
+    t = test_table("pattern\tagree\nx\tyes\ny\tno\n");
     CHECK(rf_sectors_count(&t, &s) == 0);
     CHECK_EQ_U(s.agree, 1);
     CHECK_EQ_U(s.l1_rows, 0);
@@ -265,7 +254,7 @@ int main(void)
     CHECK(!strcmp(b, "1 of 2 rows agree with the model. Rows that do not: y."));
     tsv_free(&t);
     /* the families' table: variant and config name a row; "-" was not predicted */
-    t = parse("variant\tconfig\tagree\nstrided\tstride=64\tno\nbaseline\t-\tyes\nrandom_access\t-\t-\n");
+    t = test_table("variant\tconfig\tagree\nstrided\tstride=64\tno\nbaseline\t-\tyes\nrandom_access\t-\t-\n");
     CHECK(rf_sectors_count(&t, &s) == 0);
     CHECK_EQ_U(s.rows, 2);
     CHECK_EQ_U(s.unjudged, 1);
@@ -273,12 +262,12 @@ int main(void)
     CHECK(!strcmp(b, "1 of 2 rows agree with the model (1 more not predicted). Rows that do not: "
                      "strided stride=64."));
     tsv_free(&t);
-    t = parse("pattern\tl1_sectors\nx\t1\n");
+    t = test_table("pattern\tl1_sectors\nx\t1\n");
     CHECK(rf_sectors_count(&t, &s) == -1);
     tsv_free(&t);
 
     /* the one reader of the summary row: by column name, in any order */
-    t = parse("kernel\tconfig\twarps_per_block\tblocks_per_sm\tkernel_ms\tbw_GBps\tpct_peak\tsm_clock_MHz\t"
+    t = test_table("kernel\tconfig\twarps_per_block\tblocks_per_sm\tkernel_ms\tbw_GBps\tpct_peak\tsm_clock_MHz\t"
               "lat_mean_cycles\tlat_p50_cycles\tlat_p95_cycles\tinstr_ms\toverhead_pct\tflops\tgflops\n"
               "float4\t-\t4\t16\t0.1432\t2793.0\t83.3\t1980\t1800\t1762\t2500\t0.1450\t1.26\t0\t0\n"
               "tiled32\ttile=32\t32\t2\t122.458\t0\t0\t1755\t40\t38\t90\t124.1\t1.34\t1.1e12\t8978.7\n");
@@ -294,7 +283,7 @@ int main(void)
     CHECK(row.flops == 1.1e12 && row.gflops == 8978.7 && row.kernel_ms == 122.458);
     tsv_free(&t);
     /* another order, columns missing: NAN, kernel "?", config "" */
-    t = parse("bw_GBps\tlat_p50_cycles\twarps_per_block\n1641.5\t812\t8\n");
+    t = test_table("bw_GBps\tlat_p50_cycles\twarps_per_block\n1641.5\t812\t8\n");
     rf_kernel_read(&t, 0, &row);
     CHECK(!strcmp(row.kernel, "?") && !strcmp(row.config, ""));
     CHECK(row.bw_GBps == 1641.5 && row.lat_p50_cycles == 812 && row.wpb == 8);

@@ -8,19 +8,8 @@
 
 #include "check.h"
 #include "report_families.h"
+#include "testtable.h"
 
-static tsv_table parse(const char *text)
-{
-    tsv_table t;
-    char err[256];
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    if (!f || tsv_parse(f, "test", &t, err, sizeof err) != 0) {
-        fprintf(stderr, "parse failed: %s\n", err);
-        exit(1);
-    }
-    fclose(f);
-    return t;
-}
 
 /* A sectors table: the columns the report reads, in another order than the
  * tool writes them (read by name). */
@@ -62,7 +51,7 @@ static const char SECTORS[] =
 int main(void)
 {
     char b[4096];
-    tsv_table t = parse(SECTORS);
+    tsv_table t = test_table(SECTORS);
 
     /* --- series: filters, the config key, x sorted */
     rfm_series s;
@@ -170,14 +159,14 @@ int main(void)
     CHECK(isnan(rfm_moved_GBps(376.8, 0)));
 
     /* --- write patterns: offsets with the same measured sectors merged */
-    tsv_table ws = parse("kernel\tconfig\tkernel_ms\tbw_GBps\tbytes_written\n"
+    tsv_table ws = test_table("kernel\tconfig\tkernel_ms\tbw_GBps\tbytes_written\n"
                          "write_offset\toffset=0\t0.50\t800\t400\n"
                          "write_offset\toffset=1\t0.52\t790\t400\n"
                          "write_offset\toffset=2\t0.51\t795\t400\n"
                          "write_offset\toffset=8\t0.49\t810\t400\n"
                          "write_coalesced\t-\t0.40\t1000\t400\n"
                          "coalesced_ca\t-\t0.40\t1000\t0\n");
-    tsv_table wsec = parse("variant\top\tconfig\tl1_requests_meas\tl1_sectors_meas\tsectors_per_request_meas\tl2_requests_meas\n"
+    tsv_table wsec = test_table("variant\top\tconfig\tl1_requests_meas\tl1_sectors_meas\tsectors_per_request_meas\tl2_requests_meas\n"
                            "write_offset\tst\toffset=0\t10\t40\t4\t10\n"
                            "write_offset\tst\toffset=1\t10\t50\t5\t20\n"
                            "write_offset\tst\toffset=2\t10\t50\t5\t20\n"
@@ -223,7 +212,7 @@ int main(void)
     CHECK(isnan(rfm_stencil_overfetch_pct(0, 5, 1, 0, 0, 0)));
 
     /* one of the lab's cases: the lab's figures, the model's brackets, the GPU */
-    tsv_table sc = parse("variant\top\tl1_sectors_pred\tl1_sectors_meas\tl1_hits_pred\tl1_hits_max_pred\tl1_hits_meas\t"
+    tsv_table sc = test_table("variant\top\tl1_sectors_pred\tl1_sectors_meas\tl1_hits_pred\tl1_hits_max_pred\tl1_hits_meas\t"
                          "l1_hit_pct_pred\tl1_hit_pct_meas\tl2_requests_pred\tl2_requests_min_pred\tl2_requests_meas\tlab\n"
                          "deriv_copy\tld\t10\t10\t1\t1\t1\t10.00\t10.00\t4\t4\t3\t"
                          "sectors 10 [000]; L1 hits 1 [000]; L2 requests 3 [000]\n"
@@ -248,7 +237,7 @@ int main(void)
                      "deriv_copy ld ? 3 for 4."));
     tsv_free(&sc);
     /* the note's bracket of merged misses widens the L2 prediction: 3..4 */
-    sc = parse("variant\top\tl1_sectors_pred\tl1_sectors_meas\tl1_hits_pred\tl1_hits_max_pred\tl1_hits_meas\t"
+    sc = test_table("variant\top\tl1_sectors_pred\tl1_sectors_meas\tl1_hits_pred\tl1_hits_max_pred\tl1_hits_meas\t"
                "l1_hit_pct_pred\tl1_hit_pct_meas\tl2_requests_pred\tl2_requests_min_pred\tl2_requests_meas\tlab\tnote\n"
                "deriv_copy\tld\t10\t10\t1\t1\t1\t10.00\t10.00\t4\t4\t3\tsectors 10 [000]\t"
                "wavefronts not judged; L2 requests 3 if every miss to a line a warp of the block had just asked for "
@@ -296,12 +285,12 @@ int main(void)
     CHECK(rfm_halo_note(300, lv, 0, b, sizeof b) == 1);
 
     /* --- tiling: the summary joined with ncu's counts by kernel_fn */
-    tsv_table sm = parse("kernel\tconfig\twarps_per_block\tblocks_per_sm\tkernel_ms\tgflops\tlat_p50_cycles\t"
+    tsv_table sm = test_table("kernel\tconfig\twarps_per_block\tblocks_per_sm\tkernel_ms\tgflops\tlat_p50_cycles\t"
                          "lat_p95_cycles\tkernel_fn\n"
                          "naive\tdsize=1024,tile=32\t32\t2\t300\t100\t600\t900\ttiling_naive\n"
                          "tiled32\tdsize=1024,tile=32\t32\t2\t100\t300\t800\t1600\ttiling_tiled32\n"
                          "tiled8\tdsize=1024,tile=8\t2\t32\t200\t150\t700\t1400\ttiling_tiled8\n");
-    tsv_table nc = parse("kernel\tid\tdram__bytes_read.sum\tlts__t_sectors_srcunit_tex_op_read.sum\t"
+    tsv_table nc = test_table("kernel\tid\tdram__bytes_read.sum\tlts__t_sectors_srcunit_tex_op_read.sum\t"
                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\t"
                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum\tgpu__time_duration.sum\n"
                          "tiling_tiled32\t1\t8000000\t250000\t1000000\t0\t100000000\n"
@@ -338,7 +327,7 @@ int main(void)
     tsv_free(&nc);
 
     /* --- the ceiling */
-    tsv_table ct = parse("# dram_latency_ns\t350\n"
+    tsv_table ct = test_table("# dram_latency_ns\t350\n"
                          "operation\tbw_GBps\tpct_theoretical\tconfig\tkernel_ms\twarps_per_block\tbytes_in_flight_per_sm\ttable\n"
                          "read\t3000.0\t90.0\tw=16,wpb=8\t1\t8\t8000\tx.tsv\n"
                          "copy\t2800.0\t84.0\tw=8,wpb=32\t1\t32\t7500\tx.tsv\n"
@@ -353,7 +342,7 @@ int main(void)
                      "(87.5%), cudaMemcpy 2700.0 GB/s (84.4%)."));
     CHECK(rfm_ceiling_note(cc + 1, 2, 3200, 350, b, sizeof b) == 1);
     tsv_free(&ct);
-    tsv_table bad = parse("op\tbw\nread\t1\n");
+    tsv_table bad = test_table("op\tbw\nread\t1\n");
     CHECK(rfm_ceiling_read(&bad, cc, 8) == -1);
     tsv_free(&bad);
     return check_report("test_report_families");

@@ -9,19 +9,8 @@
 
 #include "check.h"
 #include "sampling.h"
+#include "testtable.h"
 
-static tsv_table parse(const char *text)
-{
-    tsv_table t;
-    char err[256];
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    if (!f || tsv_parse(f, "test", &t, err, sizeof err) != 0) {
-        fprintf(stderr, "parse failed: %s\n", err);
-        exit(1);
-    }
-    fclose(f);
-    return t;
-}
 
 int main(void)
 {
@@ -36,7 +25,7 @@ int main(void)
      * the old layout without label): 64 and 256 are the sparsest two;
      * p50 711 / 712: 100 (712 / 711 - 1) = 0.1406%; p95 941 / 905 - 1 =
      * 3.978%: not converged */
-    tsv_table old = parse("variant\twpb\tsample\trecords\tlat_mean_cycles\tlat_p50_cycles\tlat_p95_cycles\toverhead_pct\n"
+    tsv_table old = test_table("variant\twpb\tsample\trecords\tlat_mean_cycles\tlat_p50_cycles\tlat_p95_cycles\toverhead_pct\n"
                           "baseline\t4\t1\t3125000\t753.9\t750.0\t1064.0\t0.18\n"
                           "baseline\t4\t4\t781248\t708.4\t722.0\t974.0\t-0.04\n"
                           "baseline\t4\t64\t48828\t695.8\t712.0\t941.0\t0.12\n"
@@ -65,7 +54,7 @@ int main(void)
      * out even when it is the sparsest K, a variant with one K above 1 not
      * judged: float4 p95 1000 vs 1009: 0.9% -> converged; p50 500 vs 504:
      * 0.8% */
-    tsv_table t = parse("variant\twpb\tsample\truns\trecords\tlat_p50_cycles\tlat_p95_cycles\tlabel\n"
+    tsv_table t = test_table("variant\twpb\tsample\truns\trecords\tlat_p50_cycles\tlat_p95_cycles\tlabel\n"
                         "float4\t4\t1\t1\t781252\t520\t1100\tfixed\n"
                         "float4\t4\t64\t2\t24416\t504\t1009\tfixed\n"
                         "float4\t4\t256\t8\t24416\t500\t1000\tfixed\n"
