@@ -239,9 +239,9 @@ static void batch_free(const eng_run *outer, batch *b)
     free_lines(b->lines, b->lineno, b->n);
 }
 
-/* Read FILE and configure every line (no GPU touched): 0, or the exit
- * status (the batch freed). */
-static int batch_open(const eng_run *outer, int argc, char **argv, batch *b)
+/* Read FILE and save the family's options; with check, also configure every
+ * line (no GPU touched).  0, or the exit status (the batch freed). */
+static int batch_open(const eng_run *outer, int argc, char **argv, batch *b, int check)
 {
     memset(b, 0, sizeof *b);
     b->n = read_lines(outer, outer->opt.batch, &b->lines, &b->lineno);
@@ -253,7 +253,7 @@ static int batch_open(const eng_run *outer, int argc, char **argv, batch *b)
     if (!b->saved || !b->x) eng_die(outer, "out of host memory");
     opts_save(fopts, b->saved);
     int rc = 0;
-    for (long i = 0; i < b->n && rc == 0; i++) {
+    for (long i = 0; check && i < b->n && rc == 0; i++) {
         char *copy = strdup(b->lines[i]);
         if (!copy) eng_die(outer, "out of host memory");
         opts_restore(fopts, b->saved);
@@ -267,7 +267,7 @@ static int batch_open(const eng_run *outer, int argc, char **argv, batch *b)
 int eng_batch_check(const eng_run *outer, int argc, char **argv)
 {
     batch b;
-    const int rc = batch_open(outer, argc, argv, &b);
+    const int rc = batch_open(outer, argc, argv, &b, 1);
     if (rc == 0) batch_free(outer, &b);
     return rc;
 }
@@ -276,32 +276,21 @@ int eng_run_batch(eng_run *outer, int argc, char **argv)
 {
     const char *path = outer->opt.batch;
     batch b;
-    int rc = batch_open(outer, argc, argv, &b);
+    const int rc = batch_open(outer, argc, argv, &b, 0);   /* eng_main checked every line */
     if (rc) return rc;
-    char **lines = b.lines;
-    long *lineno = b.lineno;
-    const long n = b.n;
-    char **extra = b.extra;
-    const int nextra = b.nextra;
-    const cli_opt *fopts = outer->fam->options;
-    opt_saved *saved = b.saved;
-    eng_run *x = b.x;
     int failures = 0;
-    {
-        eng_table_open(outer);
-        fprintf(outer->tbl, "# batch\t%s (%ld runs)\n", path, n);
-        eng_print_meta(outer);
-        for (long i = 0; i < n; i++) {
-            opts_restore(fopts, saved);
-            if (configure_line(outer, x, lines[i], path, lineno[i], extra, nextra) != 0)
-                eng_die(outer, "%s:%ld: the line changed meaning between its check and its run", path,
-                        lineno[i]);
-            if (!outer->opt.quiet)
-                fprintf(stderr, "%s: batch %ld of %ld (%s:%ld)\n", outer->prog, i + 1, n, path, lineno[i]);
-            failures += run_line(outer, x, path, lineno[i]);
-        }
-        if (eng_table_close(outer, 1) != 0) failures++;
+    eng_table_open(outer);
+    fprintf(outer->tbl, "# batch\t%s (%ld runs)\n", path, b.n);
+    eng_print_meta(outer);
+    for (long i = 0; i < b.n; i++) {
+        opts_restore(outer->fam->options, b.saved);
+        if (configure_line(outer, b.x, b.lines[i], path, b.lineno[i], b.extra, b.nextra) != 0)
+            eng_die(outer, "%s:%ld: the line changed meaning between its check and its run", path, b.lineno[i]);
+        if (!outer->opt.quiet)
+            fprintf(stderr, "%s: batch %ld of %ld (%s:%ld)\n", outer->prog, i + 1, b.n, path, b.lineno[i]);
+        failures += run_line(outer, b.x, path, b.lineno[i]);
     }
+    if (eng_table_close(outer, 1) != 0) failures++;
     batch_free(outer, &b);
     return failures ? 1 : 0;
 }
