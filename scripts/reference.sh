@@ -22,12 +22,14 @@
 #              recorded, K = 1, 4, 16, 64, 256 (a sparse K pooled over K / 32
 #              launches that record other blocks: bin/sampling plan and pool)
 #              and the default (label default); then bin/sampling check says
-#              on stderr whether the sparsest K has converged
+#              on stderr whether the sparsest K has converged.  The 16-byte
+#              variants (float4, strided_float4) run at 4 N, as many warps
+#              as the others at N
 #   logs       logs_1e6/: every block recorded, for the per-warp timelines
 #   latency    latency_ca.tsv, latency_cg.tsv (the ladder)
 #   sweeps     sweep_readonly_<variant>_4.tsv and sweep_readonly_baseline_8.tsv
 #              (occupancy sweeps, every block recorded: the in-flight columns,
-#              src/lib/inflight.h)
+#              src/lib/inflight.h); float4 at 4 N
 #   families   every family with a script of its own, scripts/<family>.sh
 #              OUTDIR [--device D] [--quick] [--ladder TSV] (ceiling.sh: the
 #              achievable bandwidth; stencil.sh: layouts and the size sweep)
@@ -107,6 +109,13 @@ trap 'rm -rf "$SCRATCH"' EXIT
 FAILED=()
 
 if [ $QUICK = 1 ]; then N=1e7; else N=1e8; fi
+# readonly's 16-byte variants load 4 elements a thread: sweeps and sampling
+# give them 4 N, so that they launch as many warps as the others at N.  At
+# 1e8, float4 lasts 0.13 ms and its launch and drain are 5 % of the sweep's
+# time, which Little's law with the warps in flight cannot see
+# (docs/occupancy.md); sampling at 1 block in 256 would keep only 24k warps
+WIDE_VARIANTS="float4 strided_float4"
+if [ $QUICK = 1 ]; then N_WIDE=4e7; else N_WIDE=4e8; fi
 WPBS="2 4 8 16 32"          # readonly: the overhead table needs every WPB
 WPBS_OTHER="4"              # the other families
 # the kernel families: the registry says which (src/families/NAME/)
@@ -129,6 +138,11 @@ step() {
     fi
 }
 name() { bin/names "$@"; }
+# readonly_variants [-v]: readonly's variants among WIDE_VARIANTS (-v: the
+# others), comma-separated, from ./readonly --list-kernels
+readonly_variants() {
+    ./readonly --list-kernels | cut -f1 | grep -x ${1:-} -F "$(printf '%s\n' $WIDE_VARIANTS)" | paste -sd,
+}
 
 # the programs the wanted sections run (sweeps and sampling need ./readonly
 # only, so that a GPU machine can rebuild just those after make readonly tools)
@@ -186,16 +200,23 @@ sec_sampling() {
     local k seed d logs=() dlogs=()
     # the launches: one per K, and K / 32 at a sparse K, each seed recording
     # other blocks (its sample offset), pooled into one row per K
+    local narrow wide
+    narrow=$(readonly_variants -v) wide=$(readonly_variants)
     while read -r k seed; do
         d=$SCRATCH/sampling/k${k}_s$seed
         step "sampling: 1 block in $k, seed $seed" ./readonly "$N" 0 4 --sample "$k" --seed "$seed" \
-            --device "$DEVICE" --out "$d" --table "$d.tsv" -q
-        logs+=("$d"/*.bin)
+            --kernel "$narrow" --device "$DEVICE" --out "$d" --table "$d.tsv" -q
+        step "sampling: 1 block in $k, seed $seed, N $N_WIDE" ./readonly "$N_WIDE" 0 4 --sample "$k" \
+            --seed "$seed" --kernel "$wide" --device "$DEVICE" --out "$d.wide" --table "$d.wide.tsv" -q
+        logs+=("$d"/*.bin "$d.wide"/*.bin)
     done < <(bin/sampling plan 1,4,16,64,256)
     # the run's own choice of K (--sample auto), labelled default
     d=$SCRATCH/sampling/default
-    step "sampling: default" ./readonly "$N" 0 4 --device "$DEVICE" --out "$d" --table "$d.tsv" -q
-    dlogs=("$d"/*.bin)
+    step "sampling: default" ./readonly "$N" 0 4 --kernel "$narrow" --device "$DEVICE" --out "$d" \
+        --table "$d.tsv" -q
+    step "sampling: default, N $N_WIDE" ./readonly "$N_WIDE" 0 4 --kernel "$wide" --device "$DEVICE" \
+        --out "$d.wide" --table "$d.wide.tsv" -q
+    dlogs=("$d"/*.bin "$d.wide"/*.bin)
     step "sampling: pooled" bin/sampling pool --out "$SCRATCH/sampling/fixed.tsv" "${logs[@]}"
     step "sampling: default rows" bin/sampling pool --label default --out "$SCRATCH/sampling/auto.tsv" "${dlogs[@]}"
     step "sampling.tsv" bin/tsv cat --out "$OUTDIR/sampling.tsv" "$SCRATCH/sampling/fixed.tsv" "$SCRATCH/sampling/auto.tsv"
@@ -225,13 +246,15 @@ sec_latency() {
 
 # ---------------------------------------------------------------- sweeps
 sec_sweeps() {
-    local v variants="baseline float4 nondiverging random_access" wpb8=baseline ladder=()
+    local v n variants="baseline float4 nondiverging random_access" wpb8=baseline ladder=()
     [ $QUICK = 1 ] && variants=baseline wpb8=""
     [ -f "$OUTDIR/latency_ca.tsv" ] && ladder=(--ladder "$OUTDIR/latency_ca.tsv")
     # every block recorded (--sample 1): the warps measured in flight, the
     # slot period and Little's law closed with them need every window
     for v in $variants; do
-        step "sweep readonly $v WPB 4" ./readonly "$N" 0 4 --kernel "$v" --sweep --sample 1 "${ladder[@]}" \
+        n=$N
+        case " $WIDE_VARIANTS " in *" $v "*) n=$N_WIDE ;; esac
+        step "sweep readonly $v WPB 4" ./readonly "$n" 0 4 --kernel "$v" --sweep --sample 1 "${ladder[@]}" \
             --device "$DEVICE" --out "$SCRATCH/sweep" --table "$OUTDIR/$(name sweep readonly "$v" 4)" -q
         rm -rf "$SCRATCH/sweep"
     done
