@@ -312,3 +312,134 @@ void mc_summary_row(FILE *out, const char *family, const mc_counts *c)
     for (int i = 1; i < MC_NCLASSES; i++) fprintf(out, "\t%lu", c->cls[i]);
     fprintf(out, "\t%lu\t%lu\n", c->not_judged_dram, c->not_judged_hits);
 }
+
+/* ---------------------------------------------------------------- repeat */
+
+static const char *const REPEAT_Q[] = {"l1_requests", "l1_sectors", "l1_hits", "l2_requests",
+                                       "l2_sectors", "dram_sectors"};
+#define REPEAT_NQ (sizeof REPEAT_Q / sizeof REPEAT_Q[0])
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The runs' rows must be the same launches, row for row. */
+static int repeat_same_rows(const tsv_table *runs, int nruns, char *err, size_t errlen)
+{
+    static const char *const KEY[] = {"variant", "config", "op", "n", "warps_per_block"};
+    for (int i = 0; i < nruns; i++) {
+        if (runs[i].nrow != runs[0].nrow) {
+            snprintf(err, errlen, "run %d has %zu rows, run 1 has %zu: not the same batch", i + 1,
+                     runs[i].nrow, runs[0].nrow);
+            return -1;
+        }
+        for (size_t k = 0; k < sizeof KEY / sizeof KEY[0]; k++) {
+            if (tsv_col(&runs[i], KEY[k]) < 0) {
+                snprintf(err, errlen, "run %d has no column '%s'", i + 1, KEY[k]);
+                return -1;
+            }
+            for (size_t r = 0; r < runs[0].nrow; r++)
+                if (strcmp(tsv_get(&runs[i], r, KEY[k]), tsv_get(&runs[0], r, KEY[k]))) {
+                    snprintf(err, errlen, "row %zu: %s is '%s' in run %d, '%s' in run 1: not the same batch",
+                             r + 1, KEY[k], tsv_get(&runs[i], r, KEY[k]), i + 1, tsv_get(&runs[0], r, KEY[k]));
+                    return -1;
+                }
+        }
+    }
+    return 0;
+}
+
+/* Row r's spread of quantity q over the runs, in percent of the largest;
+ * NAN when a run did not measure it or every run measured 0. */
+double mc_row_spread(const tsv_table *runs, int nruns, size_t r, const char *col)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < nruns; i++) {
+        const double v = tsv_num(&runs[i], r, col);
+        if (isnan(v)) return NAN;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    return hi > 0 ? 100 * (hi - lo) / hi : NAN;
+}
+
+int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t errlen)
+{
+    if (nruns < 2) {
+        snprintf(err, errlen, "repeat needs two or more runs of one batch");
+        return -1;
+    }
+    if (repeat_same_rows(runs, nruns, err, errlen) != 0) return -1;
+    const size_t n = runs[0].nrow;
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    fprintf(out, "op\tquantity\trows\tvarying\tover_1pct\tover_5pct\tmedian_spread_pct\tmax_spread_pct\n");
+    static const char *const OPS[] = {"ld", "st"};
+    for (size_t o = 0; o < 2; o++)
+        for (size_t q = 0; q < REPEAT_NQ; q++) {
+            char col[64];
+            snprintf(col, sizeof col, "%s_meas", REPEAT_Q[q]);
+            if (tsv_col(&runs[0], col) < 0) continue;
+            size_t m = 0, varying = 0, over1 = 0, over5 = 0;
+            for (size_t r = 0; r < n; r++) {
+                if (strcmp(tsv_get(&runs[0], r, "op"), OPS[o])) continue;
+                const double d = mc_row_spread(runs, nruns, r, col);
+                if (isnan(d)) continue;
+                s[m++] = d;
+                varying += d > 0;
+                over1 += d > 1;
+                over5 += d > 5;
+            }
+            if (!m) continue;
+            qsort(s, m, sizeof *s, cmp_double);
+            const double med = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
+            fprintf(out, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%.2f\t%.2f\n", OPS[o], REPEAT_Q[q], m, varying, over1,
+                    over5, med, s[m - 1]);
+        }
+    /* the rows that no point prediction inside a bound of SF_BOUND_MAX_FRAC
+     * can agree with in every run: a quantity run 1 judged (its `judged`
+     * column) spread wider than that */
+    if (tsv_col(&runs[0], "judged") >= 0) {
+        size_t m = 0, over = 0, over1 = 0;
+        for (size_t r = 0; r < n; r++) {
+            char list[256];
+            snprintf(list, sizeof list, "%s", tsv_get(&runs[0], r, "judged"));
+            double worst = -1;
+            int beyond = 0;
+            /* sf_judge's measurement allowance: 0.1 % of the row's sectors */
+            const double sec = tsv_col(&runs[0], "l1_sectors_meas") >= 0 ? tsv_num(&runs[0], r, "l1_sectors_meas")
+                                                                        : NAN;
+            const double allow = isnan(sec) ? 0 : 2 * 0.001 * sec;
+            char *save = NULL;
+            for (char *q = strtok_r(list, ",", &save); q; q = strtok_r(NULL, ",", &save)) {
+                char col[64];
+                snprintf(col, sizeof col, "%s_meas", q);
+                const double d = tsv_col(&runs[0], col) >= 0 ? mc_row_spread(runs, nruns, r, col) : NAN;
+                if (isnan(d)) continue;
+                worst = d > worst ? d : worst;
+                double hi = 0;
+                for (int i = 0; i < nruns; i++) hi = fmax(hi, tsv_num(&runs[i], r, col));
+                beyond |= d > 100 * SF_BOUND_MAX_FRAC && d / 100 * hi > SF_BOUND_MAX_FRAC * hi + allow;
+            }
+            if (worst < 0) continue;
+            s[m++] = worst;
+            over += beyond;
+            over1 += worst > 1;
+        }
+        if (m) {
+            size_t varying = 0;
+            for (size_t i = 0; i < m; i++) varying += s[i] > 0;
+            qsort(s, m, sizeof *s, cmp_double);
+            const double med = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
+            fprintf(out, "all\tany_judged\t%zu\t%zu\t%zu\t%zu\t%.2f\t%.2f\n", m, varying, over1, over, med,
+                    s[m - 1]);
+        }
+    }
+    free(s);
+    return 0;
+}

@@ -2,7 +2,7 @@
  * model_check.h - the sector model checked on configurations nobody picked
  * (issue 25; bin/model_check, scripts/model_check.sh, docs/model_check.md).
  *
- * Three steps, each a function here:
+ * The steps, each a function here:
  *
  *   draw     K random configurations of a family from a seed: the family's
  *            draw hook (sector_family.h) gives each one's command line, the
@@ -17,7 +17,9 @@
  *            each row gets one mismatch class;
  *   summary  rows, rows agreeing, the percentage, the count of each class
  *            and how often each quantity was not judged, per family and in
- *            all.
+ *            all;
+ *   repeat   one batch profiled more than once: how far each measured count
+ *            moves between runs, the floor under any point prediction.
  *
  * Reads tables by column name (tsv.h).  No function here prints to stdout;
  * each writes to the FILE it is given and reports errors in err.
@@ -100,6 +102,24 @@ int mc_count(const tsv_table *judged, mc_counts *c, char *err, size_t errlen);
 /* The summary table: its header, then one row (family, or "all"). */
 void mc_summary_header(FILE *out);
 void mc_summary_row(FILE *out, const char *family, const mc_counts *c);
+
+/*
+ * How far the hardware's counts move from one run of a batch to the next:
+ * runs are nruns comparison tables (bin/sector_compare) of ONE batch profiled
+ * again, row for row (variant, config, op, n and WPB must match).  Writes a
+ * header, then per op and measured quantity (l1_requests ... dram_sectors):
+ * rows, rows whose count varied, those spread over 1 % and over 5 %, the
+ * median and the largest spread.  A row's spread is (max - min) / max of
+ * the runs' counts, in percent (mc_row_spread: NAN when a run lacks it or
+ * all are 0).  Last, op "all", quantity "any_judged": per row the widest
+ * spread of the quantities run 1 judged (its judged column), and in
+ * over_5pct the rows that no point prediction inside a bound of
+ * SF_BOUND_MAX_FRAC (5 %) can agree with in every run: a judged count
+ * moved by more than 5 % of its largest value plus sf_judge's allowance
+ * for measurement (2 x 0.1 % of the row's L1 sectors).  Returns 0, or -1 with err (fewer than 2 runs, other rows).
+ */
+int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t errlen);
+double mc_row_spread(const tsv_table *runs, int nruns, size_t r, const char *col);
 
 #ifdef __cplusplus
 }

@@ -226,13 +226,47 @@ static int model_check_summary(report_doc *d, rd_section *s, const rc_ctx *c, co
 
 static int name_cmp(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
+/* Beside a summary, the families' --repeat tables (model_check_repeat_*.tsv
+ * in the summary's folder): how many rows moved a judged count by more than
+ * the strict rule allows between identical runs. */
+static void model_check_repeats(report_doc *d, rd_section *s, const char *p, const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    double rows = 0, over = 0;
+    int nfam = 0;
+    for (struct dirent *e; (e = readdir(dp));) {
+        if (strncmp(e->d_name, "model_check_repeat_", 19) || !strstr(e->d_name, ".tsv")) continue;
+        char path[4608], err[256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        tsv_table t;
+        if (tsv_read(path, &t, err, sizeof err) != 0) continue;
+        const long r = tsv_find(&t, "quantity", "any_judged", 0);
+        if (r >= 0) {
+            rows += tsv_num(&t, (size_t)r, "rows");
+            over += tsv_num(&t, (size_t)r, "over_5pct");
+            nfam++;
+        }
+        tsv_free(&t);
+    }
+    closedir(dp);
+    if (nfam)
+        rd_para(d, s, "%sThe same batches profiled again (--repeat, %d famil%s): %.0f of %.0f rows moved a "
+                      "judged count by more than 5%% between identical runs (L2 requests merged in flight "
+                      "differ from run to run), so no model can agree with every run on those rows.",
+                p, nfam, nfam == 1 ? "y" : "ies", over, rows);
+}
+
 /* The random model check's summaries in a GPU's folder: its own run
  * (DIR/model_check_summary.tsv) and the seeds under model_check/seed*. */
 static void model_checks(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gpu *G, const char *p)
 {
     char path[4608];
     snprintf(path, sizeof path, "%s/model_check_summary.tsv", G->r.dir);
-    if (rc_exists(path)) model_check_summary(d, s, c, p, path);
+    if (rc_exists(path)) {
+        model_check_summary(d, s, c, p, path);
+        model_check_repeats(d, s, p, G->r.dir);
+    }
     snprintf(path, sizeof path, "%s/model_check", G->r.dir);
     DIR *dir = opendir(path);
     if (!dir) return;
@@ -246,6 +280,8 @@ static void model_checks(report_doc *d, rd_section *s, const rc_ctx *c, const rc
         snprintf(path, sizeof path, "%s/model_check/%s/model_check_summary.tsv", G->r.dir, names[i]);
         if (rc_exists(path) && model_check_summary(d, s, c, p, path) != 0)
             rd_failed(d, s, "model check", "its summary could not be read");
+        snprintf(path, sizeof path, "%s/model_check/%s", G->r.dir, names[i]);
+        model_check_repeats(d, s, p, path);
     }
 }
 

@@ -14,6 +14,9 @@
  *   model_check summary [--out FILE] JUDGED.tsv...
  *       rows, rows agreeing, the percentage and each mismatch class, per
  *       family and in all; the seeds and ranges of the draws in its header
+ *   model_check repeat [--out FILE] CMP.tsv CMP.tsv...
+ *       one batch's comparison tables from two or more ncu runs: how far
+ *       each measured count moves between runs (mc_repeat)
  *
  * Exit: 0 ok, 1 unreadable input or write error, 2 usage.
  */
@@ -36,6 +39,7 @@ static const char usage_text[] =
     "       model_check draw FAMILY --random K --seed S --batch-file FILE --draws FILE [--variants LIST]\n"
     "       model_check judge --compare CMP.tsv [--draws DRAWS.tsv] [--out FILE]\n"
     "       model_check summary [--out FILE] JUDGED.tsv...\n"
+    "       model_check repeat [--out FILE] CMP.tsv CMP.tsv...\n"
     "The sector model checked on random configurations (docs/model_check.md).\n"
     "Exit status: 0 ok, 1 failure, 2 usage.\n";
 
@@ -206,6 +210,41 @@ done:
     return rc;
 }
 
+static int cmd_repeat(const mc_args *a, char **files, int nfiles)
+{
+    if (nfiles < 2) return cli_usage_error(PROG, "repeat takes two or more comparison tables of one batch");
+    if (nfiles > 64) return cli_usage_error(PROG, "repeat takes at most 64 tables");
+    tsv_table t[64];
+    char err[1400];
+    int nread = 0, rc = 1;
+    for (; nread < nfiles; nread++)
+        if (tsv_read(files[nread], &t[nread], err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            goto done;
+        }
+    outfile o;
+    FILE *f = open_out(&o, a->out, err, sizeof err);
+    if (!f) {
+        fprintf(stderr, PROG ": %s\n", err);
+        goto done;
+    }
+    fprintf(f, "# model_check repeat: one batch profiled %d times; how far each measured count moves "
+               "between runs (docs/model_check.md)\n", nfiles);
+    const char *fam = tsv_get(&t[0], 0, "family");
+    if (t[0].nrow && fam) fprintf(f, "# family\t%s\n", fam);
+    if (tsv_meta(&t[0], "device")) fprintf(f, "# device\t%s\n", tsv_meta(&t[0], "device"));
+    fprintf(f, "# spread\tper row, (max - min) / max of the runs' counts, percent\n");
+    if (mc_repeat(t, nfiles, f, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        if (a->out) outfile_abort(&o);
+        goto done;
+    }
+    rc = close_out(&o, a->out, f);
+done:
+    for (int i = 0; i < nread; i++) tsv_free(&t[i]);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     mc_args a;
@@ -235,5 +274,6 @@ int main(int argc, char **argv)
         return r.npos == 2 ? cmd_draw(&a, r.pos[1]) : cli_usage_error(PROG, "draw takes one FAMILY");
     if (!strcmp(cmd, "judge")) return r.npos == 1 ? cmd_judge(&a) : cli_usage_error(PROG, "judge takes no argument");
     if (!strcmp(cmd, "summary")) return cmd_summary(&a, r.pos + 1, r.npos - 1);
-    return cli_usage_error(PROG, "unknown command '%s' (families, draw, judge, summary)", cmd);
+    if (!strcmp(cmd, "repeat")) return cmd_repeat(&a, r.pos + 1, r.npos - 1);
+    return cli_usage_error(PROG, "unknown command '%s' (families, draw, judge, summary, repeat)", cmd);
 }

@@ -87,6 +87,30 @@ $(head -n 20 "$TMP/d")"
     done
     ls "$OUT" "$OUT/model_check" | grep -q '\.tmp$' && fail "seed $seed: a .tmp file was left behind"
 done
+# --repeat: the batch profiled twice (the stand-in replays the same log, so
+# nothing moves); the second run's table and the repeat table are published
+OUT=$TMP/rep
+PATH=$STUB:$PATH WARPLAT_PROFILE_DIR=$STUB STUB_SEED=$R/seed2025 STUB_QUERY=$STUB/query.txt \
+    expect_exit 0 scripts/model_check.sh patterns --random 100 --seed 2025 --repeat 2 --out "$OUT"
+[ -s "$OUT/model_check/patterns_compare_run2.tsv" ] || fail "--repeat 2: no table of run 2"
+[ "$(bin/tsv get "$OUT/model_check_repeat_patterns.tsv" varying --where quantity=any_judged)" = 0 ] ||
+    fail "--repeat 2 of one replayed log: a count moved"
+[ "$(bin/tsv get "$OUT/model_check_repeat_patterns.tsv" rows --where quantity=any_judged)" = 100 ] ||
+    fail "--repeat 2: not 100 rows judged"
+expect_exit 2 scripts/model_check.sh patterns --random 3 --seed 1 --repeat 0
+# the committed repeats (docs/model_check.md): the tables of the runs again
+# give the committed spreads
+for f in copy patterns readonly stencil; do
+    d=$R/seed2025/repeat
+    [ -s "$R/seed2025/model_check_repeat_$f.tsv" ] || fail "no committed repeat of $f"
+    runs=()
+    for z in "$d/${f}"_compare_run*.tsv.gz; do gzip -dc "$z" >"$TMP/$(basename "$z" .gz)"; runs+=("$TMP/$(basename "$z" .gz)"); done
+    [ ${#runs[@]} -ge 2 ] || fail "$f: fewer than two committed runs"
+    bin/model_check repeat --out "$TMP/repeat_$f.tsv" "${runs[@]}" || fail "$f: bin/model_check repeat failed"
+    diff <(grep -v '^# device' "$R/seed2025/model_check_repeat_$f.tsv") <(grep -v '^# device' "$TMP/repeat_$f.tsv") >"$TMP/d" ||
+        fail "$f: the committed repeat table is not its runs':
+$(head -n 10 "$TMP/d")"
+done
 # the summary's figures are the judged rows' own
 [ "$(bin/tsv get "$R/seed2025/model_check_summary.tsv" rows --where family=all)" = 600 ] ||
     fail "seed 2025: 600 rows in all"

@@ -80,6 +80,23 @@ grep -q 'class="top">[^<]*bundled reference results of NVIDIA[^<]*measured 20' "
     fail "the top of index.html does not say it shows the bundled data"
 grep -q 'failed:' "$D/index.md" && fail "the reference report has failed parts: $(grep -m3 'failed:' "$D/index.md")"
 
+# ---- the random model check and its repeats, from the tables' own numbers
+mc=data/reference/h100/model_check/seed2025
+if [ -s "$mc/model_check_summary.tsv" ]; then
+    ag=$(bin/tsv get "$mc/model_check_summary.tsv" agree --where family=all)
+    grep -q "h100: On random configurations nobody picked (scripts/model_check.sh; seed 2025, 100 configurations): $ag of 600 rows agree" "$D/index.md" ||
+        fail "the sector section does not give seed 2025's agreement ($ag of 600)"
+    rows=0 over=0 nf=0
+    for t in "$mc"/model_check_repeat_*.tsv; do
+        [ -s "$t" ] || continue
+        rows=$((rows + $(bin/tsv get "$t" rows --where quantity=any_judged)))
+        over=$((over + $(bin/tsv get "$t" over_5pct --where quantity=any_judged)))
+        nf=$((nf + 1))
+    done
+    [ $nf -eq 0 ] || grep -q "h100: The same batches profiled again (--repeat, $nf families): $over of $rows rows moved a judged count by more than 5%" "$D/index.md" ||
+        fail "the sector section does not give the repeats ($over of $rows rows, $nf families)"
+fi
+
 GPUS=()
 for g in data/reference/*/; do g=${g%/}; GPUS+=("$(basename "$g")"); done
 [ ${#GPUS[@]} -ge 2 ] || fail "expected two bundled GPUs, found ${#GPUS[@]}"

@@ -183,10 +183,72 @@ static void test_judge(void)
     tsv_free(&dr);
 }
 
+/* Three runs of one batch: row 1's L2 requests move 10 % (judged), row 2's
+ * DRAM reads 50 % (not judged there), row 3 is the same in every run. */
+#define REP_HEAD "family\tvariant\tconfig\top\tn\twarps_per_block\tl1_requests_meas\tl2_requests_meas\t" \
+                 "dram_sectors_meas\tjudged\n"
+static const char RUN1[] = REP_HEAD
+    "copy\tstride\tstride=3\tld\t1000\t4\t10\t100\t40\tl1_requests,l2_requests\n"
+    "copy\tstride\tstride=3\tst\t1000\t4\t10\t50\t20\tl1_requests,l2_requests\n"
+    "copy\tbatch\tbatch=2\tld\t2000\t8\t5\t60\t30\tl1_requests,l2_requests,dram_sectors\n";
+static const char RUN2[] = REP_HEAD
+    "copy\tstride\tstride=3\tld\t1000\t4\t10\t90\t40\tl1_requests,l2_requests\n"
+    "copy\tstride\tstride=3\tst\t1000\t4\t10\t50\t10\tl1_requests,l2_requests\n"
+    "copy\tbatch\tbatch=2\tld\t2000\t8\t5\t60\t30\tl1_requests,l2_requests,dram_sectors\n";
+static const char RUN3[] = REP_HEAD
+    "copy\tstride\tstride=3\tld\t1000\t4\t10\t95\tNA\tl1_requests,l2_requests\n"
+    "copy\tstride\tstride=3\tst\t1000\t4\t10\t50\t10\tl1_requests,l2_requests\n"
+    "copy\tbatch\tbatch=2\tld\t2000\t8\t5\t60\t30\tl1_requests,l2_requests,dram_sectors\n";
+static const char OTHER[] = REP_HEAD
+    "copy\tstride\tstride=3\tld\t1000\t4\t10\t100\t40\tl1_requests,l2_requests\n"
+    "copy\tstride\tstride=5\tst\t1000\t4\t10\t50\t20\tl1_requests,l2_requests\n"
+    "copy\tbatch\tbatch=2\tld\t2000\t8\t5\t60\t30\tl1_requests,l2_requests,dram_sectors\n";
+
+static void test_repeat(void)
+{
+    tsv_table t[3], o;
+    CHECK_EQ_I(table(RUN1, &t[0]), 0);
+    CHECK_EQ_I(table(RUN2, &t[1]), 0);
+    CHECK_EQ_I(table(RUN3, &t[2]), 0);
+    CHECK_NEAR(mc_row_spread(t, 3, 0, "l2_requests_meas"), 10.0, 1e-9);
+    CHECK(isnan(mc_row_spread(t, 3, 0, "dram_sectors_meas")));   /* run 3 lacks it */
+    CHECK_NEAR(mc_row_spread(t, 2, 1, "dram_sectors_meas"), 50.0, 1e-9);
+    CHECK_NEAR(mc_row_spread(t, 3, 2, "l2_requests_meas"), 0.0, 1e-9);
+    char *buf, err[256];
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_EQ_I(mc_repeat(t, 3, f, err, sizeof err), 0);
+    fclose(f);
+    CHECK_STR_HAS(buf, "op\tquantity\trows\tvarying\tover_1pct\tover_5pct\tmedian_spread_pct\tmax_spread_pct\n");
+    CHECK_STR_HAS(buf, "ld\tl1_requests\t2\t0\t0\t0\t0.00\t0.00\n");
+    CHECK_STR_HAS(buf, "ld\tl2_requests\t2\t1\t1\t1\t5.00\t10.00\n");   /* median of 0 and 10 */
+    CHECK_STR_HAS(buf, "ld\tdram_sectors\t1\t0\t0\t0\t0.00\t0.00\n");
+    CHECK_STR_HAS(buf, "st\tdram_sectors\t1\t1\t1\t1\t50.00\t50.00\n");
+    /* row 2's DRAM is not judged there: only row 1 is beyond 5 % */
+    CHECK_STR_HAS(buf, "all\tany_judged\t3\t1\t1\t1\t0.00\t10.00\n");
+    CHECK_EQ_I(table(buf, &o), 0);
+    CHECK_EQ_U(o.nrow, 7);   /* ld and st: l1_requests, l2_requests, dram_sectors; then any_judged */
+    tsv_free(&o);
+    free(buf);
+    /* one run, or another batch */
+    f = open_memstream(&buf, &len);
+    CHECK_EQ_I(mc_repeat(t, 1, f, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "two or more runs");
+    tsv_table other[2] = {t[0]};
+    CHECK_EQ_I(table(OTHER, &other[1]), 0);
+    CHECK_EQ_I(mc_repeat(other, 2, f, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "row 2: config is 'stride=5' in run 2");
+    fclose(f);
+    free(buf);
+    tsv_free(&other[1]);
+    for (int i = 0; i < 3; i++) tsv_free(&t[i]);
+}
+
 int main(void)
 {
     test_draws();
     test_classes();
     test_judge();
+    test_repeat();
     return check_report("test_model_check");
 }
