@@ -166,9 +166,7 @@ static const char *line_refusal(const eng_opts *o)
     if (o->table) return "--table (give it beside --batch-file: one table for every line)";
     if (strcmp(o->devices, "0")) return "--device (give it beside --batch-file)";
     if (o->sweep) return "--sweep";
-    if (o->list_kernels || o->list_probed || o->list_columns || o->list_positional ||
-        o->list_occupancy || o->device_info)
-        return "a --list option";
+    if (eng_host_lists_asked(o) || eng_gpu_lists_asked(o)) return "a --list option";
     return NULL;
 }
 

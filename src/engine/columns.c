@@ -26,52 +26,46 @@ typedef struct eng_column {
     size_t offset;             /* of the field in eng_row */
     int decimals;              /* COL_DBL: digits after the point */
     col_when when;
-    const char *absent;        /* written when the row has no value */
 } eng_column;
 
-#define COL(field, kind, dec, when, absent, meaning) \
-    {#field, meaning, kind, offsetof(eng_row, field), dec, when, absent}
-/* The usual rows: a value on every row ("-" when it has none); a time or a
- * rate of a validated variant ("nan" before); a figure of the probes. */
-#define ALWAYS(field, kind, meaning) COL(field, kind, 0, COL_ALWAYS, "-", meaning)
-#define TIMED(field, dec, meaning) COL(field, COL_DBL, dec, COL_TIMED, "nan", meaning)
-#define PROBED(field, dec, meaning) COL(field, COL_DBL, dec, COL_PROBED, "nan", meaning)
+/* A column: COL(FIELD, KIND, DECIMALS, WHEN, MEANING), FIELD the eng_row
+ * field it reads and its name, KIND and WHEN without their COL_ prefix.  A
+ * row without its value writes "nan" in a COL_DBL column (a time, a rate, a
+ * latency), "-" in any other. */
+#define COL(field, kind, dec, when, meaning) \
+    {#field, meaning, COL_##kind, offsetof(eng_row, field), dec, COL_##when}
 
 static const eng_column COLUMNS[] = {
-    ALWAYS(kernel, COL_STR, "the variant (--kernel)"),
-    ALWAYS(n, COL_U64, "elements of the data (N; without N, the product of the family's sizes)"),
-    ALWAYS(smem_bytes, COL_U32, "dynamic shared memory per block, bytes (SMEM)"),
-    ALWAYS(warps_per_block, COL_U32,
-        "warps per block the variant ran with (WPB, or the variant's own block)"),
-    ALWAYS(blocks_per_sm, COL_INT, "resident blocks per SM of the clean kernel (occupancy API)"),
-    TIMED(kernel_ms, 4, "the clean kernel's time, ms: median of --reps launches"),
-    TIMED(kernel_ms_min, 4, "the clean kernel's fastest launch, ms"),
-    TIMED(kernel_ms_max, 4, "the clean kernel's slowest launch, ms"),
-    TIMED(bw_GBps, 1, "(bytes_read + bytes_written) / kernel_ms, GB/s"),
-    TIMED(pct_peak, 1, "bw_GBps in percent of the peak DRAM bandwidth (2 x memory clock x bus width)"),
-    TIMED(sm_clock_MHz, 0, "the SM clock measured from the probes, MHz (0: no probes)"),
-    PROBED(lat_mean_cycles, 1, "mean per-warp latency of what one record covers, SM cycles"),
-    PROBED(lat_p50_cycles, 1, "median per-warp latency, SM cycles"),
-    PROBED(lat_p95_cycles, 1, "95th percentile of the per-warp latency, SM cycles"),
-    ALWAYS(valid, COL_STR,
-        "ok: the check launch agreed with the CPU reference; FAIL: it did not (no times, no log)"),
-    ALWAYS(log, COL_STR, "the per-warp log written (-: none)"),
-    ALWAYS(config, COL_STR, "the configuration of the variant (stride=8, ...; -: it has only one)"),
-    COL(sample, COL_U32, 0, COL_PROBED, "-", "one block in sample recorded its warps (-: no probes)"),
-    PROBED(instr_ms, 4,
-        "the instrumented kernel's time, ms: median of --reps launches, interleaved with the clean ones"),
-    PROBED(instr_ms_min, 4, "the instrumented kernel's fastest launch, ms"),
-    PROBED(instr_ms_max, 4, "the instrumented kernel's slowest launch, ms"),
-    PROBED(overhead_pct, 2, "instr_ms / kernel_ms - 1, percent: what the probes cost"),
-    ALWAYS(records, COL_U64, "records in the log (0: none)"),
-    ALWAYS(bytes_read, COL_DBL, "bytes the kernel asks to read"),
-    ALWAYS(bytes_written, COL_DBL, "bytes the kernel asks to write"),
-    ALWAYS(kernel_fn, COL_STR,
-        "the clean kernel's function, as Nsight Compute and cuobjdump name it (-: not a kernel)"),
-    ALWAYS(regs, COL_INT, "registers per thread of the clean kernel"),
-    ALWAYS(blocks, COL_U64, "blocks in the grid"),
-    ALWAYS(flops, COL_DBL, "floating-point operations of one launch (0: none counted)"),
-    TIMED(gflops, 1, "flops / kernel_ms, GFLOP/s"),
+    COL(kernel, STR, 0, ALWAYS, "the variant (--kernel)"),
+    COL(n, U64, 0, ALWAYS, "elements of the data (N; without N, the product of the family's sizes)"),
+    COL(smem_bytes, U32, 0, ALWAYS, "dynamic shared memory per block, bytes (SMEM)"),
+    COL(warps_per_block, U32, 0, ALWAYS, "warps per block the variant ran with (WPB, or the variant's own block)"),
+    COL(blocks_per_sm, INT, 0, ALWAYS, "resident blocks per SM of the clean kernel (occupancy API)"),
+    COL(kernel_ms, DBL, 4, TIMED, "the clean kernel's time, ms: median of --reps launches"),
+    COL(kernel_ms_min, DBL, 4, TIMED, "the clean kernel's fastest launch, ms"),
+    COL(kernel_ms_max, DBL, 4, TIMED, "the clean kernel's slowest launch, ms"),
+    COL(bw_GBps, DBL, 1, TIMED, "(bytes_read + bytes_written) / kernel_ms, GB/s"),
+    COL(pct_peak, DBL, 1, TIMED, "bw_GBps in percent of the peak DRAM bandwidth (2 x memory clock x bus width)"),
+    COL(sm_clock_MHz, DBL, 0, TIMED, "the SM clock measured from the probes, MHz (0: no probes)"),
+    COL(lat_mean_cycles, DBL, 1, PROBED, "mean per-warp latency of what one record covers, SM cycles"),
+    COL(lat_p50_cycles, DBL, 1, PROBED, "median per-warp latency, SM cycles"),
+    COL(lat_p95_cycles, DBL, 1, PROBED, "95th percentile of the per-warp latency, SM cycles"),
+    COL(valid, STR, 0, ALWAYS, "ok: the check launch agreed with the CPU reference; FAIL: it did not (no times, no log)"),
+    COL(log, STR, 0, ALWAYS, "the per-warp log written (-: none)"),
+    COL(config, STR, 0, ALWAYS, "the configuration of the variant (stride=8, ...; -: it has only one)"),
+    COL(sample, U32, 0, PROBED, "one block in sample recorded its warps (-: no probes)"),
+    COL(instr_ms, DBL, 4, PROBED, "the instrumented kernel's time, ms: median of --reps launches, interleaved with the clean ones"),
+    COL(instr_ms_min, DBL, 4, PROBED, "the instrumented kernel's fastest launch, ms"),
+    COL(instr_ms_max, DBL, 4, PROBED, "the instrumented kernel's slowest launch, ms"),
+    COL(overhead_pct, DBL, 2, PROBED, "instr_ms / kernel_ms - 1, percent: what the probes cost"),
+    COL(records, U64, 0, ALWAYS, "records in the log (0: none)"),
+    COL(bytes_read, DBL, 0, ALWAYS, "bytes the kernel asks to read"),
+    COL(bytes_written, DBL, 0, ALWAYS, "bytes the kernel asks to write"),
+    COL(kernel_fn, STR, 0, ALWAYS, "the clean kernel's function, as Nsight Compute and cuobjdump name it (-: not a kernel)"),
+    COL(regs, INT, 0, ALWAYS, "registers per thread of the clean kernel"),
+    COL(blocks, U64, 0, ALWAYS, "blocks in the grid"),
+    COL(flops, DBL, 0, ALWAYS, "floating-point operations of one launch (0: none counted)"),
+    COL(gflops, DBL, 1, TIMED, "flops / kernel_ms, GFLOP/s"),
 };
 enum { NCOLUMNS = sizeof COLUMNS / sizeof COLUMNS[0] };
 
@@ -86,7 +80,7 @@ static void write_value(FILE *f, const eng_column *c, const eng_row *row)
                     (c->when == COL_PROBED && row->probed);
     const char *p = (const char *)row + c->offset;
     if (!has) {
-        fputs(c->absent, f);
+        fputs(c->kind == COL_DBL ? "nan" : "-", f);
         return;
     }
     switch (c->kind) {

@@ -40,8 +40,9 @@
 /* The common options as parsed (read-only once eng_parse_options returns). */
 typedef struct eng_opts {
     const char *kernels;
-    int list_kernels, list_probed, list_columns, list_occupancy, sweep, no_probes, quiet;
-    int device_info, list_positional;
+    int list_positional, list_kernels, list_probed, list_columns;   /* ENG_LISTS_HOST */
+    int list_occupancy, device_info;                                 /* ENG_LISTS_GPU */
+    int sweep, no_probes, quiet;
     uint64_t reps, warmup, l2_fetch, carveout, level, seed;
     const char *out_dir, *sample, *ladder, *table, *devices;
     const char *batch;         /* --batch-file FILE: one run per line (batch.c) */
@@ -52,6 +53,32 @@ typedef struct eng_opts {
     uint64_t wpb_opt, smem_opt, n_opt;
     int wpb_given, smem_given, n_given;
 } eng_opts;
+
+/* The options that print a listing and exit instead of measuring, each a
+ * row X(FIELD, OPTION, HELP, PRINT): OPTION sets the eng_opts flag FIELD and
+ * PRINT, an int (*)(const eng_run *) of run.c or occupancy.c, prints it and
+ * returns the exit status.  Where several are given the first in this order
+ * wins.  Those that need no GPU are printed as soon as the command line is
+ * read (run.c): */
+#define ENG_LISTS_HOST(X)                                                                         \
+    X(list_positional, "--list-positional",                                                       \
+      "print the positional arguments' names, one per line, and exit", print_positional)          \
+    X(list_kernels, "--list-kernels",                                                             \
+      "print the variants, one per line (name, what it does), and exit", print_kernels)           \
+    X(list_probed, "--list-probed",                                                               \
+      "print the variants that have an instrumented kernel (per-warp probes and\n"                \
+      "a log), one per line, and exit; none: the family measures throughput only",                \
+      print_probed)                                                                               \
+    X(list_columns, "--list-columns",                                                             \
+      "print the summary's columns, one per line (name, what it holds), and exit",                \
+      print_columns)
+/* and those that ask the GPU, from the one --device once it is open: */
+#define ENG_LISTS_GPU(X)                                                                          \
+    X(list_occupancy, "--list-occupancy",                                                         \
+      "print, for WPB, the SMEM that gives each number of resident blocks per SM",                \
+      eng_list_occupancy)                                                                         \
+    X(device_info, "--device-info",                                                               \
+      "print the device's facts as a key/value table (device.tsv) and exit", print_device_info)
 
 #define ENG_MAX_COMMON 40     /* rows of the common option table, CLI_END included */
 #define ENG_MAX_VARIANTS 256
@@ -163,6 +190,9 @@ void eng_opts_defaults(eng_opts *o);
 /* Parse argv: 0, or the exit status of a usage error (2); r->opt filled. */
 int eng_parse_options(eng_run *r, int argc, char **argv, cli_parse_result *pr);
 void eng_usage(const eng_run *r, FILE *f);
+/* How many of the listings of ENG_LISTS_HOST, of ENG_LISTS_GPU, o asks for. */
+int eng_host_lists_asked(const eng_opts *o);
+int eng_gpu_lists_asked(const eng_opts *o);
 /* Variant v has an instrumented kernel in this build. */
 int eng_variant_probed(const eng_run *r, int v);
 /* The positionals, --n, --wpb, --smem into r->ctx; 0 or 2 (usage error). */

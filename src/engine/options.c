@@ -27,21 +27,19 @@ void eng_opts_defaults(eng_opts *o)
     o->min_records = 65536;
 }
 
+#define LIST_OPTION(field, option, help, print) CLI_FLAG_OPT(option, &o->field, help),
+#define LIST_ASKED(field, option, help, print) + (o->field != 0)
+
+int eng_host_lists_asked(const eng_opts *o) { return 0 ENG_LISTS_HOST(LIST_ASKED); }
+int eng_gpu_lists_asked(const eng_opts *o) { return 0 ENG_LISTS_GPU(LIST_ASKED); }
+
 /* The common options, their values going to *o; t has room for ENG_MAX_COMMON rows. */
 static void common_options(eng_opts *o, cli_opt *t)
 {
     const cli_opt rows[] = {
         CLI_STRING_OPT("--kernel", &o->kernels, "K[,K]",
             "run only these variants (see --list-kernels; default: all)"),
-        CLI_FLAG_OPT("--list-positional", &o->list_positional,
-            "print the positional arguments' names, one per line, and exit"),
-        CLI_FLAG_OPT("--list-kernels", &o->list_kernels,
-            "print the variants, one per line (name, what it does), and exit"),
-        CLI_FLAG_OPT("--list-probed", &o->list_probed,
-            "print the variants that have an instrumented kernel (per-warp probes and\n"
-            "a log), one per line, and exit; none: the family measures throughput only"),
-        CLI_FLAG_OPT("--list-columns", &o->list_columns,
-            "print the summary's columns, one per line (name, what it holds), and exit"),
+        ENG_LISTS_HOST(LIST_OPTION)
         CLI_NUM_OPT("--reps", CLI_U64, 1, 10000, &o->reps, "R",
             "timed launches of each kernel (default 10); medians are reported"),
         CLI_NUM_OPT("--warmup", CLI_U64, 0, 1000, &o->warmup, "W", "untimed launches first (default 2)"),
@@ -72,10 +70,7 @@ static void common_options(eng_opts *o, cli_opt *t)
          "per kernel, the smallest that keeps the resident blocks of 100, so that L1\n"
          "gets the rest; 100 in sweeps, so that SMEM alone sets the resident blocks)", 0,
          &o->carveout_given},
-        CLI_FLAG_OPT("--list-occupancy", &o->list_occupancy,
-            "print, for WPB, the SMEM that gives each number of resident blocks per SM"),
-        CLI_FLAG_OPT("--device-info", &o->device_info,
-            "print the device's facts as a key/value table (device.tsv) and exit"),
+        ENG_LISTS_GPU(LIST_OPTION)
         CLI_FLAG_OPT("--sweep", &o->sweep,
             "occupancy sweep of one variant: every resident-block count (or --points),\n"
             "one row each with throughput, latency and the Little's law bound"),

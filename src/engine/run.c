@@ -74,27 +74,55 @@ void eng_die(const eng_run *r, const char *fmt, ...)
 
 static int print_done(void) { return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1; }
 
-/* The --list-* options that need no GPU; -1 when none was given. */
-static int list_and_exit(const eng_run *r)
+/* The printers of ENG_LISTS_HOST and ENG_LISTS_GPU: 0, or 1 when stdout failed. */
+static int print_positional(const eng_run *r)
+{
+    for (int i = 0; r->fam->posnames[i]; i++) printf("%s\n", r->fam->posnames[i]);
+    return print_done();
+}
+
+static int print_kernels(const eng_run *r)
 {
     const eng_family *f = r->fam;
-    if (r->opt.list_positional) {
-        for (int i = 0; f->posnames[i]; i++) printf("%s\n", f->posnames[i]);
-        return print_done();
-    }
-    if (r->opt.list_kernels) {
-        for (int v = 0; v < f->nvariants; v++) printf("%s\t%s\n", f->variants[v].name, f->variants[v].about);
-        return print_done();
-    }
-    if (r->opt.list_probed) {
-        for (int v = 0; v < f->nvariants; v++)
-            if (eng_variant_probed(r, v)) printf("%s\n", f->variants[v].name);
-        return print_done();
-    }
-    if (r->opt.list_columns) {
-        eng_columns_list(stdout);
-        return print_done();
-    }
+    for (int v = 0; v < f->nvariants; v++) printf("%s\t%s\n", f->variants[v].name, f->variants[v].about);
+    return print_done();
+}
+
+static int print_probed(const eng_run *r)
+{
+    for (int v = 0; v < r->fam->nvariants; v++)
+        if (eng_variant_probed(r, v)) printf("%s\n", r->fam->variants[v].name);
+    return print_done();
+}
+
+static int print_columns(const eng_run *r)
+{
+    (void)r;
+    eng_columns_list(stdout);
+    return print_done();
+}
+
+static int print_device_info(const eng_run *r)
+{
+    printf("key\tvalue\n");
+    warplog_header_print(stdout, &r->dev, "");
+    return print_done();
+}
+
+#define LIST_IF_ASKED(field, option, help, print) \
+    if (r->opt.field) return print(r);
+
+/* The listing of ENG_LISTS_HOST asked for, printed: its exit status; -1 when none was. */
+static int list_and_exit(const eng_run *r)
+{
+    ENG_LISTS_HOST(LIST_IF_ASKED)
+    return -1;
+}
+
+/* The same of ENG_LISTS_GPU, once the device is open. */
+static int list_on_device(const eng_run *r)
+{
+    ENG_LISTS_GPU(LIST_IF_ASKED)
     return -1;
 }
 
@@ -267,12 +295,7 @@ static int run_on_device(eng_run *r, int argc, char **argv, int ordinal)
     int rc = open_device(r, ordinal);
     if (rc) return rc;
     eng_lock_device(r);
-    if (o->list_occupancy) return eng_list_occupancy(r);
-    if (o->device_info) {
-        printf("key\tvalue\n");
-        warplog_header_print(stdout, &r->dev, "");
-        return print_done();
-    }
+    if ((rc = list_on_device(r)) >= 0) return rc;
     if (o->batch) return eng_run_batch(r, argc, argv);
     if ((rc = eng_device_begin(r)) != 0) return rc;
     const int failures = run_all(r, argc, argv);
@@ -300,7 +323,7 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
     }
     if (!done && nord > 1) {
         done = 1;
-        if (r->opt.list_occupancy || r->opt.device_info)
+        if (eng_gpu_lists_asked(&r->opt))
             rc = cli_usage_error(r->prog, "this takes one --device");
         else if (eng_dir_usable(r, r->opt.out_dir, "--out") != 0)
             rc = 1;

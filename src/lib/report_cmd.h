@@ -69,6 +69,15 @@ typedef struct rc_logstat {
 
 rc_logstat *rc_timeline_stats(const rc_gpu *G, const char *dir, size_t *n);
 
+/* The common sections, in the order of the page; the title and opening
+ * paragraph of each are one table, the report's outline (report_sections.c). */
+typedef enum rc_section_id {
+    RC_SEC_DEVICE, RC_SEC_OVERHEAD, RC_SEC_TIMELINES, RC_SEC_LATENCY, RC_SEC_LADDER, RC_SEC_SWEEPS,
+    RC_SEC_SECTORS, RC_SEC_FILES, RC_NSECTIONS
+} rc_section_id;
+/* Section id added to d, with its title, opened by its paragraph. */
+rd_section *rc_section_open(report_doc *d, rc_section_id id);
+
 void rc_sec_device(report_doc *d, const rc_ctx *c);
 void rc_sec_family(report_doc *d, const rc_ctx *c, const char *exp);
 void rc_sec_overhead(report_doc *d, const rc_ctx *c);

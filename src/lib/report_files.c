@@ -103,11 +103,7 @@ static void table_missing(const char *base, const char *cmd, void *arg)
 
 void rc_sec_files(report_doc *d, const rc_ctx *c)
 {
-    rd_section *s = rd_section_intro(d, "files", "Files: what is missing, what else is there",
-        "Every file a complete results folder has (docs/naming.md, written by "
-        "scripts/reference.sh), and for each one missing here the command that makes it. "
-        "Files outside the naming contract (an older layout, under legacy/) are linked as "
-        "they are.");
+    rd_section *s = rc_section_open(d, RC_SEC_FILES);
     char p[64];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];

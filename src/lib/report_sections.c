@@ -1,6 +1,7 @@
-/* report_sections.c - the common sections of the report:
- * the device, the probes' cost, the timelines, the latency distributions
- * and the ladder (report_cmd.h). */
+/* report_sections.c - the report's outline (the common sections' titles and
+ * opening paragraphs, one table) and the common sections: the device, the
+ * probes' cost, the timelines, the latency distributions and the ladder
+ * (report_cmd.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -12,11 +13,73 @@
 #include "sampling.h"
 #include "stats.h"
 
+/* ------------------------------------------------------------ the outline */
+
+/* The common sections in the order of the page (rc_cmd_render; the
+ * families' own and the run's come from report_family.h and report_run.c):
+ * the id of each (its anchor), its title and the paragraph that opens it,
+ * NULL for none. */
+static const struct {
+    const char *id, *title, *intro;
+} SECTIONS[] = {
+    [RC_SEC_DEVICE] = {"device", "Device", NULL},
+    [RC_SEC_OVERHEAD] = {"overhead", "What the probes cost",
+        "overhead.tsv: the clean twin against the instrumented kernel, timed interleaved launch "
+        "by launch, for every variant and WPB (the sample column says one block in how many "
+        "recorded). sampling.tsv: the latency percentiles with every block recorded (sample 1) "
+        "against sparser sampling, at 4 warps per block; at a sparse K several launches that "
+        "record other blocks are pooled (runs), and the sparsest K is the unperturbed figure "
+        "once its p50 and p95 agree with the next sparsest within 1% (bin/sampling check)."},
+    [RC_SEC_TIMELINES] = {"timelines", "Per-warp timelines",
+        "One horizontal line per warp, from its load's start to its end, in cycles since the "
+        "first warp on the same SM started; colour by SM, the first warp of each block in black "
+        "(bin/plot_warps, docs/postprocessors.md). Steps in the left edge are blocks retiring and "
+        "new ones starting; lines growing longer up the staircase mean the memory system is "
+        "queueing. Every block is recorded in these small runs."},
+    [RC_SEC_LATENCY] = {"latency", "Latency distribution",
+        "Cumulative distribution of the per-warp load latency of each kernel of the timeline "
+        "runs (bin/plot_latency): a curve to the right is slower; a steep curve means every "
+        "warp saw about the same latency. The table gives the percentiles (src/lib/stats.h, "
+        "the same as bin/latency_stats)."},
+    [RC_SEC_LADDER] = {"ladder", "Latency ladder: L1, L2, DRAM",
+        "One thread chases pointers through a working set of growing size (./latency, "
+        "docs/latency.md); each plateau is a level of the memory hierarchy, found by "
+        "src/lib/plateau.h (bin/plot_ladder). ca: loads cached in L1; cg: L1 bypassed."},
+    [RC_SEC_SWEEPS] = {"sweeps", "Occupancy sweeps: throughput against Little's law",
+        "Bandwidth against resident warps per SM (the clean twin), with the Little's-law bound "
+        "(bytes in flight / latency) and the DRAM peak (bin/plot_throughput, docs/occupancy.md). "
+        "In the table, the bound is Little's law at each point's own mean latency "
+        "(src/lib/littles.h), and a point near 100% of it is latency-bound; a point far below "
+        "is limited by something else. A sweep that recorded every block (--sample 1) also "
+        "measures the warps really in flight and closes Little's law with them "
+        "(src/lib/inflight.h)."},
+    [RC_SEC_SECTORS] = {"sectors", "What the hardware moves: sectors",
+        "L1 requests and sectors, L2 and DRAM sectors per access pattern, measured with Nsight "
+        "Compute against the sector model (bin/sector_model, docs/sectors.md). A row agrees when "
+        "its requests and sectors equal the prediction, its L1 hits and L2 traffic lie inside "
+        "the model's bounds and its DRAM reads are within 5%; a row the model does not walk "
+        "(too large an N) is not predicted."},
+    [RC_SEC_FILES] = {"files", "Files: what is missing, what else is there",
+        "Every file a complete results folder has (docs/naming.md, written by "
+        "scripts/reference.sh), and for each one missing here the command that makes it. "
+        "Files outside the naming contract (an older layout, under legacy/) are linked as "
+        "they are."},
+};
+
+_Static_assert(sizeof SECTIONS / sizeof SECTIONS[0] == RC_NSECTIONS, "a section without its row");
+
+rd_section *rc_section_open(report_doc *d, rc_section_id id)
+{
+    const char *intro = SECTIONS[id].intro;
+    return intro ? rd_section_intro(d, SECTIONS[id].id, SECTIONS[id].title, intro)
+                 : rd_section_add(d, SECTIONS[id].id, SECTIONS[id].title);
+}
+
 /* ------------------------------------------------------------ sections */
 
 void rc_sec_device(report_doc *d, const rc_ctx *c)
 {
-    rd_section *s = rd_section_add(d, "device", "Device");
+    rd_section *s = rc_section_open(d, RC_SEC_DEVICE);
     rd_table *t = rd_table_new((size_t)c->ng + 1);
     char b[256], b2[64];
     rd_table_set(t, 0, 0, "fact");
@@ -81,13 +144,7 @@ void rc_sec_device(report_doc *d, const rc_ctx *c)
 
 void rc_sec_overhead(report_doc *d, const rc_ctx *c)
 {
-    rd_section *s = rd_section_intro(d, "overhead", "What the probes cost",
-        "overhead.tsv: the clean twin against the instrumented kernel, timed interleaved launch "
-        "by launch, for every variant and WPB (the sample column says one block in how many "
-        "recorded). sampling.tsv: the latency percentiles with every block recorded (sample 1) "
-        "against sparser sampling, at 4 warps per block; at a sparse K several launches that "
-        "record other blocks are pooled (runs), and the sparsest K is the unperturbed figure "
-        "once its p50 and p95 agree with the next sparsest within 1% (bin/sampling check).");
+    rd_section *s = rc_section_open(d, RC_SEC_OVERHEAD);
     char p[64], err[512];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -155,12 +212,7 @@ rc_logstat *rc_timeline_stats(const rc_gpu *G, const char *dir, size_t *n)
 
 void rc_sec_timelines(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t *nstats)
 {
-    rd_section *s = rd_section_intro(d, "timelines", "Per-warp timelines",
-        "One horizontal line per warp, from its load's start to its end, in cycles since the "
-        "first warp on the same SM started; colour by SM, the first warp of each block in black "
-        "(bin/plot_warps, docs/postprocessors.md). Steps in the left edge are blocks retiring and "
-        "new ones starting; lines growing longer up the staircase mean the memory system is "
-        "queueing. Every block is recorded in these small runs.");
+    rd_section *s = rc_section_open(d, RC_SEC_TIMELINES);
     char p[64], rel[1024], cap[512];
     /* the WPBs of any GPU's timeline logs */
     unsigned w[RC_MAX_WPB];
@@ -236,11 +288,7 @@ void rc_sec_timelines(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t
 
 void rc_sec_latency(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t *nstats)
 {
-    rd_section *s = rd_section_intro(d, "latency", "Latency distribution",
-        "Cumulative distribution of the per-warp load latency of each kernel of the timeline "
-        "runs (bin/plot_latency): a curve to the right is slower; a steep curve means every "
-        "warp saw about the same latency. The table gives the percentiles (src/lib/stats.h, "
-        "the same as bin/latency_stats).");
+    rd_section *s = rc_section_open(d, RC_SEC_LATENCY);
     char p[64], rel[1024], cap[512], b1[32], b2[32], b3[32], b4[32], b5[32];
     rd_figures_start(d, s);
     for (int i = 0; i < c->ng; i++) {
@@ -350,10 +398,7 @@ void rc_sec_latency(report_doc *d, const rc_ctx *c, rc_logstat **stats, size_t *
 
 void rc_sec_ladder(report_doc *d, const rc_ctx *c)
 {
-    rd_section *s = rd_section_intro(d, "ladder", "Latency ladder: L1, L2, DRAM",
-        "One thread chases pointers through a working set of growing size (./latency, "
-        "docs/latency.md); each plateau is a level of the memory hierarchy, found by "
-        "src/lib/plateau.h (bin/plot_ladder). ca: loads cached in L1; cg: L1 bypassed.");
+    rd_section *s = rc_section_open(d, RC_SEC_LADDER);
     char p[64], rel[1024], cap[512], b1[32], b2[32];
     static const char *const kinds[] = {"ca", "cg"};
     for (int k = 0; k < 2; k++) {

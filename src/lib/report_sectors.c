@@ -61,14 +61,7 @@ static int sweep_inflight_note(const sweep *sw, char *buf, size_t len)
 
 void rc_sec_sweeps(report_doc *d, const rc_ctx *c)
 {
-    rd_section *s = rd_section_intro(d, "sweeps", "Occupancy sweeps: throughput against Little's law",
-        "Bandwidth against resident warps per SM (the clean twin), with the Little's-law bound "
-        "(bytes in flight / latency) and the DRAM peak (bin/plot_throughput, docs/occupancy.md). "
-        "In the table, the bound is Little's law at each point's own mean latency "
-        "(src/lib/littles.h), and a point near 100% of it is latency-bound; a point far below "
-        "is limited by something else. A sweep that recorded every block (--sample 1) also "
-        "measures the warps really in flight and closes Little's law with them "
-        "(src/lib/inflight.h).");
+    rd_section *s = rc_section_open(d, RC_SEC_SWEEPS);
     char p[64], rel[1024], cap[512], b[8][32];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];
@@ -287,12 +280,7 @@ static void model_checks(report_doc *d, rd_section *s, const rc_ctx *c, const rc
 
 void rc_sec_sectors(report_doc *d, const rc_ctx *c)
 {
-    rd_section *s = rd_section_intro(d, "sectors", "What the hardware moves: sectors",
-        "L1 requests and sectors, L2 and DRAM sectors per access pattern, measured with Nsight "
-        "Compute against the sector model (bin/sector_model, docs/sectors.md). A row agrees when "
-        "its requests and sectors equal the prediction, its L1 hits and L2 traffic lie inside "
-        "the model's bounds and its DRAM reads are within 5%; a row the model does not walk "
-        "(too large an N) is not predicted.");
+    rd_section *s = rc_section_open(d, RC_SEC_SECTORS);
     char p[64], rel[1024], cap[512], err[512];
     for (int i = 0; i < c->ng; i++) {
         const rc_gpu *G = &c->g[i];

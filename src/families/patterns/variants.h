@@ -12,6 +12,8 @@
  * PT: what the variant does (the enum below, shared by kernels and model);
  * ABOUT: --list-kernels; CFG: what its configuration list means (sf_cfg);
  * CFG_DEFAULT: the model's default list; RULE: its addresses, in one line.
+ * A row of L or W is two lines: what the variant is (NAME, PT, ABOUT), then
+ * its configurations and addresses (CFG, CFG_DEFAULT, RULE).
  */
 #ifndef PATTERNS_VARIANTS_H
 #define PATTERNS_VARIANTS_H
@@ -39,30 +41,32 @@ enum {  /* what each variant does */
       "items N/" #F ": a[k*items + t], k = 0.." #F "-1")
 
 #define PATTERNS_VARIANTS(L, W, S)                                                                \
-    L(coalesced, PT_COALESCED, "a[t], aligned and coalesced", SF_CFG_NONE, NULL, "items N: a[t]") \
-    L(permuted, PT_PERMUTED, "the warp's 32 words of one line, not in lane order", SF_CFG_NONE,   \
-      NULL, "items N: a[(t & ~31) | ((7l+3) & 31)]")                                              \
-    L(offset, PT_OFFSET, "a[t + off], misaligned by --offset elements", SF_CFG_OFFSET,            \
-      PATTERNS_OFFSETS, "items N-32: a[t + off]")                                                 \
-    L(broadcast, PT_BROADCAST, "one address for all 32 lanes of a warp", SF_CFG_NONE, NULL,       \
-      "items N: a[32w]")                                                                          \
-    L(random, PT_RANDOM, "32 random addresses per warp", SF_CFG_NONE, NULL, "items N: a[ro_perm(t)]") \
-    L(spread, PT_SPREAD, "128 bytes in four pieces over 512 (seed 002, scenario 5)", SF_CFG_NONE, \
-      NULL, "items N/4: a[128w + {0,32,64,120}[l/8] + l%8]")                                      \
+    L(coalesced, PT_COALESCED, "a[t], aligned and coalesced",                                     \
+      SF_CFG_NONE, NULL, "items N: a[t]")                                                         \
+    L(permuted, PT_PERMUTED, "the warp's 32 words of one line, not in lane order",                \
+      SF_CFG_NONE, NULL, "items N: a[(t & ~31) | ((7l+3) & 31)]")                                 \
+    L(offset, PT_OFFSET, "a[t + off], misaligned by --offset elements",                           \
+      SF_CFG_OFFSET, PATTERNS_OFFSETS, "items N-32: a[t + off]")                                  \
+    L(broadcast, PT_BROADCAST, "one address for all 32 lanes of a warp",                          \
+      SF_CFG_NONE, NULL, "items N: a[32w]")                                                       \
+    L(random, PT_RANDOM, "32 random addresses per warp",                                          \
+      SF_CFG_NONE, NULL, "items N: a[ro_perm(t)]")                                                \
+    L(spread, PT_SPREAD, "128 bytes in four pieces over 512 (seed 002, scenario 5)",              \
+      SF_CFG_NONE, NULL, "items N/4: a[128w + {0,32,64,120}[l/8] + l%8]")                         \
     L(straddle, PT_STRADDLE, "bytes 96..223 of a 512-byte window: two lines (scenario 3)",        \
       SF_CFG_NONE, NULL, "items N/4: a[128w + 24 + l]")                                           \
-    L(reread, PT_REREAD, "odd warps re-read lines even warps loaded (scenario 4)", SF_CFG_NONE,   \
-      NULL, "items N/4: a[128(w/2) + (w odd ? 0 : 24) + l]")                                      \
-    W(write_coalesced, PT_W_COALESCED, "out[t] = v: aligned consecutive stores", SF_CFG_NONE,     \
-      NULL, "items N: out[t]")                                                                    \
+    L(reread, PT_REREAD, "odd warps re-read lines even warps loaded (scenario 4)",                \
+      SF_CFG_NONE, NULL, "items N/4: a[128(w/2) + (w odd ? 0 : 24) + l]")                         \
+    W(write_coalesced, PT_W_COALESCED, "out[t] = v: aligned consecutive stores",                  \
+      SF_CFG_NONE, NULL, "items N: out[t]")                                                       \
     W(write_scatter192, PT_W_SCATTER192, "stores scattered over 192 bytes: 1- and 2-segment pieces", \
       SF_CFG_NONE, NULL, "items N/2: out[64w + {0-7, 16-31, 40-47}[l]] (bytes 0-31, 64-127, 160-191)") \
-    W(write_range64, PT_W_RANGE64, "two lanes per word: one 64-byte range per warp", SF_CFG_NONE, \
-      NULL, "items 2N: out[16w + l/2]")                                                           \
-    W(write_offset, PT_W_OFFSET, "out[t + off]: misaligned stores (--offset)", SF_CFG_OFFSET,     \
-      PATTERNS_OFFSETS, "items N-32: out[t + off]")                                               \
-    W(write_strided, PT_W_STRIDED, "out[t * S]: strided stores (--stride)", SF_CFG_STRIDE,        \
-      PATTERNS_STRIDES, "items N/S: out[t*S]")                                                    \
+    W(write_range64, PT_W_RANGE64, "two lanes per word: one 64-byte range per warp",              \
+      SF_CFG_NONE, NULL, "items 2N: out[16w + l/2]")                                              \
+    W(write_offset, PT_W_OFFSET, "out[t + off]: misaligned stores (--offset)",                    \
+      SF_CFG_OFFSET, PATTERNS_OFFSETS, "items N-32: out[t + off]")                                \
+    W(write_strided, PT_W_STRIDED, "out[t * S]: strided stores (--stride)",                       \
+      SF_CFG_STRIDE, PATTERNS_STRIDES, "items N/S: out[t*S]")                                     \
     PATTERNS_STRUCTS(S, 2, "both fields")                                                         \
     PATTERNS_STRUCTS(S, 4, "every field")                                                         \
     PATTERNS_STRUCTS(S, 8, "every field")                                                         \

@@ -98,6 +98,10 @@ static void stencil_lab_params(const sf_lab *e, const sf_variant *v, sf_params *
 /* ------------------------------------------------------------ lab figures */
 
 #define ANY SF_LAB_ANY_CFG
+/* lp, pl: the lead pad and the leading-dimension pad of the figure's
+ * layout, OFF or ON, or EITHER where the figure holds with the pad or
+ * without (sf_lab_matches) */
+enum { EITHER = -1, OFF = 0, ON = 1 };
 #define STEN(var, n0, n1, lp, pl, op, q, v, what, h) \
     { var, ANY, n0, n1, lp, pl, op, q, v, "000", what, h }
 
@@ -108,23 +112,23 @@ static const char H_MERGE[] =
 
 static const sf_lab STENCIL_LABS[] = {
     /* 000: finite differences, R = 1 (totals of the launch) */
-    STEN("deriv_copy", 64, 1, 0, -1, SF_LD, SFQ_SECTORS, 10, "n0=64: 10 sectors where 8 are needed", NULL),
-    STEN("deriv_copy", 64, 1, 0, -1, SF_LD, SFQ_L2_REQ, 4, "n0=64: 4 L2 requests", NULL),
-    STEN("deriv_copy", 64, 1, 1, -1, SF_LD, SFQ_SECTORS, 8, "n0=64 lead pad: 8 sectors", NULL),
-    STEN("deriv_copy", 1024, 1, 0, -1, SF_LD, SFQ_SECTORS, 160, "n0=1024: 25 % more than 128", NULL),
-    STEN("deriv_copy", 32, 2, 0, 0, SF_LD, SFQ_SECTORS, 10, "n0=32,n1=2: 10 sectors", NULL),
-    STEN("deriv_copy", 32, 2, 0, 0, SF_LD, SFQ_HITS, 1, "n0=32,n1=2: 1 hit", NULL),
-    STEN("deriv_copy", 32, 2, 0, 0, SF_LD, SFQ_L2_REQ, 3, "n0=32,n1=2: 3 L2 requests", H_MERGE),
-    STEN("deriv_copy", 32, 2, 1, 0, SF_LD, SFQ_SECTORS, 9, "lead pad: 4 + 5 = 9 sectors", NULL),
-    STEN("deriv_copy", 32, 2, 1, 0, SF_LD, SFQ_L2_REQ, 3, "lead pad: 1 + 2 L2 requests", NULL),
-    STEN("deriv_copy", 32, 2, 1, 1, SF_LD, SFQ_SECTORS, 8, "lead and leading-dim pad: ideal", NULL),
-    STEN("deriv_copy", 32, 5, 1, 0, SF_LD, SFQ_SECTORS, 23, "lead pad: 4 + 3*5 + 4 = 23", NULL),
-    STEN("deriv0", 32, 1, 0, 0, SF_LD, SFQ_SECTORS, 9, "misaligned: 5 + 4 sectors", NULL),
-    STEN("deriv0", 32, 1, 0, 0, SF_LD, SFQ_HIT_PCT, 44.4, "misaligned: hit rate 4/9", NULL),
-    STEN("deriv0", 32, 1, 0, 0, SF_ST, SFQ_SECTORS, 5, "misaligned: 5 sectors stored", NULL),
-    STEN("deriv0", 32, 1, 1, 1, SF_LD, SFQ_SECTORS, 9, "aligned: 4 + 5 sectors", NULL),
-    STEN("deriv0", 32, 1, 1, 1, SF_LD, SFQ_HIT_PCT, 44.4, "aligned: hit rate 4/9", NULL),
-    STEN("deriv0", 32, 1, 1, 1, SF_ST, SFQ_SECTORS, 4, "aligned: 4 sectors stored", NULL),
+    STEN("deriv_copy", 64, 1, OFF, EITHER, SF_LD, SFQ_SECTORS, 10, "n0=64: 10 sectors where 8 are needed", NULL),
+    STEN("deriv_copy", 64, 1, OFF, EITHER, SF_LD, SFQ_L2_REQ, 4, "n0=64: 4 L2 requests", NULL),
+    STEN("deriv_copy", 64, 1, ON, EITHER, SF_LD, SFQ_SECTORS, 8, "n0=64 lead pad: 8 sectors", NULL),
+    STEN("deriv_copy", 1024, 1, OFF, EITHER, SF_LD, SFQ_SECTORS, 160, "n0=1024: 25 % more than 128", NULL),
+    STEN("deriv_copy", 32, 2, OFF, OFF, SF_LD, SFQ_SECTORS, 10, "n0=32,n1=2: 10 sectors", NULL),
+    STEN("deriv_copy", 32, 2, OFF, OFF, SF_LD, SFQ_HITS, 1, "n0=32,n1=2: 1 hit", NULL),
+    STEN("deriv_copy", 32, 2, OFF, OFF, SF_LD, SFQ_L2_REQ, 3, "n0=32,n1=2: 3 L2 requests", H_MERGE),
+    STEN("deriv_copy", 32, 2, ON, OFF, SF_LD, SFQ_SECTORS, 9, "lead pad: 4 + 5 = 9 sectors", NULL),
+    STEN("deriv_copy", 32, 2, ON, OFF, SF_LD, SFQ_L2_REQ, 3, "lead pad: 1 + 2 L2 requests", NULL),
+    STEN("deriv_copy", 32, 2, ON, ON, SF_LD, SFQ_SECTORS, 8, "lead and leading-dim pad: ideal", NULL),
+    STEN("deriv_copy", 32, 5, ON, OFF, SF_LD, SFQ_SECTORS, 23, "lead pad: 4 + 3*5 + 4 = 23", NULL),
+    STEN("deriv0", 32, 1, OFF, OFF, SF_LD, SFQ_SECTORS, 9, "misaligned: 5 + 4 sectors", NULL),
+    STEN("deriv0", 32, 1, OFF, OFF, SF_LD, SFQ_HIT_PCT, 44.4, "misaligned: hit rate 4/9", NULL),
+    STEN("deriv0", 32, 1, OFF, OFF, SF_ST, SFQ_SECTORS, 5, "misaligned: 5 sectors stored", NULL),
+    STEN("deriv0", 32, 1, ON, ON, SF_LD, SFQ_SECTORS, 9, "aligned: 4 + 5 sectors", NULL),
+    STEN("deriv0", 32, 1, ON, ON, SF_LD, SFQ_HIT_PCT, 44.4, "aligned: hit rate 4/9", NULL),
+    STEN("deriv0", 32, 1, ON, ON, SF_ST, SFQ_SECTORS, 4, "aligned: 4 sectors stored", NULL),
 };
 
 /* ------------------------------------------------------------ ncu recipe */
