@@ -162,18 +162,28 @@ done:
     return rc;
 }
 
+/* Read nfiles tables into t; the count read, less than nfiles when one
+ * could not be read (said on stderr). */
+static int read_tables(char **files, int nfiles, tsv_table *t)
+{
+    char err[1400];
+    for (int i = 0; i < nfiles; i++)
+        if (tsv_read(files[i], &t[i], err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            return i;
+        }
+    return nfiles;
+}
+
 static int cmd_summary(const mc_args *a, char **files, int nfiles)
 {
     if (nfiles < 1) return cli_usage_error(PROG, "summary takes one or more judged tables");
     if (nfiles > 64) return cli_usage_error(PROG, "summary takes at most 64 tables");
     tsv_table t[64];
     char err[1400];
-    int nread = 0, rc = 1;
-    for (; nread < nfiles; nread++)
-        if (tsv_read(files[nread], &t[nread], err, sizeof err) != 0) {
-            fprintf(stderr, PROG ": %s\n", err);
-            goto done;
-        }
+    int rc = 1;
+    const int nread = read_tables(files, nfiles, t);
+    if (nread < nfiles) goto done;
     mc_counts all, per[64];
     memset(&all, 0, sizeof all);
     memset(per, 0, sizeof per);
@@ -216,12 +226,9 @@ static int cmd_repeat(const mc_args *a, char **files, int nfiles)
     if (nfiles > 64) return cli_usage_error(PROG, "repeat takes at most 64 tables");
     tsv_table t[64];
     char err[1400];
-    int nread = 0, rc = 1;
-    for (; nread < nfiles; nread++)
-        if (tsv_read(files[nread], &t[nread], err, sizeof err) != 0) {
-            fprintf(stderr, PROG ": %s\n", err);
-            goto done;
-        }
+    int rc = 1;
+    const int nread = read_tables(files, nfiles, t);
+    if (nread < nfiles) goto done;
     outfile o;
     FILE *f = open_out(&o, a->out, err, sizeof err);
     if (!f) {
@@ -230,8 +237,8 @@ static int cmd_repeat(const mc_args *a, char **files, int nfiles)
     }
     fprintf(f, "# model_check repeat: one batch profiled %d times; how far each measured count moves "
                "between runs (docs/model_check.md)\n", nfiles);
-    const char *fam = tsv_get(&t[0], 0, "family");
-    if (t[0].nrow && fam) fprintf(f, "# family\t%s\n", fam);
+    const char *fam = t[0].nrow ? tsv_get(&t[0], 0, "family") : NULL;
+    if (fam) fprintf(f, "# family\t%s\n", fam);
     if (tsv_meta(&t[0], "device")) fprintf(f, "# device\t%s\n", tsv_meta(&t[0], "device"));
     fprintf(f, "# spread\tper row, (max - min) / max of the runs' counts, percent\n");
     if (mc_repeat(t, nfiles, f, err, sizeof err) != 0) {
