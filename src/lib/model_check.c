@@ -17,6 +17,7 @@
 
 #include "err.h"
 #include "sector_family.h"
+#include "stats.h"
 
 static const char *const CLASS_NAMES[MC_NCLASSES] = {
     "agree", "not_measured", "grid", "l1", "hits", "l2", "dram", "wide_bound",
@@ -319,12 +320,6 @@ static const char *const REPEAT_Q[] = {"l1_requests", "l1_sectors", "l1_hits", "
                                        "l2_sectors", "dram_sectors"};
 #define REPEAT_NQ (sizeof REPEAT_Q / sizeof REPEAT_Q[0])
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The runs' rows must be the same launches, row for row. */
 static int repeat_same_rows(const tsv_table *runs, int nruns, char *err, size_t errlen)
 {
@@ -396,8 +391,7 @@ int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t err
                 over5 += d > 5;
             }
             if (!m) continue;
-            qsort(s, m, sizeof *s, cmp_double);
-            const double med = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
+            const double med = stats_median_inplace(s, m);   /* sorts s */
             fprintf(out, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%.2f\t%.2f\n", OPS[o], REPEAT_Q[q], m, varying, over1,
                     over5, med, s[m - 1]);
         }
@@ -411,10 +405,10 @@ int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t err
             snprintf(list, sizeof list, "%s", tsv_get(&runs[0], r, "judged"));
             double worst = -1;
             int beyond = 0;
-            /* sf_judge's measurement allowance: 0.1 % of the row's sectors */
+            /* sf_judge's measurement allowance, each side */
             const double sec = tsv_col(&runs[0], "l1_sectors_meas") >= 0 ? tsv_num(&runs[0], r, "l1_sectors_meas")
                                                                         : NAN;
-            const double allow = isnan(sec) ? 0 : 2 * 0.001 * sec;
+            const double allow = isnan(sec) ? 0 : 2 * SF_MEAS_TOL_FRAC * sec;
             char *save = NULL;
             for (char *q = strtok_r(list, ",", &save); q; q = strtok_r(NULL, ",", &save)) {
                 char col[64];
@@ -434,8 +428,7 @@ int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t err
         if (m) {
             size_t varying = 0;
             for (size_t i = 0; i < m; i++) varying += s[i] > 0;
-            qsort(s, m, sizeof *s, cmp_double);
-            const double med = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
+            const double med = stats_median_inplace(s, m);   /* sorts s */
             fprintf(out, "all\tany_judged\t%zu\t%zu\t%zu\t%zu\t%.2f\t%.2f\n", m, varying, over1, over, med,
                     s[m - 1]);
         }

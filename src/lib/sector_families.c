@@ -314,8 +314,8 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
     const sf_counts *k = &pr->op[op];
     /* L1 hits and L2 traffic: within 0.1% of the sectors (a 256 KB L1 shared by
      * 64 warps evicts a line now and then), more for the random gather */
-    const double base = 0.001 * k->sectors;
-    const double tol = (pr->hit_tol_frac > 0.001 ? pr->hit_tol_frac : 0.001) * k->sectors;
+    const double base = SF_MEAS_TOL_FRAC * k->sectors;
+    const double tol = (pr->hit_tol_frac > SF_MEAS_TOL_FRAC ? pr->hit_tol_frac : SF_MEAS_TOL_FRAC) * k->sectors;
     const double dram = op == SF_LD ? pr->dram_read_sectors : pr->dram_write_sectors;
     judge_range(o, SFM_REQUESTS, m->v[SFM_REQUESTS][op], k->requests, k->requests);
     judge_range(o, SFM_SECTORS, m->v[SFM_SECTORS][op], k->sectors, k->sectors);
@@ -375,7 +375,7 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
         cat(o->note, sizeof o->note, "%sL1 hits %.0f inside blocks (judged), %.0f if neighbouring "
             "blocks had shared an SM's L1 (shown, not judged: docs/sectors.md B2)", o->note[0] ? "; " : "",
             k->hits, k->hits_max);
-    if (pr->hit_tol_frac > 0.001)
+    if (pr->hit_tol_frac > SF_MEAS_TOL_FRAC)
         cat(o->note, sizeof o->note, "%shits and L2 judged within %.1f %% of the sectors: random "
             "blocks also reuse each other's sectors in an SM's L1", o->note[0] ? "; " : "",
             100 * pr->hit_tol_frac);

@@ -264,6 +264,10 @@ void sf_measured_clear(sf_measured *m);    /* every value NAN */
  * still counts as a prediction in the strict judging of bin/model_check: 5 %
  * of the point prediction (issue 25). */
 #define SF_BOUND_MAX_FRAC 0.05
+/* What sf_judge allows a measured L1 hit or L2 count for the measurement
+ * itself, each side: this fraction of the row's L1 sectors (a 256 KB L1
+ * shared by 64 warps evicts a line now and then). */
+#define SF_MEAS_TOL_FRAC 0.001
 
 typedef struct sf_verdict {
     int judged[SFM_NMEASURES];  /* 1 when compared */
