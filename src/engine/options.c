@@ -86,10 +86,9 @@ static void common_options(eng_opts *o, cli_opt *t)
         {"--smem", 0, CLI_U64, 0, 1u << 30, 0, 0, &o->smem_opt, "BYTES",
          "shared memory per block, instead of the positional SMEM", 0, &o->smem_given},
         CLI_STRING_OPT("--batch-file", &o->batch, "FILE",
-            "run every line of FILE as one run of this program (its positional arguments\n"
-            "and options; '#' starts a comment), in this process on one GPU, the rows of\n"
-            "all of them in one table; the options given beside --batch-file apply to every\n"
-            "line (bin/model_check writes such files for Nsight Compute)"),
+            "run each line of FILE (arguments and options; '#' starts a comment) as a run\n"
+            "of this program, in this process on one GPU, all rows in one table; options\n"
+            "beside --batch-file apply to every line (bin/model_check writes such files)"),
         CLI_NUM_OPT("--configs-max", CLI_U64, 1, 1u << 20, &o->configs_max, "K",
             "run at most the first K configurations of each variant (tests, sanitizers)"),
         {"--quiet", 'q', CLI_FLAG, 0, 0, 0, 0, &o->quiet, 0, "no progress on stderr", 0, 0},
