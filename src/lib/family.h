@@ -11,6 +11,9 @@
  *               (sector_family.h)
  *   report.c    its report section: `const struct fam_report fam_report_NAME`
  *               (report_family.h)
+ *   report.txt  its words in the report, as prose: the paragraph above its
+ *               summaries, its section's title and paragraph (famtext.h);
+ *               make turns it into `const struct fam_text fam_text_NAME`
  *
  * The tools ask the registry (bin/names families, bin/sector_model
  * --list-families, the report), and the scripts ask the tools.
@@ -27,10 +30,19 @@ extern "C" {
 struct fam_model;   /* sector_family.h */
 struct fam_report;  /* report_family.h */
 
+/* A family's words in the report (its report.txt, famtext.h); NULL where the
+ * file has no such field. */
+struct fam_text {
+    const char *about;  /* the paragraph above its summaries; NULL: the common one */
+    const char *title;  /* its own section's title (report_family.h: section) */
+    const char *intro;  /* the paragraph that opens that section */
+};
+
 typedef struct fam_entry {
     const char *name;                 /* the folder's name: programs, logs, tables */
     const struct fam_model *model;    /* NULL: no sector model */
     const struct fam_report *report;  /* NULL: the report's common section only */
+    const struct fam_text *text;      /* NULL: no report.txt */
 } fam_entry;
 
 /* Every family, sorted by name; the last entry's name is NULL. */

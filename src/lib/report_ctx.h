@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "family.h"
 #include "gp.h"
 #include "plateau.h"
 #include "report_doc.h"
@@ -86,6 +87,12 @@ int rc_cmp_str(const void *a, const void *b);
 int rc_cmp_n(const void *a, const void *b);
 /* The family's report entry (NULL: none, or no report.c). */
 const struct fam_report *rc_family(const char *name);
+/* The family's words (its report.txt); never NULL: a family without the
+ * file, or an unknown name, has every field NULL. */
+const struct fam_text *rc_family_text(const char *name);
+/* 1 when a complete set has the family's sectors_<name>.tsv: it has a sector
+ * model (scripts/ncu_profile.sh profiles exactly those), else 0. */
+int rc_family_has_sectors(const char *name);
 
 /* ------------------------------------------------------------ the GPUs' facts */
 

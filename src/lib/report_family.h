@@ -6,7 +6,8 @@
  *
  *     const struct fam_report fam_report_NAME = { ... };
  *
- * and make registers it (family.h: fam_lookup("NAME")->report).  A family
+ * and report.txt, its words (famtext.h), and make registers both (family.h:
+ * fam_lookup("NAME")->report and ->text).  A family
  * without report.c still has the report's common section: its summaries
  * per WPB and the bandwidth-against-WPB chart.  The functions a section or
  * a chart needs (figures, missing notes, tables side by side, gnuplot
@@ -50,9 +51,8 @@ typedef struct fam_chart {
 typedef void (*fam_file_fn)(const char *base, void *arg);
 
 struct fam_report {
-    /* One paragraph at the top of the family's summaries section; NULL:
-     * the common paragraph. */
-    const char *about;
+    /* Its words (the paragraph above its summaries, its section's title and
+     * paragraph) are prose in its folder, report.txt: family.h's fam_text. */
     /* The family's page of the documentation ("docs/NAME.md"); NULL: none. */
     const char *doc;
 
@@ -79,8 +79,6 @@ struct fam_report {
      * section comes before the other families' (the ceiling: their
      * reference). */
     int no_summaries;
-    /* A sectors_<name>.tsv is expected (scripts/ncu_profile.sh). */
-    int has_sectors;
     /* The occupancy sweeps a complete set has (sweep_<name>_<v>_<W>.tsv,
      * --quick: the first only), at WPB sweep_wpb; NULL-terminated, NULL:
      * none. */
@@ -98,9 +96,8 @@ struct fam_report {
     void (*expected)(int quick, fam_file_fn fn, void *arg);
     /* Its own section (id: the family's name), after its summaries
      * (before every family's, with no_summaries): the report opens it with
-     * its title and one paragraph, then section fills it; NULL: none. */
-    const char *section_title;
-    const char *section_intro;
+     * the title and the paragraph of its report.txt, then section fills it;
+     * NULL: none. */
     void (*section)(report_doc *d, rd_section *s, const struct rc_ctx *c);
     /* Its own charts, in the order the plan lists them (FAM_CHARTS). */
     const fam_chart *charts;

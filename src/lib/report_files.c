@@ -45,7 +45,7 @@ void rc_expected(const res_gpu *r, char (*fams)[64], size_t nfam, void (*fn)(con
             names_sweep(b, sizeof b, fams[fa], *v, fi->sweep_wpb);
             fn(b, arg);
         }
-        if (fi && fi->has_sectors) {
+        if (rc_family_has_sectors(fams[fa])) {
             names_sectors(b, sizeof b, fams[fa]);
             fn(b, arg);
         }

@@ -21,6 +21,19 @@ const struct fam_report *rc_family(const char *name)
     return e ? e->report : NULL;
 }
 
+const struct fam_text *rc_family_text(const char *name)
+{
+    static const struct fam_text none;
+    const fam_entry *e = fam_lookup(name);
+    return e && e->text ? e->text : &none;
+}
+
+int rc_family_has_sectors(const char *name)
+{
+    const fam_entry *e = fam_lookup(name);
+    return e && e->model;
+}
+
 void rc_die(const char *fmt, ...)
 {
     va_list ap;

@@ -94,7 +94,8 @@ int rc_cmd_render(rc_ctx *c, const char *mode, const char *note, const char *ref
             if (first != !pass) continue;
             if (!first) rc_sec_family(d, c, c->families[f]);
             if (fi && fi->section) {
-                rd_section *s = rd_section_intro(d, c->families[f], fi->section_title, fi->section_intro);
+                const struct fam_text *tx = rc_family_text(c->families[f]);
+                rd_section *s = rd_section_intro(d, c->families[f], tx->title, tx->intro);
                 fi->section(d, s, c);
             }
         }

@@ -337,8 +337,7 @@ void rc_sec_sectors(report_doc *d, const rc_ctx *c)
         }
         for (size_t fa = 0; fa < c->nfam; fa++) {
             const char *name = c->families[fa];
-            const struct fam_report *fi = rc_family(name);
-            if (!fi || !fi->has_sectors || res_find(&G->r, NAMES_SECTORS, name, NULL, NULL, 0, "")) continue;
+            if (!rc_family_has_sectors(name) || res_find(&G->r, NAMES_SECTORS, name, NULL, NULL, 0, "")) continue;
             char base[256];
             names_sectors(base, sizeof base, name);
             rc_missing(d, s, c, G, base, "(needs Nsight Compute)");

@@ -455,18 +455,18 @@ static void across_wpb(report_doc *d, rd_section *s, const rc_ctx *c, const char
 
 void rc_sec_family(report_doc *d, const rc_ctx *c, const char *exp)
 {
-    const struct fam_report *fi = rc_family(exp);
     char id[96], title[512];
     snprintf(id, sizeof id, "family-%s", exp);
     char ns[64][64];
     const size_t nn = family_ns(c, exp, ns, 64);
     family_title(exp, ns, nn, title, sizeof title);
     rd_section *s = rd_section_add(d, id, title);
-    rd_para(d, s, "%s", fi && fi->about ? fi->about
-                           : "One row per variant (and configuration) of the family, from its summary "
-                             "tables (./FAMILY N 0 WPB --table FILE): kernel_ms is the clean twin's median "
-                             "time, GB/s the bytes it moves over that time, the latency columns the "
-                             "instrumented kernel's per-warp latency (SM cycles).");
+    const char *about = rc_family_text(exp)->about;
+    rd_para(d, s, "%s", about ? about
+                              : "One row per variant (and configuration) of the family, from its summary "
+                                "tables (./FAMILY N 0 WPB --table FILE): kernel_ms is the clean twin's median "
+                                "time, GB/s the bytes it moves over that time, the latency columns the "
+                                "instrumented kernel's per-warp latency (SM cycles).");
     /* a GPU without any summary of the family: one note, the first file */
     int have[RC_MAX_GPUS] = {0};
     for (int i = 0; i < c->ng; i++) {

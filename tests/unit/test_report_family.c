@@ -15,13 +15,17 @@ int main(void)
     char kinds[4096];
     rc_chart_kinds(kinds, sizeof kinds);
     for (const fam_entry *e = fam_registry; e->name; e++) {
+        /* a complete set has sectors_<name>.tsv exactly where ncu_profile.sh writes it */
+        CHECK(rc_family_has_sectors(e->name) == (e->model != NULL));
         const struct fam_report *r = e->report;
         if (!r) continue;
         nrep++;
         CHECK(rc_family(e->name) == r);
         nsets += r->sets_n != 0;
-        /* a section is opened with its title and paragraph */
-        CHECK(!r->section || (r->section_title && *r->section_title && r->section_intro && *r->section_intro));
+        /* a section is opened with its title and paragraph (report.txt) */
+        const struct fam_text *tx = rc_family_text(e->name);
+        CHECK(tx == (e->text ? e->text : tx));
+        CHECK(!r->section || (tx->title && *tx->title && tx->intro && *tx->intro));
         CHECK(!r->script || !strncmp(r->script, "scripts/", 8));
         CHECK(!r->script_ladder || r->script);
         CHECK(!r->fixed_files || r->script);
@@ -43,6 +47,8 @@ int main(void)
     CHECK(nsets <= 1);
     CHECK(rc_chart_of("no_such_chart", NULL) == NULL);
     CHECK(rc_family("no_such_family") == NULL && rc_family(NULL) == NULL);
+    CHECK(!rc_family_has_sectors("no_such_family") && !rc_family_has_sectors(NULL));
+    CHECK(rc_family_text("no_such_family")->about == NULL && rc_family_text(NULL)->title == NULL);
     /* every chart is listed once: "a, b, c" has ncharts - 1 separators */
     size_t seps = 0;
     for (const char *p = kinds; (p = strstr(p, ", ")); p += 2) seps++;

@@ -74,15 +74,6 @@ static void sec_atomics(report_doc *d, rd_section *s, const rc_ctx *c)
 }
 
 const struct fam_report fam_report_atomics = {
-    .about = "Global atomicAdd under contention (./atomics N 0 WPB): every thread adds 1 to a 32-bit counter, "
-             "all threads on one word (same_address), a warp on one word (warp_address), each lane its own "
-             "word (lane_spread) or its own 128 B line (line_spread). The _red form leaves the result unused "
-             "(REDG: throughput); the _atom form uses it (ATOMG: its latency is the probe's record). GB/s counts "
-             "4 B read and 4 B written per atomic, so GB/s / 8 is billions of atomics a second.",
     .doc = "docs/atomics.md",
-    .section_title = "atomics: contention",
-    .section_intro = "Each contention pattern in its two forms, and what the model says one warp instruction asks "
-                     "of L1 and L2 (docs/atomics.md): atomics are performed at L2, so L2 requests per warp say how "
-                     "many operations one instruction becomes there.",
     .section = sec_atomics,
 };

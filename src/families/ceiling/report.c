@@ -91,12 +91,5 @@ const struct fam_report fam_report_ceiling = {
     .no_sass = 1,
     .no_summaries = 1,
     .expected = expect_ceiling,
-    .section_title = "The achievable ceiling: how close a tuned kernel gets",
-    .section_intro = "scripts/ceiling.sh searches, per operation (read, write, copy, triad, dot and cudaMemcpy), "
-                     "the access width, accesses in flight per thread, cache hint, grid and warps per block that "
-                     "give the highest validated bandwidth (N = 512M). The best row of each operation is "
-                     "ceiling.tsv; bytes in flight per SM is what Little's law needs for that bandwidth at the "
-                     "ladder's DRAM latency. The theoretical peak (2 x memory clock x bus width) is never "
-                     "reached; the ceiling is drawn beside it on the throughput charts.",
     .section = sec_ceiling,
 };

@@ -230,16 +230,7 @@ static const fam_chart CHARTS[] = {
 };
 
 const struct fam_report fam_report_copy = {
-    .about = "Copies of N int32 (./copy N 0 4): strided loads and stores, batches of B elements per "
-             "thread (rolled, unrolled, __restrict__, int4), vector widths, and cudaMemcpy beside them. "
-             "GB/s counts the bytes read plus the bytes written over the clean twin's time.",
     .doc = "docs/copy.md",
-    .has_sectors = 1,
-    .section_title = "copy: strides, batches and vector widths",
-    .section_intro = "Lab 000 part I and lab 004: what a stride costs in bandwidth and in sectors per request, "
-                     "what more elements per thread and wider accesses buy, with cudaMemcpy, the DRAM peak and "
-                     "the achievable ceiling as references. Sectors per request come from the sector model and "
-                     "from Nsight Compute (sectors_copy.tsv, N = 1e7).",
     .section = sec_copy,
     FAM_CHARTS(CHARTS),
 };

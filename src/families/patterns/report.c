@@ -194,16 +194,7 @@ static const fam_chart CHARTS[] = {
 };
 
 const struct fam_report fam_report_patterns = {
-    .about = "The load patterns of lectures 001 and 002 in three paths (_ca cached in L1, _cg L2 only, _nc "
-             "the read-only path), the write patterns and AoS against SoA (./patterns N 0 4). GB/s counts "
-             "the bytes the threads ask for over the clean twin's time.",
     .doc = "docs/patterns.md",
-    .has_sectors = 1,
-    .section_title = "patterns: bus utilization, misalignment, writes, AoS and SoA",
-    .section_intro = "Lecture 001's utilization table (bytes the warp asks for over bytes moved, with its cached "
-                     "and uncached columns) and lab 002's coalescing scenarios, beside the sector model and what "
-                     "Nsight Compute measured (sectors_patterns.tsv, N = 1e7); then bandwidth and L1 utilization "
-                     "against the misalignment offset for the three paths, the write patterns and AoS against SoA.",
     .section = sec_patterns,
     FAM_CHARTS(CHARTS),
 };

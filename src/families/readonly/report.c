@@ -10,15 +10,9 @@ static const char *const SWEEPS[] = {"baseline", "float4", "nondiverging", "rand
 static const char *const LITTLES[] = {"baseline", "float4", NULL};
 
 const struct fam_report fam_report_readonly = {
-    .about = "Each kernel reads N elements once (./readonly N 0 WPB: no shared-memory limit on occupancy) "
-             "and is validated against a CPU reference. kernel_ms is the clean twin's median time (no "
-             "probes), GB/s the bytes it asks for over that time; the latency columns are the per-warp "
-             "latency of the timed load in the instrumented kernel (SM cycles); instr_ms and overhead are "
-             "the instrumented kernel's time and its cost against the twin.",
     .doc = "docs/readonly.md",
     .sets_n = 1,
     .all_wpbs = 1,
-    .has_sectors = 1,
     .sweep_variants = SWEEPS,
     .sweep_wpb = 4,
     .littles_variants = LITTLES,

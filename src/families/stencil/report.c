@@ -266,21 +266,9 @@ static const fam_chart CHARTS[] = {
 };
 
 const struct fam_report fam_report_stencil = {
-    .about = "Finite differences of lab 000 (scripts/stencil.sh): deriv_copy, deriv0 (along the contiguous "
-             "N0), deriv1 (along N1) and deriv0_halo (whose probe times the halo load alone), each in four "
-             "layouts: lead=1 pads the front so that the first updated element starts a 128 B line, padld=1 "
-             "rounds the leading dimension up to 32 floats. One table per size N0xN1 of the sweep.",
     .doc = "docs/stencil.md",
     .script = "scripts/stencil.sh",
-    .has_sectors = 1,
     .expected = expect_stencil,
-    .section_title = "stencil: sectors, padding and the halo",
-    .section_intro = "Lab 000 part 3: the lab's small cases measured with Nsight Compute (sectors_stencil.tsv) "
-                     "beside the lab's figures and the sector model; the size sweep, bandwidth against N0 with "
-                     "and without padding, with the over-fetch of each layout: the 32 B sectors the centre "
-                     "loads touch over the sectors the same floats fill when aligned (computed from the layout "
-                     "of stencil.cu: lead=1 puts the first updated element on a 128 B line, padld=1 rounds the "
-                     "leading dimension up to 32 floats); and the halo probe against the ladder's L1 plateau.",
     .section = sec_stencil,
     FAM_CHARTS(CHARTS),
 };

@@ -160,20 +160,9 @@ static const fam_chart CHARTS[] = {
 };
 
 const struct fam_report fam_report_tiling = {
-    .about = "Matrix multiply of DSIZE x DSIZE floats, naive against shared-memory tiles of 8, 16 and 32 "
-             "(scripts/tiling.sh). Each variant fixes its own block (T x T threads), so warps per block is "
-             "a column, not the file's WPB; GFLOP/s is the measure, GB/s (the matrices' bytes over the "
-             "time) is not.",
     .doc = "docs/tiling.md",
     .script = "scripts/tiling.sh",
     .expected = expect_tiling,
-    .section_title = "tiling: why the tiles are faster",
-    .section_intro = "Naive against shared-memory tiles: time, GFLOP/s, the bytes each kernel read at L1, L2 and "
-                     "DRAM (Nsight Compute, tiling_ncu_<DSIZE>.tsv) against the ideal of reading A and B once "
-                     "(2 x DSIZE^2 x 4 B), the naive kernel's L1 hit rate, the per-warp latency of the "
-                     "summaries (a record is one tile step of a tiled kernel, one inner-loop iteration of the "
-                     "naive one) and Little's law for the measured DRAM throughput at the ladder's DRAM "
-                     "latency. The sentences compare the naive kernel with the fastest.",
     .section = sec_tiling,
     FAM_CHARTS(CHARTS),
 };
