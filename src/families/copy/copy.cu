@@ -236,11 +236,13 @@ static __device__ __forceinline__ void cp_int4(const cp_args &A, const int4 *__r
     { cp_restrict<B, M>(A, in, out); }                                                      \
     ENG_KERNELS(copy_batch_unrolled_b##B, cp_unrolled_##B, cp_args)                         \
     CP_RESTRICT_KERNELS(copy_batch_restrict_b##B, cp_restrict_##B, int)
-CP_BATCH_BODIES(1)
-CP_BATCH_BODIES(2)
-CP_BATCH_BODIES(4)
-CP_BATCH_BODIES(8)
-CP_BATCH_BODIES(16)
+/* every batch --batch accepts (1..COPY_BATCH_MAX): an unrolled loop exists
+ * for each, so that B = 3 runs the kernel of 3, never that of 4 on a grid
+ * sized for 3 (which wrote past the output) */
+CP_BATCH_BODIES(1)  CP_BATCH_BODIES(2)  CP_BATCH_BODIES(3)  CP_BATCH_BODIES(4)
+CP_BATCH_BODIES(5)  CP_BATCH_BODIES(6)  CP_BATCH_BODIES(7)  CP_BATCH_BODIES(8)
+CP_BATCH_BODIES(9)  CP_BATCH_BODIES(10) CP_BATCH_BODIES(11) CP_BATCH_BODIES(12)
+CP_BATCH_BODIES(13) CP_BATCH_BODIES(14) CP_BATCH_BODIES(15) CP_BATCH_BODIES(16)
 ENG_KERNELS(copy_batch, cp_batch_body, cp_args)
 
 #define CP_INT4_BODY(B)                                                                     \
@@ -251,6 +253,7 @@ ENG_KERNELS(copy_batch, cp_batch_body, cp_args)
     CP_RESTRICT_KERNELS(copy_int4_b##B, cp_int4_##B, int4)
 CP_INT4_BODY(4)
 CP_INT4_BODY(8)
+CP_INT4_BODY(12)
 CP_INT4_BODY(16)
 
 /* ------------------------------------------------------------ vector widths (004) */
@@ -353,9 +356,9 @@ static uint64_t opt_offset = 0;
 static const cli_opt CP_OPTIONS[] = {
     {"--stride", 0, CLI_LIST, 1, 4096, 0, 0, &opt_strides, "LIST",
      "strides of the stride variants, e.g. 1-32,64,128 (default 1-8,16,32,64,128)", 0, 0},
-    {"--batch", 0, CLI_LIST, 1, 16, 0, 0, &opt_batches, "LIST",
-     "elements per thread of the batch variants: 1, 2, 4, 8, 16 (default 1,2,4,8;\n"
-     "int4 takes the multiples of 4)", 0, 0},
+    {"--batch", 0, CLI_LIST, 1, COPY_BATCH_MAX, 0, 0, &opt_batches, "LIST",
+     "elements per thread of the batch variants: any of 1-16 (default 1,2,4,8);\n"
+     "int4 runs the multiples of 4 among them (4, 8, 12, 16)", 0, 0},
     {"--offset", 0, CLI_U64, 0, 1024, 0, 0, &opt_offset, "E",
      "start both arrays E elements past their aligned base (default 0); the\n"
      "vector kernels refuse a base that is not aligned to their width", 0, 0},
@@ -385,7 +388,7 @@ static int cp_batch_at(int v, int cfg)
     if (!cp_is_batch(v) && v != CP_INT4) return 0;
     int k = 0;
     for (size_t i = 0; i < opt_batches.n; i++) {
-        if (v == CP_INT4 && opt_batches.v[i] % 4) continue;
+        if (!copy_batch_ok(v == CP_INT4, opt_batches.v[i])) continue;
         if (k++ == cfg) return (int)opt_batches.v[i];
     }
     return 0;
@@ -403,13 +406,15 @@ static int cp_configs(const eng_ctx *, int v)
 }
 
 #define CP_TRIO(NAME) {(const void *)NAME, (const void *)NAME##_probe, (const void *)NAME##_check}
-static const void *const CP_UNROLLED[5][3] = {
-    CP_TRIO(copy_batch_unrolled_b1), CP_TRIO(copy_batch_unrolled_b2), CP_TRIO(copy_batch_unrolled_b4),
-    CP_TRIO(copy_batch_unrolled_b8), CP_TRIO(copy_batch_unrolled_b16)};
-static const void *const CP_RESTRICT[5][3] = {
-    CP_TRIO(copy_batch_restrict_b1), CP_TRIO(copy_batch_restrict_b2), CP_TRIO(copy_batch_restrict_b4),
-    CP_TRIO(copy_batch_restrict_b8), CP_TRIO(copy_batch_restrict_b16)};
-static const void *const CP_INT4K[3][3] = {CP_TRIO(copy_int4_b4), CP_TRIO(copy_int4_b8), CP_TRIO(copy_int4_b16)};
+#define CP_BATCH_TRIOS(P) \
+    CP_TRIO(P##1), CP_TRIO(P##2), CP_TRIO(P##3), CP_TRIO(P##4), CP_TRIO(P##5), CP_TRIO(P##6),      \
+    CP_TRIO(P##7), CP_TRIO(P##8), CP_TRIO(P##9), CP_TRIO(P##10), CP_TRIO(P##11), CP_TRIO(P##12),   \
+    CP_TRIO(P##13), CP_TRIO(P##14), CP_TRIO(P##15), CP_TRIO(P##16)
+/* indexed by B - 1 (unrolled, restrict) and B / 4 - 1 (int4) */
+static const void *const CP_UNROLLED[COPY_BATCH_MAX][3] = {CP_BATCH_TRIOS(copy_batch_unrolled_b)};
+static const void *const CP_RESTRICT[COPY_BATCH_MAX][3] = {CP_BATCH_TRIOS(copy_batch_restrict_b)};
+static const void *const CP_INT4K[COPY_BATCH_MAX / 4][3] = {
+    CP_TRIO(copy_int4_b4), CP_TRIO(copy_int4_b8), CP_TRIO(copy_int4_b12), CP_TRIO(copy_int4_b16)};
 /* in the order of the enum; the batch, int4 and memcpy rows are unused */
 static const void *const CP_SIMPLE[CP_NVARIANTS][3] = {
     CP_TRIO(copy_stride), CP_TRIO(copy_stride_store), CP_TRIO(copy_stride16), CP_TRIO(copy_batch),
@@ -418,13 +423,12 @@ static const void *const CP_SIMPLE[CP_NVARIANTS][3] = {
     CP_TRIO(copy_vector2), CP_TRIO(copy_vector4), {0, 0, 0},
 };
 
-static int log2i(int b) { int k = 0; while ((1 << k) < b) k++; return k; }
-
 static const void *cp_kernel(int v, int cfg, eng_mode m)
 {
-    if (v == CP_BATCH_UNROLLED) return CP_UNROLLED[log2i(cp_batch_at(v, cfg))][m];
-    if (v == CP_BATCH_RESTRICT) return CP_RESTRICT[log2i(cp_batch_at(v, cfg))][m];
-    if (v == CP_INT4) return CP_INT4K[log2i(cp_batch_at(v, cfg)) - 2][m];
+    const int B = cp_batch_at(v, cfg);   /* copy_batch_ok: 1..16, int4 a multiple of 4 */
+    if (v == CP_BATCH_UNROLLED) return B ? CP_UNROLLED[B - 1][m] : NULL;
+    if (v == CP_BATCH_RESTRICT) return B ? CP_RESTRICT[B - 1][m] : NULL;
+    if (v == CP_INT4) return B ? CP_INT4K[B / 4 - 1][m] : NULL;
     if (v == CP_MEMCPY) return NULL;
     return CP_SIMPLE[v][m];
 }

@@ -183,7 +183,8 @@ static int copy_setup(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_pre
 /* One random configuration of v (bin/model_check): N and WPB from the
  * documented ranges, a stride 1..257 or a batch the variant's kernels have
  * (the rolled loop any 1..16; the unrolled and restrict kernels 1, 2, 4, 8,
- * 16; int4 4, 8, 16). */
+ * 16, the powers of two earlier seeds drew, though every 1..16 runs; int4
+ * 4, 8, 16). */
 static int copy_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen)
 {
     (void)err, (void)errlen;

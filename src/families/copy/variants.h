@@ -15,7 +15,17 @@
 #ifndef COPY_VARIANTS_H
 #define COPY_VARIANTS_H
 
+#include <stdint.h>
+
 #define COPY_STRIDES "1-8,16,32,64,128"
+/* --batch: every batch variant has a kernel for each B in 1..COPY_BATCH_MAX
+ * (the rolled loop takes any; the unrolled, restrict and int4 ones are
+ * instantiated per B); int4 copies B/4 int4, so only the multiples of 4. */
+#define COPY_BATCH_MAX 16
+static inline int copy_batch_ok(int is_int4, uint64_t B)
+{
+    return B >= 1 && B <= COPY_BATCH_MAX && (!is_int4 || B % 4 == 0);
+}
 #define COPY_BATCHES "1,2,4,8"
 
 #define COPY_VARIANTS(X, U)                                                                       \
@@ -35,7 +45,7 @@
     X(CP_BATCH_RESTRICT, "batch_restrict", "unrolled with __restrict__: the loads, then the stores", \
       SF_CFG_BATCH, COPY_BATCHES, "items N/B: element t*B+k, the B LDGs, then the B STGs",         \
       g_copy_batch, 1)                                                                            \
-    X(CP_INT4, "int4", "B/4 int4 per thread: LDG.E.128 and STG.E.128 (--batch 4, 8, 16)",         \
+    X(CP_INT4, "int4", "B/4 int4 per thread: LDG.E.128 and STG.E.128 (--batch 4, 8, 12, 16)",         \
       SF_CFG_BATCH, "4,8", "items N/B: int4 elements t*(B/4)+j, LDG.E.128/STG.E.128",             \
       g_copy_int4, 0)                                                                             \
     X(CP_GRID_SCALAR, "grid_scalar", "grid-stride loop, 4-byte copies, grid = SMs x resident blocks", \
