@@ -212,6 +212,10 @@ static int run_line(eng_run *outer, eng_run *x, const char *path, long at)
         fprintf(stderr, "%s: %s:%ld: the line does not fit this device\n", outer->prog, path, at);
         return 1;
     }
+    if (eng_check_configs(x) != 0) {
+        fprintf(stderr, "%s: %s:%ld: the line cannot run (said above)\n", outer->prog, path, at);
+        return 1;
+    }
     if ((rc = eng_device_begin(x)) != 0) return 1;
     int failures = eng_run_selected(x);
     failures += eng_finish_logs(x);

@@ -12,35 +12,90 @@
 #include "probeset.h"
 #include "stats.h"
 
-int eng_variant_at(const eng_run *r, int v, int cfg, eng_var *x, int quiet)
+/* The geometry of cfg of v into x: 0, or -1 with the reason in err. */
+static int variant_try(const eng_run *r, int v, int cfg, eng_var *x, char *err, size_t errlen)
 {
     const eng_family *F = r->fam;
-    char err[512];
     memset(x, 0, sizeof *x);
     x->v = v;
     x->cfg = cfg;
     x->g.stride = 1;
     x->g.records_per_warp = 1;
     x->g.loads_per_warp = 1;
-    if (F->geometry(&r->ctx, v, cfg, &x->g, err, sizeof err) != 0) {
-        if (quiet) return -1;
-        if (r->selected[v] == 2) {   /* asked for by name: the run cannot do what was asked */
-            fprintf(stderr, "%s: %s: %s\n", r->prog, F->variants[v].name, err);
-            logjob_abort_all();
-            exit(2);
-        }
-        fprintf(stderr, "%s: %s skipped: %s\n", r->prog, F->variants[v].name, err);
+    err[0] = 0;
+    if (F->geometry(&r->ctx, v, cfg, &x->g, err, errlen) != 0) {
+        if (!err[0]) snprintf(err, errlen, "the family cannot run this configuration");
         return -1;
     }
-    if (quiet && x->g.blocks == 0) return -1;
-    if (!quiet && (x->g.blocks == 0 || x->g.blocks > 0x7fffffffull))
-        eng_die(r, "%s needs %llu blocks: a grid holds 1 to 2^31 - 1", F->variants[v].name,
-                (unsigned long long)x->g.blocks);
+    if (x->g.blocks == 0 || x->g.blocks > 0x7fffffffull) {
+        snprintf(err, errlen, "it needs %llu blocks of %u threads: a grid holds 1 to 2^31 - 1",
+                 (unsigned long long)x->g.blocks, 32 * (x->g.wpb ? x->g.wpb : r->ctx.wpb));
+        return -1;
+    }
     /* a variant that fixes its own block size runs with it, in its own copy */
     x->ctx = r->ctx;
     if (x->g.wpb) {
         x->ctx.wpb = x->g.wpb;
         x->ctx.tpb = 32 * x->g.wpb;
+    }
+    return 0;
+}
+
+int eng_variant_at(const eng_run *r, int v, int cfg, eng_var *x, int quiet)
+{
+    const eng_family *F = r->fam;
+    char err[512];
+    if (variant_try(r, v, cfg, x, err, sizeof err) == 0) return 0;
+    if (quiet) return -1;
+    if (r->selected[v] == 2) {   /* asked for by name: the run cannot do what was asked */
+        fprintf(stderr, "%s: %s: %s\n", r->prog, F->variants[v].name, err);
+        logjob_abort_all();
+        exit(2);
+    }
+    fprintf(stderr, "%s: %s skipped: %s\n", r->prog, F->variants[v].name, err);
+    return -1;
+}
+
+int eng_check_configs(const eng_run *r)
+{
+    const eng_family *F = r->fam;
+    char err[512], first[600] = "";
+    int runnable = 0;
+    for (int v = 0; v < F->nvariants; v++) {
+        if (!r->selected[v]) continue;
+        const int nc = eng_nconfigs(r, v);
+        if (nc == 0 && r->selected[v] == 2) {
+            fprintf(stderr, "%s: %s: none of the options' values applies to it (see --help)\n",
+                    r->prog, F->variants[v].name);
+            return 2;
+        }
+        for (int c = 0; c < nc; c++) {
+            eng_var x;
+            if (variant_try(r, v, c, &x, err, sizeof err) == 0 && r->opt.sweep) {
+                int bl[64];
+                long sm[64];
+                if (eng_sweep_points(r, &x, bl, sm, 1) == 0) {
+                    fprintf(stderr, "%s: %s: no point to sweep: none of the resident-block counts "
+                            "asked for fits at WPB %u and SMEM %u (see --list-occupancy)\n", r->prog,
+                            F->variants[v].name, x.ctx.wpb, x.ctx.smem_bytes);
+                    return 2;
+                }
+            }
+            if (err[0] == 0) {
+                runnable++;
+                continue;
+            }
+            if (r->selected[v] == 2) {   /* asked for by name: refused, nothing run */
+                fprintf(stderr, "%s: %s: %s\n", r->prog, F->variants[v].name, err);
+                return 2;
+            }
+            if (!first[0]) snprintf(first, sizeof first, "%s: %s", F->variants[v].name, err);
+        }
+    }
+    if (!runnable) {
+        fprintf(stderr, "%s: nothing to run with these arguments (%s)\n", r->prog,
+                first[0] ? first : "no variant has a configuration");
+        return 2;
     }
     return 0;
 }

@@ -58,16 +58,29 @@ void eng_hook(const eng_run *r, int rc, const char *what, const char *variant)
     exit(1);
 }
 
+static void die_v(const eng_run *r, int status, const char *fmt, va_list ap)
+    __attribute__((noreturn));
+static void die_v(const eng_run *r, int status, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", r->prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    logjob_abort_all();
+    exit(status);
+}
+
 void eng_die(const eng_run *r, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: ", r->prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    logjob_abort_all();
-    exit(1);
+    die_v(r, 1, fmt, ap);
+}
+
+void eng_die_status(const eng_run *r, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    die_v(r, status, fmt, ap);
 }
 
 /* ------------------------------------------------------------ start-up */
@@ -152,6 +165,11 @@ int eng_configure_run(eng_run *r, int argc, char **argv, int *done)
     for (int v = 0; v < f->nvariants; v++) nsel += r->selected[v] != 0;
     if (o->sweep && nsel != 1)
         return cli_usage_error(r->prog, "--sweep takes one variant: add --kernel NAME");
+    if (o->sweep)
+        for (int v = 0; v < f->nvariants; v++)
+            if (r->selected[v] && !f->kernel(v, 0, ENG_CLEAN))
+                return cli_usage_error(r->prog, "--sweep: %s is not a kernel (a runtime call): "
+                                       "nothing to sweep", f->variants[v].name);
     if (o->sweep && f->configs)
         for (int v = 0; v < f->nvariants; v++)
             if (r->selected[v] && f->configs(&r->ctx, v) != 1)
@@ -224,8 +242,8 @@ static void alloc_probes(eng_run *r, int logs)
     if (!logs || !r->probe_cap) return;
     size_t free_b = 0, total_b = 0;
     ENG_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    if (r->probe_cap * sizeof(warp_probe) > free_b / 2)
-        eng_die(r, "recording needs %.1f GB of device memory for the probes (%llu of them), more than "
+    if (r->probe_cap * sizeof(warp_probe) > free_b / 2)   /* refused: a usage error */
+        eng_die_status(r, 2, "recording needs %.1f GB of device memory for the probes (%llu of them), more than "
                 "half of what is free (%.1f GB): record fewer blocks (a larger --sample K)",
                 r->probe_cap * sizeof(warp_probe) / 1e9, (unsigned long long)r->probe_cap, free_b / 1e9);
     ENG_CUDA(cudaMalloc((void **)&r->d_probes, r->probe_cap * sizeof(warp_probe)));
@@ -261,7 +279,20 @@ int eng_device_begin(eng_run *r)
     logjob_install_signal_handlers();
     if (o->l2_fetch) ENG_CUDA(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, o->l2_fetch));
     ENG_CUDA(cudaDeviceGetLimit(&r->l2_fetch_now, cudaLimitMaxL2FetchGranularity));
-    eng_hook(r, r->fam->setup(&r->ctx), "setting up the inputs of", r->fam->name);
+    const int src = r->fam->setup(&r->ctx);
+    if (src == (int)cudaErrorMemoryAllocation) {
+        /* a size the options accept but this device cannot hold: refused, as
+         * a usage error, before any kernel ran or any file was written */
+        size_t free_b = 0, total_b = 0;
+        cudaGetLastError();
+        cudaMemGetInfo(&free_b, &total_b);
+        fprintf(stderr, "%s: the inputs of %s at these sizes do not fit in %s's memory "
+                "(%.1f GB free of %.1f GB): use a smaller N\n", r->prog, r->fam->name,
+                r->dev.device_name, free_b / 1e9, total_b / 1e9);
+        logjob_abort_all();
+        exit(2);
+    }
+    eng_hook(r, src, "setting up the inputs of", r->fam->name);
     alloc_probes(r, logs);
     ENG_CUDA(cudaEventCreate(&r->ev0));
     ENG_CUDA(cudaEventCreate(&r->ev1));
@@ -297,6 +328,7 @@ static int run_on_device(eng_run *r, int argc, char **argv, int ordinal)
     eng_lock_device(r);
     if ((rc = list_on_device(r)) >= 0) return rc;
     if (o->batch) return eng_run_batch(r, argc, argv);
+    if ((rc = eng_check_configs(r)) != 0) return rc;
     if ((rc = eng_device_begin(r)) != 0) return rc;
     const int failures = run_all(r, argc, argv);
     eng_device_end(r);

@@ -25,8 +25,9 @@ static const char SWEEP_COLUMNS[] =
     "log\tsample\tinstr_ms\toverhead_pct\tlat_p95_cycles\tsm_clock_MHz\t" INFLIGHT_COLUMNS "\n";
 
 /* The points: every resident-block count the device allows, or --points;
- * bl[i] blocks per SM at sm[i] bytes of SMEM (room for 64).  Returns how many. */
-static int sweep_points(const eng_run *r, const eng_var *x, int *bl, long *sm)
+ * bl[i] blocks per SM at sm[i] bytes of SMEM (room for 64).  Returns how
+ * many (0: none fits); quiet: no notes on the ones skipped. */
+int eng_sweep_points(const eng_run *r, const eng_var *x, int *bl, long *sm, int quiet)
 {
     const cli_list *pts = &r->opt.points;
     eng_configure(r, x, 0);
@@ -38,17 +39,17 @@ static int sweep_points(const eng_run *r, const eng_var *x, int *bl, long *sm)
         if (!want) continue;
         long s = b == bmax ? 0 : eng_smem_for_blocks(r, x, b);
         if (s < 0) {
-            fprintf(stderr, "%s: note: no SMEM gives %d blocks/SM at WPB %u; skipped\n", r->prog, b,
-                    x->ctx.wpb);
+            if (!quiet)
+                fprintf(stderr, "%s: note: no SMEM gives %d blocks/SM at WPB %u; skipped\n", r->prog, b,
+                        x->ctx.wpb);
             continue;
         }
         bl[np] = b, sm[np++] = s;
     }
-    for (size_t k = 0; k < pts->n; k++)
+    for (size_t k = 0; k < pts->n && !quiet; k++)
         if (pts->v[k] > (uint64_t)bmax)
             fprintf(stderr, "%s: note: --points %llu: at most %d blocks/SM fit at WPB %u; skipped\n",
                     r->prog, (unsigned long long)pts->v[k], bmax, x->ctx.wpb);
-    if (np == 0) eng_die(r, "no point to sweep");
     return np;
 }
 
@@ -176,7 +177,7 @@ int eng_run_sweep(eng_run *r, int v, int argc, char **argv)
                 variant, (unsigned long long)chk.bad, (unsigned long long)chk.checked, chk.first);
     int bl[64];
     long sm[64];
-    const int np = sweep_points(r, &x, bl, sm);
+    const int np = eng_sweep_points(r, &x, bl, sm, 0);   /* eng_check_configs: at least one */
     double dram_cyc = NAN, dram_ns = NAN;
     if (r->opt.ladder &&
         plateau_dram_latency_from_tsv(r->opt.ladder, &dram_cyc, &dram_ns, err, sizeof err) != 0)
