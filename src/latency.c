@@ -69,7 +69,7 @@ typedef struct options {
 
 /* The options, in the toolkit's one table format (cli.h). */
 static struct {
-    int cached, bypass, quick, warp;
+    int cached, bypass, quick, warp, list_options;
     uint64_t min, max, ppo, spacing, loads, reps, warmup, device, seed;
     const char *out;
     int set_max, set_ppo, set_loads, set_reps, set_warmup;
@@ -90,6 +90,8 @@ static const cli_opt OPTS[] = {
     {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &A.seed, "S", "seed of the random permutations (default 1)", 0, 0},
     {"--out", 0, CLI_STRING, 0, 0, 0, 0, &A.out, "FILE", "output table (default data/latency_<gpu>.tsv, or\ndata/latency_<gpu>_cg.tsv with --bypass-l1)", 0, 0},
     {"--quick", 0, CLI_FLAG, 0, 0, 0, 0, &A.quick, 0, "a coarser, shorter sweep (4K..1G), for tests", 0, 0},
+    CLI_FLAG_OPT("--list-options", &A.list_options,
+        "print the options, one per line (TSV: option, kind, lo, hi, choices, scope),\nand exit"),
     CLI_END,
 };
 
@@ -130,6 +132,11 @@ static int parse_args(int argc, char **argv, options *o)
     int rc = cli_parse(PROG, argc, argv, tables, 1, 0, &r);
     if (rc) return rc;
     if (r.help) { usage(stdout); return 0; }
+    if (A.list_options) {
+        printf("option\tkind\tlo\thi\tchoices\tscope\n");
+        cli_list_options(stdout, OPTS, "tool");
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
     if (A.quick) {
         if (!A.set_max) A.max = QUICK_MAX_BYTES;
         if (!A.set_ppo) A.ppo = QUICK_PPO;
@@ -440,6 +447,9 @@ int main(int argc, char **argv)
     ENG_CUDA(cudaMalloc(&c.d_chain, max_bytes));
     ENG_CUDA(cudaMalloc((void **)&c.d_succ, max_lines * sizeof *c.d_succ));
     ENG_CUDA(cudaMalloc((void **)&c.d_res, sizeof *c.d_res));
+    /* the chase writes the cycles of its reps only: the rest of the result
+     * is copied back too, so it starts as zeros, not as whatever was there */
+    ENG_CUDA(cudaMemset(c.d_res, 0, sizeof *c.d_res));
     const int carveout = latency_prefer_l1();
 
     const char *kname = latency_kernel_name(o.kind);

@@ -40,7 +40,7 @@
 /* The common options as parsed (read-only once eng_parse_options returns). */
 typedef struct eng_opts {
     const char *kernels;
-    int list_positional, list_kernels, list_probed, list_columns;   /* ENG_LISTS_HOST */
+    int list_positional, list_kernels, list_probed, list_columns, list_options; /* ENG_LISTS_HOST */
     int list_occupancy, device_info;                                 /* ENG_LISTS_GPU */
     int sweep, no_probes, quiet;
     uint64_t reps, warmup, l2_fetch, carveout, level, seed;
@@ -71,7 +71,10 @@ typedef struct eng_opts {
       print_probed)                                                                               \
     X(list_columns, "--list-columns",                                                             \
       "print the summary's columns, one per line (name, what it holds), and exit",                \
-      print_columns)
+      print_columns)                                                                              \
+    X(list_options, "--list-options",                                                             \
+      "print the positionals and options this program accepts, one per line (TSV:\n"             \
+      "option, kind, lo, hi, choices, scope), and exit", eng_list_options)
 /* and those that ask the GPU, from the one --device once it is open: */
 #define ENG_LISTS_GPU(X)                                                                          \
     X(list_occupancy, "--list-occupancy",                                                         \
@@ -181,6 +184,9 @@ int eng_batch_check(const eng_run *outer, int argc, char **argv);
 
 /* ---- run.c: failures.  Each removes every temporary log first. */
 void eng_die(const eng_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* The same with exit status `status` (2: a value the device cannot take). */
+void eng_die_status(const eng_run *r, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
 /* A hook's return code rc: nothing when 0, else the CUDA error with what the
  * engine was doing, and exit 1. */
 void eng_hook(const eng_run *r, int rc, const char *what, const char *variant);
@@ -204,6 +210,10 @@ int eng_parse_sample(eng_run *r);
 int eng_first_selected(const eng_run *r);
 /* Configurations of v this run runs (--configs-max). */
 int eng_nconfigs(const eng_run *r, int v);
+/* What a positional named name accepts: CLI_U64 [lo, hi] or CLI_COUNT up to hi. */
+cli_kind eng_positional_range(const char *name, uint64_t *lo, uint64_t *hi);
+/* --list-options: the positionals, then every option that applies; 0 or 1. */
+int eng_list_options(const eng_run *r);
 
 /* ---- devices.c */
 int eng_dir_usable(const eng_run *r, const char *dir, const char *opt);
@@ -232,6 +242,11 @@ int eng_has_probe(const eng_run *r, const eng_var *x);
  * the family skips it: said on stderr, and exit 2 when v was asked for by
  * name, unless quiet (then also -1 for an empty grid). */
 int eng_variant_at(const eng_run *r, int v, int cfg, eng_var *x, int quiet);
+/* Before any GPU work (the device's facts known, nothing allocated): every
+ * selected configuration's geometry.  2 after a sentence when a variant
+ * asked for by name cannot run one, or when nothing at all can run; else 0
+ * (the others are skipped, with a word, when they run). */
+int eng_check_configs(const eng_run *r);
 /* The prepare hook of x (its inputs), if the family has one. */
 void eng_prepare(eng_run *r, eng_var *x);
 uint64_t eng_nprobes_for(const eng_run *r, const eng_var *x, uint32_t K);
@@ -258,5 +273,8 @@ int eng_run_variant(eng_run *r, int v, int cfg);
 
 /* ---- sweep.c */
 int eng_run_sweep(eng_run *r, int v, int argc, char **argv);
+/* The sweep's points of x: bl[i] blocks per SM at sm[i] bytes of SMEM (room
+ * for 64); how many (0: none fits). */
+int eng_sweep_points(const eng_run *r, const eng_var *x, int *bl, long *sm, int quiet);
 
 #endif

@@ -239,6 +239,30 @@ void eng_usage(const eng_run *r, FILE *f)
 
 /* ------------------------------------------------------------ positionals */
 
+cli_kind eng_positional_range(const char *name, uint64_t *lo, uint64_t *hi)
+{
+    if (!strcmp(name, "SMEM")) { *lo = 0; *hi = 1u << 30; return CLI_U64; }
+    if (!strcmp(name, "WPB")) { *lo = 1; *hi = 32; return CLI_U64; }
+    *lo = 1;   /* the sizes: N, N0, N1, DSIZE */
+    *hi = 1ull << 36;
+    return CLI_COUNT;
+}
+
+int eng_list_options(const eng_run *r)
+{
+    const eng_family *F = r->fam;
+    printf("option\tkind\tlo\thi\tchoices\tscope\n");
+    for (int i = 0; F->posnames[i]; i++) {   /* the positionals, by name */
+        uint64_t lo, hi;
+        const cli_kind k = eng_positional_range(F->posnames[i], &lo, &hi);
+        printf("%s\t%s\t%llu\t%llu\t-\tpositional\n", F->posnames[i], cli_kind_name(k), (unsigned long long)lo,
+               (unsigned long long)hi);
+    }
+    cli_list_options(stdout, r->cli.apply, "common");
+    cli_list_options(stdout, F->options, "family");
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
+
 /* A partial group of positionals, or too few or too many: 0 or 2. */
 static int check_count(const eng_run *r, const cli_parse_result *pr, int nall)
 {
@@ -285,10 +309,11 @@ int eng_parse_positional(eng_run *r, const cli_parse_result *pr)
     for (int i = 0; i < nall; i++) {
         const char *name = F->posnames[i];
         const char *s = i < pr->npos ? pr->pos[i] : F->posdefaults[i];
-        uint64_t v = 0;
-        if (!strcmp(name, "SMEM")) rc = cli_parse_range(name, s, 0, 1u << 30, &v, err, sizeof err);
-        else if (!strcmp(name, "WPB")) rc = cli_parse_range(name, s, 1, 32, &v, err, sizeof err);
-        else rc = cli_parse_count(name, s, 1ull << 36, &v, err, sizeof err);
+        uint64_t v = 0, lo, hi;
+        if (eng_positional_range(name, &lo, &hi) == CLI_U64)
+            rc = cli_parse_range(name, s, lo, hi, &v, err, sizeof err);
+        else
+            rc = cli_parse_count(name, s, hi, &v, err, sizeof err);
         if (rc != 0) return cli_usage_error(r->prog, "%s", err);
         c->pos[i] = v;
         if (!strcmp(name, "N")) c->n = v;

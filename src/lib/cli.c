@@ -184,6 +184,11 @@ int cli_parse_list(const char *name, const char *s, uint64_t lo, uint64_t hi, ui
         }
         for (uint64_t v = a;; v++) {
             if (k == max) return fail(err, errlen, "%s has more than %zu values", name, max);
+            /* a value twice would run one configuration twice, and its
+             * second run would overwrite the first one's log */
+            for (size_t j = 0; j < k; j++)
+                if (out[j] == v)
+                    return fail(err, errlen, "%s lists %llu twice", name, (unsigned long long)v);
             out[k++] = v;
             if (v == b) break;
         }
@@ -273,13 +278,30 @@ static int looks_negative(const char *a)
     return a[0] == '-' && (isdigit((unsigned char)a[1]) || (a[1] == '.' && isdigit((unsigned char)a[2])));
 }
 
+/* v is one of o->choices: 0, or -1 with "--width must be one of 4, 8, 16 (got 5)". */
+static int check_allowed(const cli_opt *o, uint64_t v, char *err, size_t errlen)
+{
+    char num[24];
+    snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+    for (size_t i = 0; o->choices[i]; i++)
+        if (!strcmp(o->choices[i], num)) return 0;
+    int k = snprintf(err, errlen, "%s must be one of ", o->name);
+    for (size_t i = 0; o->choices[i] && k > 0 && (size_t)k < errlen; i++)
+        k += snprintf(err + k, errlen - (size_t)k, "%s%s", i ? ", " : "", o->choices[i]);
+    if (k > 0 && (size_t)k < errlen) snprintf(err + k, errlen - (size_t)k, " (got %s)", num);
+    return -1;
+}
+
 static int store(const char *prog, const cli_opt *o, const char *val)
 {
     char err[256];
     int rc = 0;
     switch (o->kind) {
     case CLI_FLAG: *(int *)o->dest = o->lo ? (int)o->lo : 1; break;
-    case CLI_U64: rc = cli_parse_range(o->name, val, o->lo, o->hi, (uint64_t *)o->dest, err, sizeof err); break;
+    case CLI_U64:
+        rc = cli_parse_range(o->name, val, o->lo, o->hi, (uint64_t *)o->dest, err, sizeof err);
+        if (rc == 0 && o->choices) rc = check_allowed(o, *(uint64_t *)o->dest, err, sizeof err);
+        break;
     case CLI_COUNT: rc = cli_parse_count(o->name, val, o->hi, (uint64_t *)o->dest, err, sizeof err); break;
     case CLI_DOUBLE: rc = cli_parse_double(o->name, val, o->dlo, o->dhi, (double *)o->dest, err, sizeof err); break;
     case CLI_STRING:
@@ -289,6 +311,8 @@ static int store(const char *prog, const cli_opt *o, const char *val)
     case CLI_LIST: {
         cli_list *l = (cli_list *)o->dest;
         rc = cli_parse_list(o->name, val, o->lo, o->hi, l->v, CLI_LIST_MAX, &l->n, err, sizeof err);
+        for (size_t i = 0; rc == 0 && o->choices && i < l->n; i++)
+            rc = check_allowed(o, l->v[i], err, sizeof err);
         break;
     }
     case CLI_STRINGS: {
@@ -378,5 +402,38 @@ void cli_print_options(FILE *f, const cli_opt *table)
             if (*h == '\n') fprintf(f, "  %-20s ", "");
         }
         fputc('\n', f);
+    }
+}
+
+static const char *const KIND_NAMES[] = {
+    [CLI_FLAG] = "flag", [CLI_U64] = "u64", [CLI_COUNT] = "count", [CLI_DOUBLE] = "double",
+    [CLI_STRING] = "string", [CLI_LIST] = "list", [CLI_CHOICE] = "choice", [CLI_STRINGS] = "strings",
+};
+
+const char *cli_kind_name(cli_kind k)
+{
+    return (unsigned)k < sizeof KIND_NAMES / sizeof KIND_NAMES[0] && KIND_NAMES[k] ? KIND_NAMES[k] : "?";
+}
+
+void cli_list_options(FILE *f, const cli_opt *table, const char *scope)
+{
+    for (const cli_opt *o = table; o && o->name; o++) {
+        fprintf(f, "%s\t%s\t", o->name, cli_kind_name(o->kind));
+        switch (o->kind) {
+        case CLI_U64: case CLI_LIST:
+            fprintf(f, "%llu\t%llu\t", (unsigned long long)o->lo, (unsigned long long)o->hi);
+            break;
+        case CLI_COUNT:   /* a count is at least 1 */
+            fprintf(f, "1\t%llu\t", (unsigned long long)o->hi);
+            break;
+        case CLI_DOUBLE: fprintf(f, "%.17g\t%.17g\t", o->dlo, o->dhi); break;
+        default: fprintf(f, "-\t-\t"); break;
+        }
+        if (o->choices) {
+            for (int i = 0; o->choices[i]; i++) fprintf(f, "%s%s", i ? "," : "", o->choices[i]);
+        } else {
+            fputc('-', f);
+        }
+        fprintf(f, "\t%s\n", scope);
     }
 }

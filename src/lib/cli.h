@@ -48,7 +48,8 @@ int cli_parse_double(const char *name, const char *s, double lo, double hi, doub
                      char *err, size_t errlen);
 
 /* A list of unsigned integers in [lo, hi]: "1,2,4,8", ranges "1-32", or a
- * mix "1-4,8,16".  At most max values (the list is refused beyond that). */
+ * mix "1-4,8,16".  At most max values (the list is refused beyond that),
+ * each at most once ("1,2,1" and "1-4,3" are refused). */
 int cli_parse_list(const char *name, const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
                    size_t max, size_t *n, char *err, size_t errlen);
 
@@ -92,7 +93,11 @@ typedef struct cli_opt {
     void *dest;
     const char *metavar;    /* "R" in "--reps R" */
     const char *help;       /* one or more lines; "\n" starts an indented line */
-    const char *const *choices; /* CLI_CHOICE */
+    const char *const *choices; /* CLI_CHOICE: the names; CLI_U64, CLI_LIST: when not
+                               NULL, the only values accepted, in decimal ("4", "8",
+                               "16"): a kernel that exists only for some values says
+                               so here, so that the others are refused while
+                               parsing, never on the GPU */
     int *given;             /* set to 1 when the option appears (may be NULL) */
 } cli_opt;
 
@@ -155,6 +160,16 @@ int cli_command_start(const char *prog, int argc, char **argv, void (*usage)(FIL
 
 /* Print "  --name META   help" lines for every row of a table. */
 void cli_print_options(FILE *f, const cli_opt *table);
+
+/* The word for a kind in cli_list_options ("count", "list", ...). */
+const char *cli_kind_name(cli_kind k);
+
+/* Print one TSV row per option of a table, for tools that draw command
+ * lines (tests/gpu/fuzz_options.sh): option, kind, lo, hi (the accepted
+ * range of numbers, of each value of a list; "-" for other kinds), choices
+ * (comma-separated, "-" for none), scope (the word given: "common",
+ * "family", "positional", "tool").  No header. */
+void cli_list_options(FILE *f, const cli_opt *table, const char *scope);
 
 /* Print "PROG: <fmt...>\nTry 'PROG --help'.\n" on stderr; returns 2. */
 int cli_usage_error(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -76,14 +76,7 @@ static int parse_sms(const char *s, int *ids, int *n, char *err, size_t errlen)
     if (cli_parse_list("--sms", s, 0, WARPLOG_MAX_SM_COUNT - 1, v, MAX_SMS_SHOWN, &k, err,
                        errlen) != 0)
         return -1;
-    for (size_t i = 0; i < k; i++) {
-        for (size_t j = 0; j < i; j++)
-            if (v[j] == v[i]) {
-                snprintf(err, errlen, "--sms names SM %llu twice", (unsigned long long)v[i]);
-                return -1;
-            }
-        ids[i] = (int)v[i];
-    }
+    for (size_t i = 0; i < k; i++) ids[i] = (int)v[i];   /* distinct: cli_parse_list */
     *n = (int)k;
     return 0;
 }

@@ -182,7 +182,7 @@ option_--limit_needs_a_value warplog dump known.bin --limit
 --limit_is_not_a_number warplog dump known.bin --limit abc
 --max-warps_is_too_large plot_warps known.bin w.svg --max-warps 1e400
 --max-warps_must_be_at_least_1 plot_warps known.bin w.svg --max-warps 0
-names_SM_1_twice plot_warps known.bin w.svg --sms 1,1
+--sms_lists_1_twice plot_warps known.bin w.svg --sms 1,1
 --tol_is_not_a_number plot_ladder x.tsv --tol nan
 --min-points_is_too_large plot_ladder x.tsv --min-points 1e400
 LATENCY_is_too_large plot_throughput x.tsv 1e400 t.svg

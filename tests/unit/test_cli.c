@@ -204,5 +204,34 @@ int main(void)
     CHECK(usage_table == wopt);
     if (fd >= 0) { close(fd); unlink(tmpl); }
     if (saved >= 0) close(saved);
+    {   /* numeric options with an allowed set (choices): refused while parsing */
+        static const char *const widths[] = {"4", "8", "16", NULL};
+        cli_list wl = {{0}, 0};
+        uint64_t one = 0;
+        const cli_opt t[] = {
+            {"--width", 0, CLI_LIST, 4, 16, 0, 0, &wl, "LIST", "bytes", widths, 0},
+            {"--w1", 0, CLI_U64, 4, 16, 0, 0, &one, "W", "bytes", widths, 0},
+            CLI_END,
+        };
+        const cli_opt *tt[] = {t};
+        cli_parse_result pr;
+        char *ok[] = {"p", "--width", "4,16", "--w1", "8", NULL};
+        CHECK(cli_parse("p", 5, ok, tt, 1, 0, &pr) == 0);
+        CHECK_EQ_U(wl.n, 2);
+        CHECK_EQ_U(wl.v[1], 16);
+        CHECK_EQ_U(one, 8);
+        char *bad[] = {"p", "--width", "4,5", NULL};
+        CHECK(cli_parse("p", 3, bad, tt, 1, 0, &pr) == 2);
+        char *bad1[] = {"p", "--w1", "12", NULL};
+        CHECK(cli_parse("p", 3, bad1, tt, 1, 0, &pr) == 2);
+        /* the listing for tools that draw command lines */
+        char buf[512] = "";
+        FILE *f = fmemopen(buf, sizeof buf, "w");
+        cli_list_options(f, t, "family");
+        fclose(f);
+        CHECK_STR_HAS(buf, "--width\tlist\t4\t16\t4,8,16\tfamily\n");
+        CHECK_STR_HAS(buf, "--w1\tu64\t4\t16\t4,8,16\tfamily\n");
+        CHECK(strcmp(cli_kind_name(CLI_COUNT), "count") == 0);
+    }
     return check_report("test_cli");
 }

@@ -218,10 +218,16 @@ static cli_list opt_hint = {{0, 1, 2}, 3};
 static cli_list opt_grid = {{0}, 1};
 static cli_list opt_pass = {{0, 1}, 2};
 
+/* the widths and unrolls that have kernels (CE_KERNELS): --width 5 is refused
+ * while parsing */
+static const char *const CE_WIDTH_SET[] = {"4", "8", "16", NULL};
+static const char *const CE_UNROLL_SET[] = {"1", "2", "4", "8", "16", NULL};
+
 static const cli_opt CE_OPTIONS[] = {
-    {"--width", 0, CLI_LIST, 4, 16, 0, 0, &opt_width, "LIST", "bytes per access: 4, 8, 16 (default 8,16)", 0, 0},
+    {"--width", 0, CLI_LIST, 4, 16, 0, 0, &opt_width, "LIST", "bytes per access: 4, 8, 16 (default 8,16)",
+     CE_WIDTH_SET, 0},
     {"--unroll", 0, CLI_LIST, 1, 16, 0, 0, &opt_unroll, "LIST",
-     "accesses in flight per thread: 1, 2, 4, 8, 16 (default 1,4,16)", 0, 0},
+     "accesses in flight per thread: 1, 2, 4, 8, 16 (default 1,4,16)", CE_UNROLL_SET, 0},
     {"--hint", 0, CLI_LIST, 0, 2, 0, 0, &opt_hint, "LIST",
      "0 plain, 1 streaming (ld/st.global.cs), 2 read-only loads with a 256-byte\n"
      "L2 prefetch (ld.global.nc.L2::256B) (default 0,1,2)", 0, 0},
