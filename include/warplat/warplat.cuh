@@ -179,9 +179,10 @@ static __device__ __forceinline__ void warplat_end(const warplat_dev &w, uint32_
     const uint32_t t1 = (uint32_t)warplat_clock64();
     const uint32_t gt1 = (uint32_t)warplat_globaltimer();
     const uint32_t tid = warplat_thread_id();
-    if ((tid & 31) == 0 && region < w.nregions && w.probes) {
-        const uint32_t wpb = (blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
-        const uint64_t idx = ((uint64_t)(blk >> w.shift) * wpb + (tid >> 5)) * w.nregions + region;
+    /* only the grid and the block the host declared record: a larger
+     * launch, or a region id past the named ones, writes nothing */
+    if ((tid & 31) == 0 && region < w.nregions && w.probes && blk < w.blocks && (tid >> 5) < w.wpb) {
+        const uint64_t idx = ((uint64_t)(blk >> w.shift) * w.wpb + (tid >> 5)) * w.nregions + region;
         const uint32_t lat = t1 - t.t0;   /* modulo 2^32: a region is shorter than 2 s */
         const uint32_t lat24 = lat > 0x00ffffffu ? 0x00ffffffu : lat;
         *reinterpret_cast<uint4 *>(w.probes + 4 * idx) =

@@ -33,9 +33,11 @@
  * Errors: every function returns 0 or a WARPLAT_E* code; warplat_strerror
  * turns a code into a sentence, and warplat_error(w) gives the sentence of
  * the handle's last failure with the details (which CUDA call, which
- * option).  Nothing here exits, prints, or keeps global state: two handles
- * are independent (the CUDA runtime's current device aside, which
- * warplat_open sets to o->device).
+ * option).  Nothing here exits or prints, and two handles are independent
+ * (the CUDA runtime's current device aside, which warplat_open sets to
+ * o->device).  The one shared state is the table of open handles, guarded by
+ * a mutex, so that a second warplat_close of a handle is refused, not a
+ * double free.
  *
  * Units are in the names: _ms milliseconds, _pct percent, _bytes bytes.
  */
@@ -66,6 +68,11 @@ typedef struct warplat_dev {
     uint32_t offset;      /* which block of each group of K records */
     uint32_t shift;       /* log2 K */
     uint32_t nregions;    /* regions (records per warp) */
+    uint32_t blocks;      /* the grid declared (options.blocks): a block at or past
+                             it records nothing, so a launch larger than declared
+                             never writes past the probe buffer */
+    uint32_t wpb;         /* warps per block declared (options.threads_per_block),
+                             likewise for warps past it */
 } warplat_dev;
 
 /* Error codes (warplat_strerror). */
@@ -165,8 +172,9 @@ int warplat_result(const warplat *w, double *clean_ms, double *probed_ms, double
  * Write the log (header: device facts, region names, K, the launch
  * configuration, clean and probed times and the measured overhead; one
  * record per sampled warp and region that ran, see warplat.cuh) and free
- * everything.  w is invalid afterwards, whatever the result.  A NULL w
- * returns WARPLAT_EINVAL.  Without a successful warplat_time no log is
+ * everything.  w is invalid afterwards, whatever the result.  A NULL w, or
+ * a handle already closed (or never opened), returns WARPLAT_EINVAL and
+ * touches nothing: open handles are kept in a small table for this check.  Without a successful warplat_time no log is
  * written (WARPLAT_ENODATA).  To see the error sentence of a failed close,
  * pass err (errlen bytes), else NULL.
  */

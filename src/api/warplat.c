@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "warplat/warplat.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,44 @@ struct warplat {
     unsigned reps;
     int timed;
 };
+
+/* The open handles: warplat_close refuses one that is not here (closed
+ * twice, or never opened) instead of freeing it again.  A handful are open
+ * at once in any program; past the table's size a handle is not tracked,
+ * and its second close is the caller's bug as before. */
+#define OPEN_MAX 256
+static struct {
+    pthread_mutex_t lock;
+    const warplat *h[OPEN_MAX];
+} open_handles = {PTHREAD_MUTEX_INITIALIZER, {0}};
+
+static void handle_add(const warplat *w)
+{
+    pthread_mutex_lock(&open_handles.lock);
+    for (int i = 0; i < OPEN_MAX; i++)
+        if (!open_handles.h[i]) {
+            open_handles.h[i] = w;
+            break;
+        }
+    pthread_mutex_unlock(&open_handles.lock);
+}
+
+/* Remove w from the table: 1 when it was there (or the table was full when
+ * it opened: untracked), 0 when it is not an open handle. */
+static int handle_take(const warplat *w)
+{
+    int found = 0, used = 0;
+    pthread_mutex_lock(&open_handles.lock);
+    for (int i = 0; i < OPEN_MAX; i++) {
+        if (open_handles.h[i]) used++;
+        if (open_handles.h[i] == w) {
+            open_handles.h[i] = NULL;
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&open_handles.lock);
+    return found || used == OPEN_MAX;
+}
 
 static const char *const MESSAGES[] = {
     [WARPLAT_OK] = "no error",
@@ -218,6 +257,7 @@ int warplat_open(warplat **out, const char *path, const warplat_options *o, char
                   (unsigned long long)w->nprobes_max, cudaGetErrorString(e));
         goto bad;
     }
+    handle_add(w);
     *out = w;
     return WARPLAT_OK;
 bad:
@@ -237,6 +277,8 @@ warplat_dev warplat_view(const warplat *w)
     d.mask = w->K - 1;
     d.offset = w->o.sample_offset & d.mask;
     d.nregions = w->o.nregions;
+    d.blocks = (uint32_t)w->o.blocks;   /* check_options: at most 2^32 - 1 */
+    d.wpb = w->wpb;
     return d;
 }
 
@@ -443,7 +485,13 @@ out:
 
 int warplat_close(warplat *w, char *err, size_t errlen)
 {
-    if (!w) return WARPLAT_EINVAL;
+    if (err && errlen) err[0] = 0;
+    if (!w || !handle_take(w)) {
+        if (err && errlen)
+            snprintf(err, errlen, "warplat_close: %s", w ? "not an open handle (closed already?)"
+                                                          : "a NULL handle");
+        return WARPLAT_EINVAL;
+    }
     int rc = w->timed ? write_log(w)
                       : fail(w, WARPLAT_ENODATA, "no log written to %s: nothing was measured "
                              "(warplat_time did not succeed)", w->path);
