@@ -12,7 +12,7 @@ require_bin bin/mklog bin/warplog bin/verdict bin/latency_stats bin/plot_latency
 B=$ROOT/bin
 cd "$TMP" || exit 1
 export TMPDIR=$TMP/tmpdir   # the report's own scratch folder, inside this test's
-mkdir -p "$TMPDIR" logs
+mkdir -p "$TMPDIR" logs plots
 
 # patch FILE OFFSET TEXT: TEXT and a NUL over the bytes of FILE at OFFSET
 patch() { printf '%s\0' "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
@@ -53,8 +53,9 @@ while IFS='|' read -r name off text says; do
         expect_says "logs/$name.bin is corrupt: its header's $says"
         [ "$(printf '%s\n' "$OUTTXT" | grep -c .)" -eq 1 ] || fail "$cmd $name: not one sentence: $OUTTXT"
     done
-    expect_exit 1 "$B/plot_latency" "logs/$name.bin" "w/$name.svg"
+    expect_exit 1 "$B/plot_latency" "logs/$name.bin" "plots/$name.svg"
     expect_says "its header's $says"
+    [ -z "$(ls -A plots)" ] || fail "plot_latency drew a refused log: $(ls -A plots)"
     mkdir -p "w/$name/a/b/c"
     expect_exit 1 bash "$ROOT/scripts/report.sh" --log "logs/$name.bin" --out "w/$name/a/b/c/report" "${charts[@]}"
     expect_says "could not be read: nothing to report"
@@ -98,6 +99,15 @@ n=$(find w/good -newer marker ! -type d | wc -l)
 [ "$n" -ge 5 ] || fail "found only $n files of the good report"
 left=$(written_outside "$R")
 [ -z "$left" ] || fail "report.sh --log wrote outside --out: $left"
+# regions are addressed by index, not by the first row with their name: a
+# region called "all" shows its own 8 records, not the whole log's 16 (the
+# row latency_stats.tsv names "all" first)
+"$B/mklog" logs/all.bin --kernel spmv --experiment user --regions all,reduce --wpb 2 \
+    <"$ROOT/tests/fixtures/regions.tsv" || fail "mklog could not write a region called all"
+expect_exit 0 bash "$ROOT/scripts/report.sh" --log logs/all.bin --out w/all --no-charts
+sec=$(sed -n '/^## Region all/,/^## /p' w/all/index.md)
+case $sec in *"8 records; latency p5 808.750, p50 902.500"*) ;;
+    *) fail "region all shows another row's numbers: $(printf '%s\n' "$sec" | grep records)" ;; esac
 # nor did it leave anything in its scratch folder
 [ -z "$(ls -A "$TMPDIR")" ] || fail "report.sh left files in TMPDIR: $(ls -A "$TMPDIR")"
 done_testing
