@@ -117,12 +117,51 @@ static int bad_string(const char *name, const char *s, size_t cap, char *err, si
     return 0;
 }
 
+int warplog_name_check(const char *what, const char *name, size_t max, char *err, size_t errlen)
+{
+    const size_t n = name ? strnlen(name, max + 1) : 0;
+    const char *why = NULL;
+    size_t at = 0;
+    if (n == 0) why = "is empty";
+    else if (n > max) why = "is too long";
+    else if (name[0] == '.') why = "starts with '.'";
+    else
+        for (; at < n && !why; at++) {
+            const unsigned char c = (unsigned char)name[at];
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '.' || c == '-'))
+                why = "holds a character outside [A-Za-z0-9_.-]";
+        }
+    if (!why) return 0;
+    /* the name as data: control characters (a header's check refused them
+     * first) would reach a terminal */
+    char shown[48];
+    size_t u = 0, i = 0;
+    for (; name && i < n && u + 5 < sizeof shown; i++) {
+        const unsigned char c = (unsigned char)name[i];
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+            u += (size_t)snprintf(shown + u, sizeof shown - u, "\\x%02x", c);
+        else shown[u++] = (char)c;
+    }
+    shown[u] = 0;
+    char where[32] = "";
+    if (at) snprintf(where, sizeof where, " at byte %zu", at - 1);
+    set_err(err, errlen, "%s \"%s%s\" %s%s; a name is 1 to %zu characters of [A-Za-z0-9_.-], "
+            "not starting with '.'", what, shown, n > max || i < n ? "..." : "",
+            why, where, max);
+    return -1;
+}
+
 int warplog_header_check(const warplog_header *h, char *err, size_t errlen)
 {
 #define STR(k) if (bad_string(#k, h->k, sizeof h->k, err, errlen)) return -1
     STR(experiment); STR(kernel); STR(device_name); STR(date); STR(toolkit_version);
     STR(host_arch); STR(record_covers); STR(config);
 #undef STR
+    /* names become file names and chart titles: data, never paths or code */
+    if (warplog_name_check("experiment", h->experiment, WARPLOG_NAME_MAX, err, errlen) ||
+        warplog_name_check("kernel", h->kernel, WARPLOG_NAME_MAX, err, errlen))
+        return -1;
     if (h->version >= WARPLOG_VERSION_REGIONS) {
         if (h->region_count < 1 || h->region_count > WARPLOG_MAX_REGIONS) {
             set_err(err, errlen, "region_count is %u; version %u needs between 1 and %u",
@@ -143,6 +182,20 @@ int warplog_header_check(const warplog_header *h, char *err, size_t errlen)
                 set_err(err, errlen, "region %u has no name", i);
                 return -1;
             }
+        }
+        for (uint32_t i = 0; i < h->region_count; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "region_names[%u]", i);
+            if (warplog_name_check(name, h->region_names[i], WARPLOG_REGION_NAME_MAX, err, errlen))
+                return -1;
+            /* a region is found by its name (plot_latency --region, the
+             * report's sections): two of one name would show one twice */
+            for (uint32_t j = 0; j < i; j++)
+                if (strcmp(h->region_names[j], h->region_names[i]) == 0) {
+                    set_err(err, errlen, "regions %u and %u are both named \"%s\"; each region "
+                            "needs a name of its own", j, i, h->region_names[i]);
+                    return -1;
+                }
         }
     } else if (h->region_count != 0) {
         set_err(err, errlen, "region_count is %u in a version-%u header (regions need "

@@ -304,11 +304,29 @@ void warplog_expand_probe(const warp_probe *p, uint64_t index, uint32_t warps_pe
 void warplog_header_init(warplog_header *h);
 
 /* Are the header's values possible (the limits above; strings terminated
- * and free of control characters; sample_blocks a power of two above
- * sample_offset; version 3: 1..16 regions, each named, records_per_warp =
- * region_count; versions 1-2: region_count 0)?  0, or -1 with the first problem in err as a phrase that
+ * and free of control characters; the experiment and the kernel names
+ * (warplog_name_check); sample_blocks a power of two above sample_offset;
+ * version 3: 1..16 regions, each a name (warplog_name_check) no other
+ * region has, records_per_warp = region_count; versions 1-2: region_count 0)?  0, or -1 with the first problem in err as a phrase that
  * names the field ("sm_count is 0; it must be between 1 and 256"). */
 int warplog_header_check(const warplog_header *h, char *err, size_t errlen);
+
+/*
+ * The one rule for a name that comes from a user or a log: the experiment,
+ * the kernel and every region (the API, include/warplat/warplat.h, and the
+ * reader apply it; nothing else may).  1 to max characters of
+ * [A-Za-z0-9_.-], not starting with '.': so a name is data, never a path
+ * (no '/', never "." or "..", never a hidden file) nor code (no quote,
+ * space, newline, backslash, '$' or '(' for a script or gnuplot to
+ * interpret).  max: WARPLOG_REGION_NAME_MAX for a region,
+ * WARPLOG_NAME_MAX for the experiment and the kernel.  0, or -1 with the
+ * reason in err as a phrase that names `what` ("region_names[0] \"/x\"
+ * holds '/' at byte 0; a name is 1 to 15 characters of [A-Za-z0-9_.-], not
+ * starting with '.'").
+ */
+#define WARPLOG_NAME_MAX        31u  /* experiment, kernel (their fields hold 32 bytes) */
+#define WARPLOG_REGION_NAME_MAX (WARPLOG_REGION_NAME_BYTES - 1u)
+int warplog_name_check(const char *what, const char *name, size_t max, char *err, size_t errlen);
 
 /* Print the header as "# key<TAB>value" lines (prefix "# "), or as plain
  * "key<TAB>value" when prefix is "".  A version-3 header adds region_count

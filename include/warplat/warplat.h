@@ -124,9 +124,10 @@ void warplat_options_init(warplat_options *o);
 
 /*
  * Add region number o->nregions (the id your kernel passes to warplat_end)
- * named `name` (1..15 characters of [A-Za-z0-9_.-]); bytes_per_warp is what
- * one warp loads in one pass of the region (0 unknown), used by the
- * Little's law verdict.  0, or WARPLAT_EINVAL (17th region, bad name).
+ * named `name` (1..15 characters of [A-Za-z0-9_.-], not starting with '.',
+ * and no other region's name); bytes_per_warp is what one warp loads in one
+ * pass of the region (0 unknown), used by the Little's law verdict.  0, or
+ * WARPLAT_EINVAL (17th region, bad or repeated name).
  */
 int warplat_region(warplat_options *o, const char *name, uint32_t bytes_per_warp);
 

@@ -133,23 +133,20 @@ void warplat_options_init(warplat_options *o)
     o->zlib_level = 1;
 }
 
+/* The names' rule is the log reader's own (warplog_name_check): a name the
+ * API writes is one every reader takes, and no other. */
 static int good_name(const char *s, size_t max)
 {
-    size_t n = s ? strlen(s) : 0;
-    if (n == 0 || n > max) return 0;
-    for (size_t i = 0; i < n; i++) {
-        const char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == '-'))
-            return 0;
-    }
-    return 1;
+    return warplog_name_check("name", s, max, NULL, 0) == 0;
 }
 
 int warplat_region(warplat_options *o, const char *name, uint32_t bytes_per_warp)
 {
     if (!o || o->nregions >= WARPLAT_MAX_REGIONS || !good_name(name, WARPLAT_REGION_NAME_MAX))
         return WARPLAT_EINVAL;
+    /* regions are told apart by name (the report, plot_latency --region) */
+    for (uint32_t i = 0; i < o->nregions; i++)
+        if (strcmp(o->region_names[i], name) == 0) return WARPLAT_EINVAL;
     snprintf(o->region_names[o->nregions], sizeof o->region_names[0], "%s", name);
     o->region_bytes_per_warp[o->nregions] = bytes_per_warp;
     o->nregions++;
@@ -195,9 +192,22 @@ static int check_options(warplat *w, const warplat_options *o)
             return fail(w, WARPLAT_EINVAL, "options.config holds a control character");
     const char *names[3] = {o->experiment, o->kernel, o->config};
     for (int i = 0; i < 3; i++)
-        if (!names[i] || strlen(names[i]) > 31 || (i < 2 && !good_name(names[i], 31)))
-            return fail(w, WARPLAT_EINVAL, "options.%s must be %s31 characters of [A-Za-z0-9_.-]",
-                        i == 0 ? "experiment" : i == 1 ? "kernel" : "config", i < 2 ? "1 to " : "at most ");
+        if (!names[i] || strlen(names[i]) > WARPLOG_NAME_MAX ||
+            (i < 2 && !good_name(names[i], WARPLOG_NAME_MAX)))
+            return fail(w, WARPLAT_EINVAL, "options.%s must be %s31 characters of [A-Za-z0-9_.-]%s",
+                        i == 0 ? "experiment" : i == 1 ? "kernel" : "config", i < 2 ? "1 to " : "at most ",
+                        i < 2 ? ", not starting with '.'" : "");
+    /* options filled by hand rather than by warplat_region: the same rule */
+    for (uint32_t i = 0; i < o->nregions; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "region %u", i);
+        if (warplog_name_check(what, o->region_names[i], WARPLAT_REGION_NAME_MAX, w->err, sizeof w->err))
+            return WARPLAT_EINVAL;
+        for (uint32_t j = 0; j < i; j++)
+            if (strcmp(o->region_names[j], o->region_names[i]) == 0)
+                return fail(w, WARPLAT_EINVAL, "regions %u and %u are both named \"%s\"; each region "
+                            "needs a name of its own", j, i, o->region_names[i]);
+    }
     return WARPLAT_OK;
 }
 

@@ -217,16 +217,32 @@ FILE *gp_job_add_data(gp_job *job, const char *suffix, const char *var, const ch
     return file_open(g, mode, err, errlen);
 }
 
-void gp_put_str(FILE *f, const char *s)
+void gp_put_text(FILE *f, gp_text as, const char *s)
 {
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'') fputc('\'', f);
-        /* A newline cannot appear in a gnuplot string literal. */
-        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+    const int str = as == GP_TEXT_STRING;
+    int after_text = 0;   /* the last byte written inside the quotes was not a quote */
+    if (str) fputc('\'', f);
+    for (; s && *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        const int ctl = (c < 0x20 && c != '\t') || c == 0x7f;
+        if (str) {
+            /* gnuplot's scanner takes '' as a quote only after another
+             * character of the string: a quote first, or right after
+             * another, would end the string, so it is written as U+2019 */
+            if (c == '\'') fputs(after_text ? "''" : "\xe2\x80\x99", f);
+            /* a newline (or CR) would end the command inside the string */
+            else fputc(ctl ? ' ' : c, f);
+            after_text = c != '\'';
+        } else {
+            /* a comment ends at a newline; one that ends in a backslash
+             * swallows the next line (gnuplot's line continuation) */
+            fputc(ctl || c == '\\' ? '?' : c, f);
+        }
     }
-    fputc('\'', f);
+    if (str) fputc('\'', f);
 }
+
+void gp_put_str(FILE *f, const char *s) { gp_put_text(f, GP_TEXT_STRING, s); }
 
 void gp_put_num(FILE *f, const char *sep, double v)
 {
@@ -246,9 +262,13 @@ FILE *gp_job_script(gp_job *job, char *err, size_t errlen)
     }
     FILE *f = file_open(s, "w", err, errlen);
     if (!f) return NULL;
-    fprintf(f, "# %s - written by warplat; edit it, then redraw from this directory with\n"
-               "#   gnuplot -c %s [OUTPUT [DATA...]]\n",
-            s->final_name, s->final_name);
+    /* the names are the user's: comment text, never a command */
+    fputs("# ", f);
+    gp_put_text(f, GP_TEXT_COMMENT, s->final_name);
+    fputs(" - written by warplat; edit it, then redraw from this directory with\n"
+          "#   gnuplot -c ", f);
+    gp_put_text(f, GP_TEXT_COMMENT, s->final_name);
+    fputs(" [OUTPUT [DATA...]]\n", f);
     /* ARGn overrides the default name: the tool passes the temporary names. */
     fprintf(f, "out = ARGC >= 1 ? ARG1 : ");
     gp_put_str(f, job->chart.final_name);

@@ -76,7 +76,30 @@ void gp_job_keep_on_failure(gp_job *job, int keep);
 /* Remove the temporary files (unless kept) and free job. */
 void gp_job_abort(gp_job *job);
 
-/* Write s as a gnuplot single-quoted string (literal: only ' is doubled). */
+/*
+ * The one way a string enters a gnuplot script (a chart's script or its
+ * data file's comments): titles, labels, file names, comments.  Whatever
+ * s holds (a name from a log, a file name with a newline, quotes,
+ * backslashes, `system(...)`), it stays text:
+ *   GP_TEXT_STRING   a single-quoted gnuplot string, quotes included: '
+ *                    doubled, which is all gnuplot reads in one (no
+ *                    backslash escapes, no backquote or @macro
+ *                    substitution); a control character (newline, CR, ...;
+ *                    not tab), which would end the command, becomes a space.
+ *                    gnuplot reads '' as a quote only after another
+ *                    character of the string, so a quote that opens the
+ *                    string or follows a quote is written as U+2019 (’).
+ *   GP_TEXT_COMMENT  the text of a comment line (after the caller's "# "):
+ *                    a control character becomes '?', and so does a
+ *                    backslash, which at the end of a line would continue
+ *                    the comment onto the next command.
+ * Text without control characters or backslashes is written as it is (a
+ * string: quoted).
+ */
+typedef enum gp_text { GP_TEXT_STRING, GP_TEXT_COMMENT } gp_text;
+void gp_put_text(FILE *f, gp_text as, const char *s);
+
+/* gp_put_text(f, GP_TEXT_STRING, s): s as a gnuplot single-quoted string. */
 void gp_put_str(FILE *f, const char *s);
 
 /* A whole chart with one data file (variable dat, OUT's stem + .dat,

@@ -7,6 +7,33 @@
 
 #include "family.h"
 #include "report_family.h"
+#include "warplog.h"
+
+/* prefix or suffix: the caller's words, [A-Za-z0-9_.-]* */
+static int fixed_part(const char *p)
+{
+    for (; p && *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '.' || *p == '-'))
+            return 0;
+    return p != NULL;
+}
+
+int names_from_name(char *buf, size_t len, const char *prefix, const char *name, const char *suffix)
+{
+    if (len) buf[0] = 0;
+    if (!len || !fixed_part(prefix) || !fixed_part(suffix) ||
+        warplog_name_check("name", name, WARPLOG_NAME_MAX, NULL, 0) != 0)
+        return -1;
+    const int k = snprintf(buf, len, "%s%s%s", prefix, name, suffix);
+    /* what the parts promise, checked on the whole: one component, not
+     * hidden, so never "." or ".." */
+    if (k < 0 || (size_t)k >= len || strchr(buf, '/') || buf[0] == '.') {
+        buf[0] = 0;
+        return -1;
+    }
+    return 0;
+}
 
 int names_valid_exp(const char *e)
 {

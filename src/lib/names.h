@@ -61,6 +61,18 @@ int names_gpu(char *buf, size_t len, int ordinal, const char *uuid, const char *
  * tests/cli/report_families.sh checks it against scripts/. */
 const char *names_family_script(const char *exp);
 
+/*
+ * The one way a name from a log or a user (a region, a kernel: data) enters
+ * a file name: "<prefix><name><suffix>", e.g. ("latency_", "gather",
+ * ".svg") -> "latency_gather.svg".  name must pass warplog_name_check (1 to
+ * 31 characters of [A-Za-z0-9_.-], no leading '.'), prefix and suffix are
+ * the caller's words of [A-Za-z0-9_.-].  The result is one path component
+ * and never "." or "..", nor hidden: it holds no '/' and does not start
+ * with '.', whatever name says.  0, or -1 with buf "" (a bad part, or
+ * len too small).
+ */
+int names_from_name(char *buf, size_t len, const char *prefix, const char *name, const char *suffix);
+
 /* The experiment name is acceptable: [a-z0-9]+ */
 int names_valid_exp(const char *exp);
 

@@ -28,30 +28,17 @@ void rc_pc_open(rc_pchart *pc, const char *out, int w, int h)
     if (!pc->dat) { gp_job_abort(pc->job); rc_die("%s", err); }
 }
 
-/* Quote s for gnuplot into buf (as gp_put_str: ' doubled). */
-static const char *gq(const char *s, char *buf, size_t len)
-{
-    size_t u = 0;
-    if (len < 3) { if (len) buf[0] = 0; return buf; }
-    buf[u++] = '\'';
-    for (; *s && u + 3 < len; s++) {
-        if (*s == '\'') buf[u++] = '\'';
-        buf[u++] = *s;
-    }
-    buf[u++] = '\'';
-    buf[u] = 0;
-    return buf;
-}
-
 /* A series as a data block and its clause (style: "with linespoints pt 7";
  * axis2: on the right axis).  An empty series is left out. */
 void rc_pc_series(rc_pchart *pc, const rfm_series *sr, const char *title, const char *style, int axis2)
 {
     if (!sr->n || pc->n == RC_PC_MAX) return;
-    fprintf(pc->dat, "# %s\n", title);
+    fputs("# ", pc->dat);
+    gp_put_text(pc->dat, GP_TEXT_COMMENT, title);
+    fputc('\n', pc->dat);
     for (size_t i = 0; i < sr->n; i++) fprintf(pc->dat, "%.10g\t%.10g\n", sr->x[i], sr->y[i]);
     fprintf(pc->dat, "\n\n");
-    char q[256], nested[96];
+    char nested[96];
     if (style == RC_LINESTYLE) {
         /* series of one chart that measure the same coincide: the first is
          * drawn wide with large markers, the next ones narrower and with
@@ -61,17 +48,17 @@ void rc_pc_series(rc_pchart *pc, const rfm_series *sr, const char *title, const 
         snprintf(nested, sizeof nested, "with linespoints %s", st[pc->index % 5]);
         style = nested;
     }
-    snprintf(pc->clause[pc->n++], sizeof pc->clause[0], "dat index %d using 1:2%s %s title %s", pc->index++,
-             axis2 ? " axes x1y2" : "", style, gq(title, q, sizeof q));
+    snprintf(pc->title[pc->n], sizeof pc->title[0], "%s", title);
+    snprintf(pc->clause[pc->n++], sizeof pc->clause[0], "dat index %d using 1:2%s %s", pc->index++,
+             axis2 ? " axes x1y2" : "", style);
 }
 
 /* A horizontal line at y (NAN: none). */
 void rc_pc_hline(rc_pchart *pc, double y, const char *title, const char *style, int axis2)
 {
     if (!isfinite(y) || pc->n == RC_PC_MAX) return;
-    char q[256];
-    snprintf(pc->clause[pc->n++], sizeof pc->clause[0], "%.10g%s %s title %s", y, axis2 ? " axes x1y2" : "",
-             style, gq(title, q, sizeof q));
+    snprintf(pc->title[pc->n], sizeof pc->title[0], "%s", title);
+    snprintf(pc->clause[pc->n++], sizeof pc->clause[0], "%.10g%s %s", y, axis2 ? " axes x1y2" : "", style);
 }
 
 /* The DRAM peak and, where the set has one, the achievable ceiling. */
@@ -94,7 +81,10 @@ int rc_pc_finish(rc_pchart *pc, const char *title, const char *settings)
     fprintf(gp, "set title ");
     gp_put_str(gp, title);
     fprintf(gp, "\nset grid\nset key below maxcols 2 height 1 font ',10'\n%s\nplot ", settings);
-    for (int i = 0; i < pc->n; i++) fprintf(gp, "%s%s", i ? ", \\\n     " : "", pc->clause[i]);
+    for (int i = 0; i < pc->n; i++) {
+        fprintf(gp, "%s%s title ", i ? ", \\\n     " : "", pc->clause[i]);
+        gp_put_str(gp, pc->title[i]);
+    }
     fprintf(gp, "\n");
     if (gp_job_finish(pc->job, err, sizeof err) != 0) rc_die("%s", err);
     return 0;
@@ -149,7 +139,9 @@ int rc_cmd_chart_bandwidth(const char *out, int n, char **files, double ceiling)
     FILE *dat = gp_job_add_data(job, ".dat", "dat", "w", err, sizeof err);
     if (!dat) { gp_job_abort(job); rc_die("%s", err); }
     for (size_t k = 0; k < nk; k++) {
-        fprintf(dat, "# %s\n", keys[k]);
+        fputs("# ", dat);
+        gp_put_text(dat, GP_TEXT_COMMENT, keys[k]);
+        fputc('\n', dat);
         /* ascending WPB */
         double ws[RC_MAX_WPB], bw[RC_MAX_WPB];
         size_t m = 0;
@@ -216,7 +208,9 @@ int rc_cmd_chart_ladders(const char *out, int n, char **specs)
         if (plateau_read_tsv(eq + 1, &se, err, sizeof err) != 0) { gp_job_abort(job); rc_die("%s", err); }
         snprintf(titles[i], sizeof titles[i], "%.*s%s%s%s", (int)(eq - specs[i]), specs[i],
                  *se.device_name ? " (" : "", se.device_name, *se.device_name ? ")" : "");
-        fprintf(dat, "# %s\n", titles[i]);
+        fputs("# ", dat);
+        gp_put_text(dat, GP_TEXT_COMMENT, titles[i]);
+        fputc('\n', dat);
         for (size_t k = 0; k < se.n; k++) fprintf(dat, "%.0f\t%.3f\n", se.pts[k].bytes, se.pts[k].cycles);
         fprintf(dat, "\n\n");
         plateau_series_free(&se);

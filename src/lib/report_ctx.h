@@ -190,7 +190,8 @@ void rc_family_figure(report_doc *d, rd_section *s, const rc_ctx *c, const rc_gp
 typedef struct rc_pchart {
     gp_job *job;
     FILE *dat;
-    char clause[RC_PC_MAX][512];
+    char clause[RC_PC_MAX][512];     /* the clause up to its title */
+    char title[RC_PC_MAX][256];      /* the key's title, quoted by gp_put_str */
     int n, index;
 } rc_pchart;
 

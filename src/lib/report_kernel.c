@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "names.h"
 #include "report_run.h"
 #include "tsv.h"
 
@@ -20,12 +21,18 @@ static int exists(const char *p)
     return stat(p, &st) == 0;
 }
 
-/* The chart of one region, or a note on why there is none. */
+/* The chart of one region, or a note on why there is none.  Its file name
+ * comes from the region's name through names_from_name (never a path). */
 static void chart(report_doc *d, rd_section *s, const char *outdir, const tsv_table *fail, const char *kind,
                   const char *region, const char *caption)
 {
-    char rel[512], path[4200];
-    snprintf(rel, sizeof rel, "charts/%s_%s.svg", kind, region);
+    char rel[512], path[4200], prefix[32], base[128];
+    snprintf(prefix, sizeof prefix, "%s_", kind);
+    if (names_from_name(base, sizeof base, prefix, region, ".svg") != 0) {
+        rd_failed(d, s, kind, "the region's name is not one a log may hold (warplog_name_check): no file has it");
+        return;
+    }
+    snprintf(rel, sizeof rel, "charts/%s", base);
     snprintf(path, sizeof path, "%s/%s", outdir, rel);
     if (exists(path)) {
         rd_figure(d, s, rel, caption);
@@ -98,6 +105,9 @@ report_doc *rk_build(const char *outdir, char *err, size_t errlen)
     rd_links_start(d, s, NULL);
     rd_link(d, s, "tables/verdict.tsv", "verdict.tsv");
 
+    /* Regions by index: verdict.tsv's row r is region r, and so is the r-th
+     * of latency_stats.tsv's last v.nrow rows (its region rows follow the
+     * whole log's), never the first row that carries the name. */
     for (size_t r = 0; r < v.nrow; r++) {
         const char *name = tsv_get(&v, r, "region");
         char id[128];
@@ -105,9 +115,10 @@ report_doc *rk_build(const char *outdir, char *err, size_t errlen)
         char head[256];
         snprintf(head, sizeof head, "Region %s", name);
         rd_section *rs = rd_section_add(d, id, head);
-        if (have_ls) {
-            const long i = tsv_find(&ls, "region", name, 0);
-            if (i >= 0)
+        if (have_ls && ls.nrow >= v.nrow) {
+            const size_t i = ls.nrow - v.nrow + r;
+            const char *got = tsv_get(&ls, i, "region");
+            if (got && name && !strcmp(got, name))
                 rd_para(d, rs, "%s records; latency p5 %s, p50 %s, p95 %s, p99 %s cycles (p50 %s ns).",
                         tsv_get(&ls, (size_t)i, "count"), tsv_get(&ls, (size_t)i, "p5_cycles"),
                         tsv_get(&ls, (size_t)i, "p50_cycles"), tsv_get(&ls, (size_t)i, "p95_cycles"),

@@ -88,8 +88,12 @@ static int in_path(const char *name)
     return 0;
 }
 
-/* Run `gnuplot -d -c script` in dir.  Returns 0 or -1 (message printed). */
-static int run_gnuplot(const char *dir, const char *script)
+/* Run `gnuplot -d -c script OUT DAT` in dir.  Returns 0 or -1 (message
+ * printed).  The chart and the data are named as arguments (ARG1, ARG2), as
+ * gp.c's jobs do: the script's defaults are quoted for gnuplot
+ * (gp_put_str), which turns a newline into a space, so a name with one must
+ * not rely on them. */
+static int run_gnuplot(const char *dir, const char *script, const char *out_name, const char *dat_name)
 {
     fflush(stdout);
     fflush(stderr);
@@ -103,7 +107,7 @@ static int run_gnuplot(const char *dir, const char *script)
             fprintf(stderr, PROG ": cannot enter %s: %s\n", dir, strerror(errno));
             _exit(126);
         }
-        execlp("gnuplot", "gnuplot", "-d", "-c", script, (char *)NULL);
+        execlp("gnuplot", "gnuplot", "-d", "-c", script, out_name, dat_name, (char *)NULL);
         fprintf(stderr, PROG ": cannot run gnuplot: %s\n", strerror(errno));
         _exit(127);
     }
@@ -189,8 +193,12 @@ static int write_dat(const char *path, const char *src, const plateau_series *s,
     outfile o;
     FILE *f = open_out(&o, path);
     if (!f) return -1;
-    fprintf(f, "# %s - the points of %s and the plateau each belongs to ('-': none)\n",
-            basename_of(path), src);
+    /* file names are the user's: comment text (gp.h), never data rows */
+    fputs("# ", f);
+    gp_put_text(f, GP_TEXT_COMMENT, basename_of(path));
+    fputs(" - the points of ", f);
+    gp_put_text(f, GP_TEXT_COMMENT, src);
+    fputs(" and the plateau each belongs to ('-': none)\n", f);
     fprintf(f, "# bytes\tcycles_per_load\tns_per_load\tlevel\n");
     for (size_t i = 0; i < s->n; i++)
         fprintf(f, "%.0f\t%.2f\t%.2f\t%s\n", s->pts[i].bytes, s->pts[i].cycles, s->pts[i].ns,
@@ -208,8 +216,14 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
     outfile o;
     FILE *f = open_out(&o, path);
     if (!f) return -1;
-    fprintf(f, "# %s - latency ladder of %s, written by bin/plot_ladder.\n", basename_of(path), src);
-    fprintf(f, "# Draw again: cd to this folder, then gnuplot -d -c %s [OUTPUT [DATA]]\n", basename_of(path));
+    /* file names are the user's: comment text (gp.h), never a command */
+    fputs("# ", f);
+    gp_put_text(f, GP_TEXT_COMMENT, basename_of(path));
+    fputs(" - latency ladder of ", f);
+    gp_put_text(f, GP_TEXT_COMMENT, src);
+    fputs(", written by bin/plot_ladder.\n# Draw again: cd to this folder, then gnuplot -d -c ", f);
+    gp_put_text(f, GP_TEXT_COMMENT, basename_of(path));
+    fputs(" [OUTPUT [DATA]]\n", f);
     /* as every other chart script (src/lib/gp.c): the output and the data
      * are arguments, with the names written beside them as defaults */
     fprintf(f, "out = ARGC >= 1 ? ARG1 : ");
@@ -249,7 +263,9 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
     for (int e = e0; e <= e1; e += step) {
         char lab[32];
         plateau_pow2_label(lab, sizeof lab, e);
-        fprintf(f, "%s'%s' %.0f", e == e0 ? "" : ", ", lab, ldexp(1.0, e));
+        fputs(e == e0 ? "" : ", ", f);
+        gp_put_str(f, lab);
+        fprintf(f, " %.0f", ldexp(1.0, e));
     }
     fprintf(f, ")\n");
     fprintf(f, "set mxtics %d\n", step);
@@ -279,11 +295,12 @@ static int write_gp(const char *path, const char *out_name, const char *dat_name
         double mid = sqrt(lv[i].from_bytes * lv[i].to_bytes);
         fprintf(f, "set arrow %d from %.6g,%.6g to %.6g,%.6g nohead lw 5 lc rgb '%s' back\n",
                 i + 1, lv[i].from_bytes, lv[i].cycles, lv[i].to_bytes, lv[i].cycles, col);
-        /* level names come from plateau_label: no quotes to escape */
-        fprintf(f, "set label %d '%s: %.0f cycles", i + 1, lv[i].name, lv[i].cycles);
-        if (k > 0)
-            fprintf(f, ", %.0f ns", lv[i].ns);
-        fprintf(f, "' at %.6g,%.6g center offset 0,1.2 front tc rgb '%s'\n", mid, lv[i].cycles, col);
+        char lab[sizeof lv[i].name + 64];
+        int u = snprintf(lab, sizeof lab, "%s: %.0f cycles", lv[i].name, lv[i].cycles);
+        if (k > 0 && u > 0 && (size_t)u < sizeof lab) snprintf(lab + u, sizeof lab - (size_t)u, ", %.0f ns", lv[i].ns);
+        fprintf(f, "set label %d ", i + 1);
+        gp_put_str(f, lab);
+        fprintf(f, " at %.6g,%.6g center offset 0,1.2 front tc rgb '%s'\n", mid, lv[i].cycles, col);
     }
     fprintf(f, "plot dat using 1:2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb '#0077bb' title 'measured'\n");
     return commit_out(&o);
@@ -419,7 +436,7 @@ int main(int argc, char **argv)
                         "Install gnuplot (Debian: apt-get install gnuplot-nox), then run: "
                         "cd %s && gnuplot -d -c %s\n", gp, dat, dir, basename_of(gp));
                 rc = 1;
-            } else if (run_gnuplot(dir, basename_of(gp)) != 0) {
+            } else if (run_gnuplot(dir, basename_of(gp), basename_of(out), basename_of(dat)) != 0) {
                 rc = 1;
             } else if (access(out, R_OK) != 0) {
                 fprintf(stderr, PROG ": gnuplot ran but %s was not written\n", out);

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 C=tests/fuzz/corpus
 rm -rf "$C"
 mkdir -p "$C"/{warplog_raw,warplog_payload,ncu_csv,sweep,ladder,tsv,cli,probes,sass,ceiling,report_families,fleet,results}
-mkdir -p "$C"/{sector_measured,readonly_join,family_join,ncu_query}
+mkdir -p "$C"/{sector_measured,readonly_join,family_join,ncu_query,regions}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 gcc -std=c11 -O1 -Iinstrument -Isrc/lib tests/fuzz/shrink_log.c build/libwarplat.a -lz -lm -o "$W/shrink_log"
@@ -25,7 +25,29 @@ bin/mklog "$C/warplog_raw/mklog_known.bin" --wpb 2 --sm-count 3 --chunk-records 
     <tests/fixtures/post/known.tsv
 bin/mklog "$C/warplog_raw/mklog_float4.bin" --kernel float4 --wpb 2 --clock-mhz 0 \
     <tests/fixtures/post/float4.tsv
+# version 3 (named regions, warplat.h): the fuzzers then mutate region_count,
+# the names and the bytes per warp too
+bin/mklog "$C/warplog_raw/mklog_regions.bin" --kernel spmv --experiment user --regions gather,reduce \
+    --region-bytes 6144,0 --wpb 2 --blocks-per-sm 2 --chunk-records 5 <tests/fixtures/regions.tsv
+bin/mklog "$C/warplog_raw/mklog_regions16.bin" --kernel k --experiment user --wpb 2 \
+    --regions a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p <tests/fixtures/regions.tsv
 for f in "$C"/warplog_raw/*.bin; do zcat "$f" >"$C/warplog_payload/$(basename "$f" .bin).raw"; done
+# regions (fuzz_regions.c): the DRAM latency in ns (a double), a raw header,
+# raw records (the fixture's, as bin/mklog reads them)
+raw_records() {
+    awk '!/^#/ && NF >= 6 { s = ""
+        split($1 " " $2 " " $3, v, " ")
+        for (k = 1; k <= 3; k++) { x = v[k]; for (b = 0; b < 8; b++) { s = s sprintf("\\x%02x", x % 256); x = int(x / 256) } }
+        x = $4; for (b = 0; b < 4; b++) { s = s sprintf("\\x%02x", x % 256); x = int(x / 256) }
+        s = s sprintf("\\x%02x\\x%02x\\x%02x\\x%02x", $5 % 256, (NF > 6 ? $7 : 0) % 256, $6 % 256, int($6 / 256))
+        printf "%s", s }' "$1"
+}
+dram_600ns='\x00\x00\x00\x00\x00\xc0\x82\x40'
+for f in mklog_regions mklog_regions16 mklog_known; do
+    recs=tests/fixtures/regions.tsv
+    [ $f = mklog_known ] && recs=tests/fixtures/post/known.tsv
+    { printf "$dram_600ns"; head -c 1024 "$C/warplog_payload/$f.raw"; printf "$(raw_records $recs)"; } >"$C/regions/$f"
+done
 
 cp tests/fixtures/ncu/{long_v2023,long_v2025,quoting,raw_page,perm_denied,no_kernels,h100_real_default}.csv "$C/ncu_csv/"
 cp data/reference/h100/ncu/{gran_64,strided_8}.csv "$C/ncu_csv/"

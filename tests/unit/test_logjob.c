@@ -27,6 +27,7 @@ static void header(warplog_header *h, uint64_t n)
 {
     warplog_header_init(h);
     snprintf(h->experiment, sizeof h->experiment, "test");
+    snprintf(h->kernel, sizeof h->kernel, "baseline");   /* a log names both (warplog_name_check) */
     h->record_count = n;
     h->warps_per_block = 4;
     h->records_per_warp = 1;

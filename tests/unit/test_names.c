@@ -19,6 +19,26 @@ int main(void)
     CHECK(names_log(b, sizeof b, "copy", "a/b", "", 4) == -1);
     CHECK(names_log(b, sizeof b, "copy", "x", "s-8", 4) == -1);
     CHECK(names_summary(b, 10, "readonly", "1e8", 4) == -1);        /* does not fit */
+    /* file names from names a log gives (issue 35): one component, never a
+     * way out of the folder, whatever the name says */
+    CHECK(names_from_name(b, sizeof b, "latency_", "gather", ".svg") == 0); CHECK(!strcmp(b, "latency_gather.svg"));
+    CHECK(names_from_name(b, sizeof b, "", "v1.2-x_Y", "") == 0);         CHECK(!strcmp(b, "v1.2-x_Y"));
+    CHECK(names_from_name(b, sizeof b, "w_", "thirty_one_characters_long_xxxx", ".gp") == 0);
+    static const char *const hostile[] = {"/../../../../x", "..", ".", "../x", "a/b", "/", "", ".hidden",
+                                          "x\nsystem(\"touch PWNED\")", "a'b", "a\\b", "a b", "$(id)",
+                                          "thirty_two_characters_long_xxxxx"};
+    for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
+        snprintf(b, sizeof b, "junk");
+        CHECK(names_from_name(b, sizeof b, "latency_", hostile[i], ".svg") == -1);
+        CHECK(!strcmp(b, ""));
+        CHECK(names_from_name(b, sizeof b, "", hostile[i], "") == -1);
+    }
+    CHECK(names_from_name(b, sizeof b, NULL, "a", "") == -1);
+    CHECK(names_from_name(b, sizeof b, "../", "a", "") == -1);           /* the caller's parts too */
+    CHECK(names_from_name(b, sizeof b, ".", "a", "") == -1);              /* never hidden */
+    CHECK(names_from_name(b, sizeof b, "x", "a", "/..") == -1);
+    CHECK(names_from_name(b, 8, "latency_", "gather", ".svg") == -1);    /* does not fit */
+    CHECK(!strcmp(b, ""));
     /* parsing */
     CHECK(names_parse("readonly_1e8_wpb4.tsv", e, v, l, n, 32, &w) == NAMES_SUMMARY);
     CHECK(!strcmp(e, "readonly") && !strcmp(n, "1e8") && w == 4);

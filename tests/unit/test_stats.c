@@ -229,6 +229,7 @@ static void test_read_log(void)
     h.chunk_records = 64;
     h.sm_count = 4;
     h.warps_per_block = 4;
+    snprintf(h.experiment, sizeof h.experiment, "readonly");   /* a log names both */
     snprintf(h.kernel, sizeof h.kernel, "float4");
     char err[256];
     warplog_writer *w = warplog_writer_open(path, &h, 1, err, sizeof err);

@@ -443,7 +443,53 @@ static void test_regions(void)
     BAD(h.region_names[0][0] = '\033', "region_names[0] holds the control character 0x1b");
     BAD(memset(h.region_names[3], 'x', 16), "region_names[3] is not NUL-terminated");
     BAD((h.version = 2), "region_count is 1 in a version-2 header (regions need version 3)");
+    /* issue 35: a region's name becomes a file name and a chart title, so
+     * the reader (and the writer) take only the API's names */
+#define NAMED(i, s) snprintf(h.region_names[i], sizeof h.region_names[i], "%s", s)
+    BAD(NAMED(0, "/../../../../x"), "region_names[0] \"/../../../../x\" holds a character outside "
+        "[A-Za-z0-9_.-] at byte 0; a name is 1 to 15 characters of [A-Za-z0-9_.-], not starting with '.'");
+    BAD(NAMED(0, ".."), "region_names[0] \"..\" starts with '.'");
+    BAD(NAMED(0, ".x"), "region_names[0] \".x\" starts with '.'");
+    BAD(NAMED(0, "a/b"), "region_names[0] \"a/b\" holds a character outside [A-Za-z0-9_.-] at byte 1");
+    BAD(NAMED(0, "x'y"), "region_names[0] \"x'y\" holds a character outside");
+    BAD(NAMED(0, "sys(\"t\")"), "region_names[0] \"sys(\\x22t\\x22)\" holds a character outside "
+        "[A-Za-z0-9_.-] at byte 3");
+    BAD(NAMED(0, "a\\b"), "region_names[0] \"a\\x5cb\" holds");
+    BAD(NAMED(0, "caf\xc3\xa9"), "region_names[0] \"caf\\xc3\\xa9\" holds a character outside "
+        "[A-Za-z0-9_.-] at byte 3");
+    /* every region is checked, not only the first */
+    BAD((h.region_count = 2, h.records_per_warp = 2, NAMED(1, "b"), NAMED(1, "b b")),
+        "region_names[1] \"b b\" holds a character outside");
+    /* two regions of one name: the second would show the first's numbers */
+    BAD((h.region_count = 3, h.records_per_warp = 3, NAMED(1, "b"), NAMED(2, "a")),
+        "regions 0 and 2 are both named \"a\"; each region needs a name of its own");
+#undef NAMED
 #undef BAD
+    /* the experiment and the kernel: the same rule, 31 characters */
+#define BAD(code, needle) do { make_header(&h, 0, 4); code; expect_bad_header(&h, needle); } while (0)
+    BAD(snprintf(h.kernel, sizeof h.kernel, "../k"), "kernel \"../k\" starts with '.'");
+    BAD(snprintf(h.kernel, sizeof h.kernel, "k/../../x"), "kernel \"k/../../x\" holds a character outside "
+        "[A-Za-z0-9_.-] at byte 1; a name is 1 to 31 characters");
+    BAD(h.kernel[0] = 0, "kernel \"\" is empty");
+    BAD(snprintf(h.experiment, sizeof h.experiment, "a b"), "experiment \"a b\" holds a character outside");
+#undef BAD
+    /* valid names of every shape are taken, and read back unchanged */
+    make_header(&h, 0, 4);
+    h.version = 3;
+    h.region_count = 4;
+    h.records_per_warp = 4;
+    snprintf(h.region_names[0], 16, "a");
+    snprintf(h.region_names[1], 16, "v1.2-x_Y..z");
+    snprintf(h.region_names[2], 16, "fifteen_chars_x");
+    snprintf(h.region_names[3], 16, "0");
+    snprintf(h.kernel, sizeof h.kernel, "thirty_one_characters_long_xxxx");
+    CHECK_EQ_I(warplog_header_check(&h, err, sizeof err), 0);
+    /* the rule on its own: lengths are the caller's */
+    CHECK_EQ_I(warplog_name_check("n", "abc", 3, err, sizeof err), 0);
+    CHECK_EQ_I(warplog_name_check("n", "abcd", 3, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "n \"abcd...\" is too long; a name is 1 to 3 characters");
+    CHECK_EQ_I(warplog_name_check("n", NULL, 3, err, sizeof err), -1);
+    CHECK_EQ_I(warplog_name_check("n", "\n", 3, NULL, 0), -1);
     /* a version this build does not know */
     make_header(&h, 0, 4);
     h.version = 4;
