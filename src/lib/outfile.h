@@ -21,11 +21,15 @@
  *     (renaming a temporary onto /dev/full would replace the device node).
  *   - a directory: refused with a sentence.
  *
- * Every temporary file is registered until it is renamed or removed, and a
- * SIGINT, SIGTERM or SIGHUP removes all of them before the process dies of
- * the signal (the shell sees 130, 143, 129).  A signal that was ignored when
- * the first output was opened stays ignored (nohup).  A handler that was
- * installed before is called after the temporaries are gone.
+ * Every temporary file is registered until it is renamed or removed, and
+ * every catchable signal that would end the process (SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGPIPE, SIGXFSZ) removes all
+ * of them before the process dies of the signal (the shell sees 128 + its
+ * number: 130, 143, 129 ...).  A signal that was ignored when the first
+ * output was opened stays ignored (nohup; SIGXFSZ ignored makes a write past
+ * ulimit -f fail with EFBIG, and the commit then removes the temporary).  A
+ * handler that was installed before is called after the temporaries are
+ * gone.
  *
  * Standard output cannot be taken back, so a tool checks it once at the end
  * with outfile_check_stdout (and may stop early when ferror(stdout) is set).
