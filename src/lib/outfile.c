@@ -15,6 +15,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -129,6 +130,15 @@ static mode_t default_mode(void)
     return 0666 & ~m;
 }
 
+/* Whether the user may write the existing regular file PATH by its mode.
+ * Root may write anything, so for root a file with no write bit at all
+ * (chmod a-w) is the owner's word that it is not to be replaced. */
+static int may_write(const char *path, const struct stat *st)
+{
+    if (geteuid() == 0) return (st->st_mode & 0222) != 0;
+    return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
+}
+
 FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -153,6 +163,13 @@ FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, si
             return NULL;
         }
         return o->f;
+    }
+    /* a file the user may not write is not replaced either: the rename
+     * would go round its mode, break its hard links and make it the user's */
+    if (have && !may_write(path, &st)) {
+        set_err(err, errlen, "cannot write %s: it is read-only (mode %04o); change its mode "
+                "or remove it first", path, (unsigned)(st.st_mode & 07777));
+        return NULL;
     }
     /* a symbolic link to a file: replace the file, keep the link */
     struct stat lst;

@@ -20,6 +20,10 @@
  *   - a device, a FIFO or a socket: written in place, never renamed over
  *     (renaming a temporary onto /dev/full would replace the device node).
  *   - a directory: refused with a sentence.
+ *   - a regular file the user may not write (for root: one with no write
+ *     bit, mode 0444): refused with a sentence, the file untouched; a rename
+ *     would replace it all the same, break its hard links and change its
+ *     owner.
  *
  * Every temporary file is registered until it is renamed or removed, and
  * every catchable signal that would end the process (SIGINT, SIGTERM,

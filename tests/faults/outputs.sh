@@ -142,6 +142,15 @@ expect_says "cannot write out/big.tsv: File too large"; one_sentence
 [ ! -e out/big.tsv ] || fail "EFBIG: a partial out/big.tsv was left"
 no_temporaries out
 
+# ---- a file the user may not write (mode 444; root too): refused, kept as
+# it was, its hard link still the same file
+echo old >out/ro.tsv; chmod 444 out/ro.tsv; ln out/ro.tsv ro-link.tsv
+expect_exit 1 "$B/tsv" cat "$ROOT/$IN" --out out/ro.tsv
+expect_says "cannot write out/ro.tsv: it is read-only (mode 0444)"; one_sentence
+[ "$(cat ro-link.tsv)" = old ] && [ out/ro.tsv -ef ro-link.tsv ] || fail "tsv cat replaced the read-only out/ro.tsv"
+no_temporaries out
+rm -f out/ro.tsv ro-link.tsv
+
 # ---- stdout that cannot be written: exit 1 and a sentence
 expect_exit 1 bash -c '"$0" key "$1" >/dev/full' "$B/fleet" "$ROOT/data/reference/h100"
 expect_says "standard output"
