@@ -144,6 +144,13 @@ $(FAMTEXT): $(B)/src/gen/famtext.o $(B)/src/lib/famtext.o $(B)/src/lib/outfile.o
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
+# the installed pkg-config file's writer (src/gen/pcfile.c), run by make install
+PCFILE    := $(B)/gen/pcfile
+$(B)/src/gen/pcfile.o: ALL_CFLAGS += -Iinclude
+$(PCFILE): $(B)/src/gen/pcfile.o $(B)/src/lib/pcfile.o $(B)/src/lib/outfile.o $(B)/src/lib/err.o
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ -lpthread
+
 $(B)/gen/famtext_%.c: src/families/%/report.txt $(FAMTEXT)
 	@$(if $(Q),echo "  FAMTEXT $<")
 	$(Q)$(FAMTEXT) $* $< $@
@@ -296,7 +303,10 @@ fuzz:
 #                               the analysis library), DIR/lib/pkgconfig/warplat.pc,
 #                               DIR/lib/cmake/warplat/warplatConfig.cmake
 #   make uninstall PREFIX=DIR   removes exactly those files (and the folders
-#                               they leave empty)
+#                               they leave empty, PREFIX/lib and PREFIX/include
+#                               included)
+# DIR may hold blanks, quotes, '&', '|' or '\'; one with '$', '(', ')', ';' or a
+# control character is refused before anything is installed (src/lib/pcfile.h).
 # The host API (src/api/) is plain C against the CUDA runtime: gcc builds it,
 # with the CUDA headers; it needs nvcc's CUDA_HOME but never nvcc itself.
 PREFIX ?= /usr/local
@@ -326,20 +336,26 @@ $(API_LIB): $(API_OBJ) $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-install: $(API_LIB)
-	$(Q)test -n "$(PREFIX)" || { echo "make install: PREFIX is empty" >&2; exit 2; }
-	$(Q)mkdir -p "$(PREFIX)/include/warplat" "$(PREFIX)/lib/pkgconfig" "$(PREFIX)/lib/cmake/warplat"
-	$(Q)cp $(API_HEADERS) "$(PREFIX)/include/warplat/"
-	$(Q)cp $(API_LIB) "$(PREFIX)/lib/libwarplat.a"
-	$(Q)sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' \
-	        -e 's|@VERSION@|'"$$(sed -n 's/^#define WARPLAT_VERSION_STRING "\(.*\)"/\1/p' include/warplat/warplat.h)"'|' \
-	        src/api/warplat.pc.in > "$(PREFIX)/lib/pkgconfig/warplat.pc"
-	$(Q)cp src/api/warplatConfig.cmake "$(PREFIX)/lib/cmake/warplat/"
-	@echo "installed warplat into $(PREFIX); build with: nvcc ... \$$(pkg-config --cflags --libs warplat)"
-	@echo "(PKG_CONFIG_PATH=$(abspath $(PREFIX))/lib/pkgconfig if $(PREFIX) is not a system prefix)"
+# PREFIX reaches the recipes through the environment and is only ever used
+# as "$$PREFIX": a blank, a quote, '&', '|' or '\' in it is then just a byte.
+# The pkg-config file is written (and PREFIX checked) before anything is
+# installed.
+install uninstall: export PREFIX := $(PREFIX)
+install: $(API_LIB) $(PCFILE)
+	$(Q)test -n "$$PREFIX" || { echo "make install: PREFIX is empty" >&2; exit 2; }
+	$(Q)$(PCFILE) "$$PREFIX" src/api/warplat.pc.in $(B)/api/warplat.pc
+	$(Q)mkdir -p -- "$$PREFIX/include/warplat" "$$PREFIX/lib/pkgconfig" "$$PREFIX/lib/cmake/warplat"
+	$(Q)cp $(API_HEADERS) "$$PREFIX/include/warplat/"
+	$(Q)cp $(API_LIB) "$$PREFIX/lib/libwarplat.a"
+	$(Q)cp $(B)/api/warplat.pc "$$PREFIX/lib/pkgconfig/warplat.pc"
+	$(Q)cp src/api/warplatConfig.cmake "$$PREFIX/lib/cmake/warplat/"
+	@printf '%s\n' "installed warplat into $$PREFIX; build with: nvcc ... \$$(pkg-config --cflags --libs warplat)"
+	@printf '%s\n' "(PKG_CONFIG_PATH=$$(sed -n 's/^prefix=//p' $(B)/api/warplat.pc)/lib/pkgconfig if $$PREFIX is not a system prefix)"
 
+# the folders install made (mkdir -p) go when they are left empty, the
+# deepest first, up to PREFIX/include and PREFIX/lib; PREFIX itself stays
 uninstall:
-	$(Q)test -n "$(PREFIX)" || { echo "make uninstall: PREFIX is empty" >&2; exit 2; }
-	$(Q)for f in $(INSTALLED); do rm -f "$(PREFIX)/$$f"; done
-	$(Q)for d in include/warplat lib/pkgconfig lib/cmake/warplat lib/cmake; do \
-	        rmdir "$(PREFIX)/$$d" 2>/dev/null || true; done
+	$(Q)test -n "$$PREFIX" || { echo "make uninstall: PREFIX is empty" >&2; exit 2; }
+	$(Q)for f in $(INSTALLED); do rm -f -- "$$PREFIX/$$f"; done
+	$(Q)for d in include/warplat include lib/pkgconfig lib/cmake/warplat lib/cmake lib; do \
+	        rmdir -- "$$PREFIX/$$d" 2>/dev/null || true; done

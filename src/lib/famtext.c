@@ -5,6 +5,7 @@
 
 #include "err.h"
 #include "famtext.h"
+#include "family.h"
 
 static const char *const KEYS[FAMTEXT_NFIELDS] = {"about", "title", "intro"};
 
@@ -171,4 +172,19 @@ int famtext_write_c(FILE *f, const char *name, const char *source, const famtext
         return -1;
     }
     return 0;
+}
+
+int famtext_check_section(const struct fam_text *words, const char *name, char *err,
+                          size_t errlen)
+{
+    const char *missing = !words ? "report.txt" : !words->title ? "[title]"
+                        : !words->intro ? "[intro]" : NULL;
+    if (!missing) return 0;
+    if (!words)
+        set_err(err, errlen, "the family %s has its own section in the report, but no "
+                "src/families/%s/report.txt for its title and intro", name, name);
+    else
+        set_err(err, errlen, "the family %s has its own section in the report, but "
+                "src/families/%s/report.txt has no %s", name, name, missing);
+    return -1;
 }

@@ -45,6 +45,16 @@ int famtext_parse(const char *text, size_t len, famtext *t, char *err, size_t er
 
 void famtext_free(famtext *t);
 
+struct fam_text; /* family.h */
+
+/* A family with its own section in the report (report_family.h: section)
+ * needs its [title] and its [intro]: 0 when words (NULL: no report.txt)
+ * has both, else -1 with err "the family NAME has its own section, but
+ * src/families/NAME/report.txt has no [title]" (what was rendered as
+ * "(null)"). */
+int famtext_check_section(const struct fam_text *words, const char *name, char *err,
+                          size_t errlen);
+
 /* Write the C definition of `const struct fam_text fam_text_NAME` (family.h)
  * to f, with a comment naming `source`; a field the file lacks is NULL.  The
  * strings are escaped so that the compiler reads back the same bytes.  NAME

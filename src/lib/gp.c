@@ -328,6 +328,31 @@ static void last_line(const char *text, size_t len, char *out, size_t outlen)
     out[n] = '\0';
 }
 
+/* Whether the chart file PATH ends as a whole file of format FMT does: an
+ * SVG with </svg>, a PNG with its IEND chunk, a PDF with %%EOF (trailing
+ * white space allowed).  Why: gnuplot ignores a failed write (a full disk)
+ * and still exits 0, leaving a chart cut short at a block boundary. */
+static int chart_is_whole(const char *path, const char *fmt)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    unsigned char tail[64];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return 0;
+    off_t end = lseek(fd, 0, SEEK_END);
+    off_t from = end > (off_t)sizeof tail ? end - (off_t)sizeof tail : 0;
+    ssize_t n = end < 0 ? -1 : pread(fd, tail, (size_t)(end - from), from);
+    close(fd);
+    if (n != end - from) return 0;
+    size_t len = (size_t)n;
+    if (strcmp(fmt, "png") == 0) return len >= sizeof iend && !memcmp(tail + len - sizeof iend, iend, sizeof iend);
+    while (len > 0 && (tail[len - 1] == '\n' || tail[len - 1] == '\r' || tail[len - 1] == ' ' ||
+                       tail[len - 1] == '\t'))
+        len--;
+    const char *want = strcmp(fmt, "svg") == 0 ? "</svg>" : "%%EOF";
+    size_t w = strlen(want);
+    return len >= w && !memcmp(tail + len - w, want, w);
+}
+
 /* Run gnuplot in the job's directory; 0 when it exited 0.
  *
  * Why two pipes: exit status 127 is what the shell convention gives both
@@ -432,8 +457,16 @@ static int run_gnuplot(gp_job *job, char *err, size_t errlen)
         return -1;
     }
     struct stat st;
-    if (stat(outfile_name(&job->chart.o), &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0)) {
+    const char *drawn = outfile_name(&job->chart.o);
+    if (stat(drawn, &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0)) {
         set_err(err, errlen, "gnuplot exited 0 but wrote no chart %s", job->chart.final_path);
+        return -1;
+    }
+    if (S_ISREG(st.st_mode) && !chart_is_whole(drawn, job->fmt)) {
+        set_err(err, errlen, "gnuplot exited 0 but its chart %s is cut short (%lld bytes, no %s "
+                "at its end): is the disk full?", job->chart.final_path, (long long)st.st_size,
+                strcmp(job->fmt, "svg") == 0 ? "</svg>" : strcmp(job->fmt, "png") == 0
+                                                            ? "IEND chunk" : "%%EOF");
         return -1;
     }
     return 0;

@@ -66,7 +66,10 @@ FILE *gp_job_add_data(gp_job *job, const char *suffix, const char *var, const ch
 FILE *gp_job_script(gp_job *job, char *err, size_t errlen);
 
 /* Close the files, run gnuplot, rename.  0 on success; -1 with err filled
- * and no file left.  Frees job either way. */
+ * and no file left: a data file that could not be written (a full disk),
+ * gnuplot's failure, or a chart that is empty or cut short (an SVG without
+ * its closing </svg>, a PNG without its IEND chunk, a PDF without %%EOF:
+ * gnuplot exits 0 after a failed write).  Frees job either way. */
 int gp_job_finish(gp_job *job, char *err, size_t errlen);
 
 /* With keep set, a failed job leaves its temporary script and data in place

@@ -15,6 +15,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -32,8 +33,15 @@ static struct {
     char *volatile path;
 } slots[OUTFILE_SLOTS];
 
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction previous[3];
+/* Every catchable signal whose default action ends the process and that a
+ * writer may meet: the terminal's and the job control's (INT, QUIT, HUP,
+ * TERM), a timer (ALRM), a user's (USR1, USR2), a reader that went away
+ * (PIPE) and a file grown past ulimit -f (XFSZ).  Each leaves a temporary
+ * file behind unless it is caught here. */
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP,  SIGQUIT, SIGALRM,
+                             SIGUSR1, SIGUSR2, SIGPIPE, SIGXFSZ};
+enum { NCAUGHT = sizeof caught / sizeof caught[0] };
+static struct sigaction previous[NCAUGHT];
 static atomic_int handlers_installed;
 
 void outfile_remove_temporaries(void)
@@ -45,7 +53,7 @@ void outfile_remove_temporaries(void)
 static void on_signal(int sig)
 {
     outfile_remove_temporaries();
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < NCAUGHT; k++) {
         if (caught[k] != sig) continue;
         /* a handler installed before ours (logjob's) gets its turn */
         if (!(previous[k].sa_flags & SA_SIGINFO) && previous[k].sa_handler != SIG_DFL &&
@@ -64,7 +72,7 @@ static void install_handlers(void)
 {
     int expect = 0;
     if (!atomic_compare_exchange_strong(&handlers_installed, &expect, 1)) return;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < NCAUGHT; k++) {
         struct sigaction old;
         if (sigaction(caught[k], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
         previous[k] = old;
@@ -72,7 +80,7 @@ static void install_handlers(void)
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
-        for (int j = 0; j < 3; j++) sigaddset(&sa.sa_mask, caught[j]);
+        for (int j = 0; j < NCAUGHT; j++) sigaddset(&sa.sa_mask, caught[j]);
         sigaction(caught[k], &sa, NULL);
     }
 }
@@ -122,6 +130,15 @@ static mode_t default_mode(void)
     return 0666 & ~m;
 }
 
+/* Whether the user may write the existing regular file PATH by its mode.
+ * Root may write anything, so for root a file with no write bit at all
+ * (chmod a-w) is the owner's word that it is not to be replaced. */
+static int may_write(const char *path, const struct stat *st)
+{
+    if (geteuid() == 0) return (st->st_mode & 0222) != 0;
+    return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
+}
+
 FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -147,6 +164,13 @@ FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, si
         }
         return o->f;
     }
+    /* a file the user may not write is not replaced either: the rename
+     * would go round its mode, break its hard links and make it the user's */
+    if (have && !may_write(path, &st)) {
+        set_err(err, errlen, "cannot write %s: it is read-only (mode %04o); change its mode "
+                "or remove it first", path, (unsigned)(st.st_mode & 07777));
+        return NULL;
+    }
     /* a symbolic link to a file: replace the file, keep the link */
     struct stat lst;
     char *real = NULL;
@@ -162,7 +186,7 @@ FILE *outfile_open(outfile *o, const char *path, const char *mode, char *err, si
     install_handlers();
     sigset_t hold, before;
     sigemptyset(&hold);
-    for (int k = 0; k < 3; k++) sigaddset(&hold, caught[k]);
+    for (int k = 0; k < NCAUGHT; k++) sigaddset(&hold, caught[k]);
     pthread_sigmask(SIG_BLOCK, &hold, &before);
     int fd = mkstemps(o->tmp, 4);
     if (fd >= 0) o->slot = slot_take(o->tmp) + 1;

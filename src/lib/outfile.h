@@ -20,12 +20,20 @@
  *   - a device, a FIFO or a socket: written in place, never renamed over
  *     (renaming a temporary onto /dev/full would replace the device node).
  *   - a directory: refused with a sentence.
+ *   - a regular file the user may not write (for root: one with no write
+ *     bit, mode 0444): refused with a sentence, the file untouched; a rename
+ *     would replace it all the same, break its hard links and change its
+ *     owner.
  *
- * Every temporary file is registered until it is renamed or removed, and a
- * SIGINT, SIGTERM or SIGHUP removes all of them before the process dies of
- * the signal (the shell sees 130, 143, 129).  A signal that was ignored when
- * the first output was opened stays ignored (nohup).  A handler that was
- * installed before is called after the temporaries are gone.
+ * Every temporary file is registered until it is renamed or removed, and
+ * every catchable signal that would end the process (SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGPIPE, SIGXFSZ) removes all
+ * of them before the process dies of the signal (the shell sees 128 + its
+ * number: 130, 143, 129 ...).  A signal that was ignored when the first
+ * output was opened stays ignored (nohup; SIGXFSZ ignored makes a write past
+ * ulimit -f fail with EFBIG, and the commit then removes the temporary).  A
+ * handler that was installed before is called after the temporaries are
+ * gone.
  *
  * Standard output cannot be taken back, so a tool checks it once at the end
  * with outfile_check_stdout (and may stop early when ferror(stdout) is set).

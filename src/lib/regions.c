@@ -37,7 +37,12 @@ region_acc *region_acc_new(const warplog_header *h)
     a->sm_count = h->sm_count > 0 ? h->sm_count : 1;
     a->sm = calloc((size_t)a->nregions * (size_t)a->sm_count, sizeof *a->sm);
     int ok = a->sm != NULL;
-    for (uint32_t r = 0; ok && r < a->nregions; r++) ok = (a->lat[r] = lat_stats_new()) != NULL;
+    /* the regions share one memory bound, that of one population (stats.h):
+     * 16 regions of 4 M distinct large latencies each took 2.5 GB */
+    for (uint32_t r = 0; ok && r < a->nregions; r++) {
+        ok = (a->lat[r] = lat_stats_new()) != NULL;
+        if (ok) lat_stats_set_max_distinct(a->lat[r], LAT_STATS_MAX_OVERFLOW / a->nregions);
+    }
     if (!ok) {
         region_acc_free(a);
         return NULL;
@@ -81,6 +86,19 @@ int region_acc_add(region_acc *a, const warp_record *rec, size_t n, char *err, s
     return 0;
 }
 
+int region_acc_finish(region_acc *a, char *err, size_t errlen)
+{
+    for (uint32_t r = 0; r < a->nregions; r++) {
+        lat_summary m;
+        if (lat_stats_summary(a->lat[r], LAT_STATS_ALL, &m) != 0) {
+            const char *why = lat_stats_error(a->lat[r]);
+            snprintf(err, errlen, "region %u: %s", r, *why ? why : "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int region_acc_summary(region_acc *a, uint32_t r, region_summary *out)
 {
     memset(out, 0, sizeof *out);
@@ -118,6 +136,10 @@ region_acc *region_acc_read_log(const char *path, warplog_header *h, char *err, 
             break;
         }
     warplog_reader_close(rd);
+    if (n == 0 && region_acc_finish(a, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        n = -1;
+    }
     if (n < 0) {
         region_acc_free(a);
         return NULL;

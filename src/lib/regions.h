@@ -14,6 +14,9 @@
  * A log without regions reads as one region (index 0).
  * Plain C11; memory is bounded: one all-SM latency histogram per region
  * (stats.h, records fed with their smid set to 0) and 32 B per (region, SM).
+ * The regions share one population's bound on distinct large latencies
+ * (LAT_STATS_MAX_OVERFLOW / regions each), so a log of any number of regions
+ * takes at most about 256 MiB for them (stats.h), or is refused.
  */
 #ifndef WARPLAT_REGIONS_H
 #define WARPLAT_REGIONS_H
@@ -39,6 +42,10 @@ region_acc *region_acc_new(const warplog_header *h);
 /* Account n records.  0, or -1 with a sentence in err (a region id or smid
  * outside the header's, or the statistics' own limits). */
 int region_acc_add(region_acc *a, const warp_record *r, size_t n, char *err, size_t errlen);
+/* Merge what was accounted (the last batch of large latencies, which may
+ * pass the bound): 0, or -1 with a sentence in err.  region_acc_read_log
+ * calls it. */
+int region_acc_finish(region_acc *a, char *err, size_t errlen);
 /* Summary of region r (0 .. regions-1).  0, or -1 (r out of range, memory). */
 int region_acc_summary(region_acc *a, uint32_t r, region_summary *out);
 uint32_t region_acc_count(const region_acc *a);

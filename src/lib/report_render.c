@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "famtext.h"
+#include "family.h"
 #include "outfile.h"
 #include "report_cmd.h"
 #include "report_kernel.h"
@@ -94,6 +96,10 @@ int rc_cmd_render(rc_ctx *c, const char *mode, const char *note, const char *ref
             if (first != !pass) continue;
             if (!first) rc_sec_family(d, c, c->families[f]);
             if (fi && fi->section) {
+                const fam_entry *fe = fam_lookup(c->families[f]);
+                char why[512];
+                if (famtext_check_section(fe ? fe->text : NULL, c->families[f], why, sizeof why) != 0)
+                    rc_die("%s", why);
                 const struct fam_text *tx = rc_family_text(c->families[f]);
                 rd_section *s = rd_section_intro(d, c->families[f], tx->title, tx->intro);
                 fi->section(d, s, c);

@@ -42,10 +42,20 @@ int sass_parse(FILE *f, sass_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     char line[1024];
-    size_t cap = 0, icap = 0, total = 0;
+    size_t cap = 0, icap = 0, total = 0, bytes = 0;
     sass_func *cur = NULL;
     while (fgets(line, sizeof line, f)) {
         char *p;
+        /* fgets stops at a newline or a full buffer; a NUL byte hides the
+         * length, so a piece without its newline counts as a full buffer */
+        const size_t got = strlen(line);
+        bytes += got && line[got - 1] == '\n' ? got : sizeof line - 1;
+        if (bytes > SASS_MAX_BYTES) {
+            set_err(err, errlen, "more than %u MiB of text: not a SASS listing of this toolkit",
+                    SASS_MAX_BYTES >> 20);
+            sass_free(out);
+            return -1;
+        }
         if ((p = strstr(line, "Function : ")) != NULL || strncmp(line, "== ", 3) == 0) {
             char name[160];
             const char *src = p ? p + 11 : line + 3;

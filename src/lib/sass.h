@@ -37,8 +37,10 @@ typedef struct sass_file {
 } sass_file;
 
 /* Parse; 0, or -1 with a sentence in err.  Bounded: at most SASS_MAX_INSNS
- * instructions in all. */
+ * instructions in all, and SASS_MAX_BYTES of text read (an endless input,
+ * /dev/zero or a FIFO, is refused instead of read for ever). */
 #define SASS_MAX_INSNS 4000000u
+#define SASS_MAX_BYTES (1u << 30) /* 1 GiB of text: an endless input (/dev/zero) ends */
 int sass_parse(FILE *f, sass_file *out, char *err, size_t errlen);
 int sass_read(const char *path, sass_file *out, char *err, size_t errlen);
 void sass_free(sass_file *s);

@@ -46,6 +46,7 @@ struct lat_stats {
     pend *pending;               /* large latencies not yet merged */
     size_t npending, cappending; /* the batch grows with the pairs (flush_pending) */
     size_t ndistinct;            /* pairs over all SMs */
+    size_t max_distinct;         /* LAT_STATS_MAX_OVERFLOW, or less (lat_stats_set_max_distinct) */
     int final;                   /* all is up to date, pending is empty */
     uint64_t bad;
     char err[256];
@@ -63,7 +64,15 @@ static int fail(lat_stats *s, const char *fmt, ...)
 
 lat_stats *lat_stats_new(void)
 {
-    return calloc(1, sizeof(lat_stats));
+    lat_stats *s = calloc(1, sizeof(lat_stats));
+    if (s) s->max_distinct = LAT_STATS_MAX_OVERFLOW;
+    return s;
+}
+
+void lat_stats_set_max_distinct(lat_stats *s, size_t max_distinct)
+{
+    if (max_distinct < 1) max_distinct = 1;
+    s->max_distinct = max_distinct < LAT_STATS_MAX_OVERFLOW ? max_distinct : LAT_STATS_MAX_OVERFLOW;
 }
 
 static void hist_free(hist *h)
@@ -154,10 +163,10 @@ static int flush_pending(lat_stats *s)
         i = j;
     }
     s->npending = 0;
-    if (s->ndistinct > LAT_STATS_MAX_OVERFLOW)
-        return fail(s, "more than %u distinct latencies of %u cycles or more (per SM): exact "
+    if (s->ndistinct > s->max_distinct)
+        return fail(s, "more than %zu distinct latencies of %u cycles or more (per SM): exact "
                     "percentiles of that many are beyond this tool's memory bound",
-                    LAT_STATS_MAX_OVERFLOW, LAT_STATS_BINS);
+                    s->max_distinct, LAT_STATS_BINS);
     return 0;
 }
 
@@ -193,10 +202,10 @@ int lat_stats_add(lat_stats *s, const warp_record *r, size_t n)
         } else {
             if (s->npending == s->cappending) {
                 /* the batch is as large as the pairs already merged (at least
-                 * LAT_STATS_PENDING, at most LAT_STATS_MAX_OVERFLOW): each
-                 * merge then costs O(1) per latency it brings, amortized */
+                 * LAT_STATS_PENDING, at most max_distinct): each merge then
+                 * costs O(1) per latency it brings, amortized */
                 size_t cap = s->ndistinct > LAT_STATS_PENDING ? s->ndistinct : LAT_STATS_PENDING;
-                if (cap > LAT_STATS_MAX_OVERFLOW) cap = LAT_STATS_MAX_OVERFLOW;
+                if (cap > s->max_distinct) cap = s->max_distinct;
                 if (s->npending && (cap <= s->cappending || s->npending >= cap)) {
                     if (flush_pending(s) != 0) return -1;
                 }
@@ -235,6 +244,10 @@ static int finalize(lat_stats *s)
 {
     if (s->final) return 0;
     if (flush_pending(s) != 0) return -1;
+    /* the batch is empty: its memory goes before the all-SM pairs take theirs */
+    free(s->pending);
+    s->pending = NULL;
+    s->cappending = 0;
     hist *a = &s->all;
     if (!a->bins64 && !(a->bins64 = malloc(LAT_STATS_BINS * sizeof *a->bins64)))
         return fail(s, "out of memory");

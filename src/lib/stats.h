@@ -16,8 +16,9 @@
  *     sm_count is at most that, and lat_stats_read_log refuses records of an
  *     SM the header does not have), plus one 64-bit histogram of all SMs;
  *   - at most LAT_STATS_MAX_OVERFLOW distinct (SM, latency) pairs above the
- *     bins (twice, with the all-SM list; a third time while a merge copies
- *     them), plus a batch of at most as many, not yet merged.
+ *     bins (or fewer: lat_stats_set_max_distinct), held twice (with the
+ *     all-SM list) or, while a batch of at most as many is merged, with the
+ *     batch and a merged copy of an SM's pairs and the batch together.
  * A log with more distinct large latencies than that is refused with a
  * sentence rather than summarised inexactly (the read-only kernels' latencies
  * are a few thousand cycles, and a probe saturates at 2^24 - 1).  Time is
@@ -55,9 +56,14 @@ extern "C" {
 #define LAT_STATS_MAX_SMS WARPLOG_MAX_SM_COUNT /* smid must be below this */
 #define LAT_STATS_MAX_OVERFLOW (1u << 22) /* distinct (SM, latency >= LAT_STATS_BINS) pairs */
 #define LAT_STATS_PENDING 4096u       /* the smallest batch of large latencies before sorting */
-/* The bound: per-SM 32-bit and all-SM 64-bit histograms, the large-latency
- * lists (16 B a pair, twice, and a transient copy while merging) and the
- * batch (16 B an entry).  About 18.4 MiB. */
+/* The bound: per-SM 32-bit and all-SM 64-bit histograms (16.1 MiB), and
+ * 64 B per distinct large latency allowed: while a batch is merged, the
+ * per-SM pairs (16 B each), the batch (at most as many entries, 16 B each)
+ * and the merged copy of an SM's pairs (pairs and batch together, 32 B);
+ * after it, the per-SM pairs and the all-SM pairs (16 B each, twice).
+ * About 272 MiB with LAT_STATS_MAX_OVERFLOW (16.1 + 256); a population
+ * limited with lat_stats_set_max_distinct takes 64 B for each it allows.
+ * Memory only touched when a log has that many distinct large latencies. */
 #define LAT_STATS_MAX_BYTES ((size_t)LAT_STATS_MAX_SMS * LAT_STATS_BINS * 4u + \
                              (size_t)LAT_STATS_BINS * 8u + \
                              (size_t)LAT_STATS_MAX_OVERFLOW * 16u * 4u)
@@ -72,8 +78,15 @@ typedef struct lat_summary {
     uint64_t min_cycles, max_cycles;
 } lat_summary;
 
-/* NULL when out of memory. */
+/* NULL when out of memory.  Allows LAT_STATS_MAX_OVERFLOW distinct large
+ * latencies. */
 lat_stats *lat_stats_new(void);
+
+/* Allow at most max_distinct (1 .. LAT_STATS_MAX_OVERFLOW) distinct (SM,
+ * latency >= LAT_STATS_BINS) pairs instead: for several populations read at
+ * once (the regions of one log, regions.h), which share one memory bound.
+ * Call before the first lat_stats_add. */
+void lat_stats_set_max_distinct(lat_stats *s, size_t max_distinct);
 void lat_stats_free(lat_stats *s);
 
 /* Account n records.  0 on success, -1 when a record cannot be held within

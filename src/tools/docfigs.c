@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "figscan.h"
@@ -296,6 +297,13 @@ static int check_file(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) { fprintf(stderr, PROG ": cannot read %s: %s\n", path, strerror(errno)); return -1; }
+    /* a device or a FIFO may never end (/dev/zero): only a file is read */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, PROG ": cannot read %s: it is not a file\n", path);
+        fclose(f);
+        return -1;
+    }
     char line[8192];
     int lineno = 0, fence = 0;
     while (fgets(line, sizeof line, f)) {

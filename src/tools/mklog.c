@@ -60,7 +60,10 @@ static int put_regions(const hopts *o, warplog_header *h)
 {
     h->version = WARPLOG_VERSION_REGIONS;
     const char *r = o->regions;
-    while (h->region_count < WARPLOG_MAX_REGIONS) {
+    for (;;) {
+        if (h->region_count == WARPLOG_MAX_REGIONS)
+            return cli_usage_error(PROG, "--regions: a log has at most %u regions; %s names more",
+                                   WARPLOG_MAX_REGIONS, o->regions);
         size_t nlen = strcspn(r, ",");
         if (nlen == 0 || nlen >= WARPLOG_REGION_NAME_BYTES)
             return cli_usage_error(PROG, "--regions: every name must have 1 to %u characters",
@@ -79,6 +82,9 @@ static int put_regions(const hopts *o, warplog_header *h)
         h->region_bytes_per_warp[i] = (uint32_t)v;
         b = *end ? end + 1 : end;
     }
+    if (*b)
+        return cli_usage_error(PROG, "--region-bytes: more byte counts than the %u region%s of "
+                               "--regions", h->region_count, h->region_count == 1 ? "" : "s");
     return 0;
 }
 

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "model_check.h"
@@ -105,10 +106,25 @@ static int cmd_draw(const mc_args *a, const char *family)
         fprintf(stderr, PROG ": %s\n", err);
         return 1;
     }
-    int rc = 0;
-    if (outfile_commit(&ob, err, sizeof err) != 0) fprintf(stderr, PROG ": %s\n", err), rc = 1;
-    if (outfile_commit(&od, err, sizeof err) != 0) fprintf(stderr, PROG ": %s\n", err), rc = 1;
-    return rc;
+    /* both or neither: the batch and its draws' table are one run's pair, so
+     * both are written out (flushed, synced) before either is renamed */
+    if (outfile_close(&ob, err, sizeof err) != 0 || outfile_close(&od, err, sizeof err) != 0) {
+        outfile_abort(&ob);
+        outfile_abort(&od);
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    if (outfile_commit(&ob, err, sizeof err) != 0) {
+        outfile_abort(&od);
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    if (outfile_commit(&od, err, sizeof err) != 0) {
+        unlink(a->batch); /* the pair's other half, renamed a moment ago */
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    return 0;
 }
 
 /* The draws' '#' lines that a judged table or a summary repeats. */

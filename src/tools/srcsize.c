@@ -84,11 +84,16 @@ static void measure_file(run *r, const char *path)
     FILE *f = fopen(path, "rb");
     char *text = NULL;
     size_t len = 0, cap = 0;
+    int oom = 0;
     if (f) {
         for (;;) {
             if (len + 4096 > cap) {
+                /* a failed allocation is a failure, never the end of the file */
                 char *t = realloc(text, cap = cap * 2 + 65536);
-                if (!t) break;
+                if (!t) {
+                    oom = 1;
+                    break;
+                }
                 text = t;
             }
             const size_t got = fread(text + len, 1, cap - len, f);
@@ -96,8 +101,8 @@ static void measure_file(run *r, const char *path)
             if (got == 0) break;
         }
     }
-    if (!f || ferror(f) || !text) {
-        fprintf(stderr, PROG ": cannot read %s\n", path);
+    if (!f || ferror(f) || !text || oom) {
+        fprintf(stderr, PROG ": cannot read %s%s\n", path, oom ? ": out of memory" : "");
         r->failed = 1;
         if (f) fclose(f);
         free(text);
@@ -123,8 +128,14 @@ static void measure(run *r, const char *path)
         r->failed = 1;
         return;
     }
-    if (!S_ISDIR(st.st_mode)) {
+    if (S_ISREG(st.st_mode)) {
         measure_file(r, path);
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        /* a device or a FIFO may never end (/dev/zero) */
+        fprintf(stderr, PROG ": %s is not a source file or a folder\n", path);
+        r->failed = 1;
         return;
     }
     struct dirent **ents = NULL;

@@ -89,7 +89,7 @@ if grep -q fsanitize "$ROOT/build/flags.stamp" 2>/dev/null; then
 else
     # A fake gnuplot that draws something, so that the chart tools run to the end.
     mkdir fakebin
-    printf '#!/bin/sh\necho chart >"$4"\n' >fakebin/gnuplot
+    printf '#!/bin/sh\necho "<svg>chart</svg>" >"$4"\n' >fakebin/gnuplot
     chmod +x fakebin/gnuplot
     limited() { (ulimit -v 65536; PATH="$TMP/fakebin:$PATH" "$@"); }
     # the worst a valid small log can do: records on all 256 SMs, latencies

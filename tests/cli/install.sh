@@ -78,6 +78,37 @@ else
 fi
 
 expect_exit 0 make -s uninstall PREFIX="$P"
-left=$(cd "$P" && find . -type f | sort)
+left=$(cd "$P" && find . -mindepth 1 | sort)
 [ -z "$left" ] || fail "make uninstall left: $left"
+[ -d "$P" ] || fail "make uninstall removed PREFIX itself"
+
+# ---- prefixes with a blank, '&', '\', '|' or a quote: the pkg-config file
+# gives the same path back (pkg-config prints it shell-quoted: eval reads
+# it), and uninstall leaves PREFIX empty.  '$', '(', ')', ';' and a newline
+# cannot be carried: refused with a sentence before anything is installed.
+for name in 'with space' 'amp&ersand' 'back\slash' 'pi|pe' "quo'te"; do
+    Q="$TMP/odd/$name"
+    expect_exit 0 make -s install PREFIX="$Q"
+    [ -s "$Q/lib/libwarplat.a" ] && [ -s "$Q/include/warplat/warplat.h" ] || fail "PREFIX '$name': not installed"
+    cf=$(PKG_CONFIG_PATH="$Q/lib/pkgconfig" pkg-config --cflags warplat) || fail "PREFIX '$name': pkg-config failed"
+    eval "set -- $cf"
+    [ "$1" = "-I$Q/include" ] || fail "PREFIX '$name': pkg-config gives '$1', expected '-I$Q/include'"
+    expect_exit 0 make -s uninstall PREFIX="$Q"
+    [ -d "$Q" ] && [ -z "$(ls -A "$Q")" ] || fail "PREFIX '$name': uninstall left $(cd "$Q" && find . -mindepth 1)"
+done
+# '..' resolved, as make's abspath did
+expect_exit 0 make -s install PREFIX="$TMP/odd/../rel"
+grep -qxF "prefix=$TMP/rel" "$TMP/rel/lib/pkgconfig/warplat.pc" ||
+    fail "a PREFIX with '..': $(grep ^prefix= "$TMP/rel/lib/pkgconfig/warplat.pc")"
+expect_exit 0 make -s uninstall PREFIX="$TMP/rel"
+for bad in 'dol$$lar' 'par(en' 'semi;colon' "new
+line"; do
+    Q="$TMP/bad/$bad"
+    expect_exit 2 make -s install PREFIX="$Q"
+    expect_says "make install: PREFIX"
+    expect_says "cannot be installed"
+    [ ! -e "$TMP/bad" ] || fail "a refused PREFIX '$bad' installed: $(find "$TMP/bad")"
+done
+expect_exit 2 make -s install PREFIX=
+expect_says "make install: PREFIX is empty"
 done_testing

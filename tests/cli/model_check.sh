@@ -25,6 +25,18 @@ expect_exit 0 bin/model_check --help
 expect_exit 2 scripts/model_check.sh copy --seed 1
 expect_exit 2 scripts/model_check.sh atomics --random 3 --seed 1
 [ -e "$TMP/b" ] && fail "a refused draw left a file"
+# the batch and its draws are a pair: one that cannot be written (here the
+# draws, onto a full device) leaves neither, and an old batch as it was
+expect_exit 1 bin/model_check draw copy --random 3 --seed 1 --batch-file "$TMP/b" --draws /dev/full
+expect_says "cannot write /dev/full"
+[ -e "$TMP/b" ] && fail "a draw whose draws failed committed its batch $TMP/b"
+echo old >"$TMP/b"
+expect_exit 1 bin/model_check draw copy --random 3 --seed 1 --batch-file "$TMP/b" --draws /dev/full
+[ "$(cat "$TMP/b")" = old ] || fail "a draw whose draws failed replaced the batch $TMP/b"
+expect_exit 1 bin/model_check draw copy --random 3 --seed 1 --batch-file /dev/full --draws "$TMP/d"
+[ -e "$TMP/d" ] && fail "a draw whose batch failed committed its draws $TMP/d"
+rm -f "$TMP/b"
+ls "$TMP"/*.tmp >/dev/null 2>&1 && fail "a failed draw left a temporary file: $(ls "$TMP"/*.tmp)"
 
 # --- draws: the committed seeds' lines, byte for byte
 for seed in 2025 4242; do

@@ -36,7 +36,8 @@ wait_for() {
 # background job of a script starts with SIGINT ignored (and the suite may
 # run under nohup): env sets every signal back to its default.
 DFL="env --default-signal"
-for sig in INT TERM HUP; do
+ulimit -c 0                               # SIGQUIT would dump a core
+for sig in INT TERM HUP QUIT ALRM USR1 USR2 PIPE XFSZ; do
     rm -f in.fifo; mkfifo in.fifo
     exec 7<>in.fifo                       # keep the FIFO open for writing
     head -n 20 "$ROOT/$IN" >&7            # some rows, then nothing more
@@ -46,7 +47,7 @@ for sig in INT TERM HUP; do
     kill -s "$sig" "$pid"
     wait "$pid"; rc=$?
     exec 7>&-
-    case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
+    want=$((128 + $(kill -l "$sig")))     # died of the signal itself
     [ "$rc" -eq "$want" ] || fail "SIG$sig: tsv_scale exited $rc, expected $want"
     [ ! -e out/s.tsv ] || fail "SIG$sig: a partial out/s.tsv was left"
     no_temporaries out
@@ -129,6 +130,26 @@ expect_exit 1 small_disk "$B/fleet" report "$ROOT/data/reference/h100" --out out
 [ ! -e out/fleet ] || fail "fleet left out/fleet (made for the report) on a full disk"
 no_temporaries out
 rm -rf out/fleet
+# a file that grows past ulimit -f (64 KiB here): with SIGXFSZ at its default
+# the tool dies of it (153), with it ignored the write fails (EFBIG, exit 1);
+# either way no temporary file and no partial output is left
+seq 1 40000 | awk 'BEGIN { print "# a\tb" } { print $1 "\t" $1 * 3 }' >big.tsv
+expect_exit 153 bash -c 'ulimit -f 64; exec env --default-signal "$0" cat "$1" --out out/big.tsv' "$B/tsv" big.tsv
+[ ! -e out/big.tsv ] || fail "SIGXFSZ: a partial out/big.tsv was left"
+no_temporaries out
+expect_exit 1 bash -c 'ulimit -f 64; trap "" XFSZ; exec "$0" cat "$1" --out out/big.tsv' "$B/tsv" big.tsv
+expect_says "cannot write out/big.tsv: File too large"; one_sentence
+[ ! -e out/big.tsv ] || fail "EFBIG: a partial out/big.tsv was left"
+no_temporaries out
+
+# ---- a file the user may not write (mode 444; root too): refused, kept as
+# it was, its hard link still the same file
+echo old >out/ro.tsv; chmod 444 out/ro.tsv; ln out/ro.tsv ro-link.tsv
+expect_exit 1 "$B/tsv" cat "$ROOT/$IN" --out out/ro.tsv
+expect_says "cannot write out/ro.tsv: it is read-only (mode 0444)"; one_sentence
+[ "$(cat ro-link.tsv)" = old ] && [ out/ro.tsv -ef ro-link.tsv ] || fail "tsv cat replaced the read-only out/ro.tsv"
+no_temporaries out
+rm -f out/ro.tsv ro-link.tsv
 
 # ---- stdout that cannot be written: exit 1 and a sentence
 expect_exit 1 bash -c '"$0" key "$1" >/dev/full' "$B/fleet" "$ROOT/data/reference/h100"

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "family.h"
 #include "famtext.h"
+#include "report_family.h"
 
 static int parse(const char *s, famtext *t, char *err, size_t errlen)
 {
@@ -112,6 +113,28 @@ static void registry(void)
         famtext_free(&t);
     }
     CHECK(nfiles >= 1);
+    /* a family with its own section has the words for it: a report.txt of
+     * [about] only rendered the section's title and intro as "(null)" */
+    size_t nsections = 0;
+    for (const fam_entry *e = fam_registry; e->name; e++) {
+        if (!e->report || !e->report->section) continue;
+        nsections++;
+        char err[256] = "";
+        CHECK(famtext_check_section(e->text, e->name, err, sizeof err) == 0);
+        if (err[0]) printf("%s\n", err);
+    }
+    CHECK(nsections >= 1);
+    char err[256] = "";
+    const struct fam_text about_only = {.about = "a paragraph"}, no_intro = {.title = "T"},
+                          whole = {.title = "T", .intro = "I"};
+    CHECK(famtext_check_section(&about_only, "copy", err, sizeof err) == -1);
+    CHECK_STR_HAS(err, "the family copy has its own section in the report, but "
+                       "src/families/copy/report.txt has no [title]");
+    CHECK(famtext_check_section(&no_intro, "copy", err, sizeof err) == -1);
+    CHECK_STR_HAS(err, "has no [intro]");
+    CHECK(famtext_check_section(NULL, "copy", err, sizeof err) == -1);
+    CHECK_STR_HAS(err, "but no src/families/copy/report.txt");
+    CHECK(famtext_check_section(&whole, "copy", err, sizeof err) == 0);
 }
 
 int main(void)

@@ -88,6 +88,41 @@ static void test_kinds(void)
     CHECK(stat(target, &sb) == 0 && (sb.st_mode & 0777) == 0640);
 }
 
+/* A file the user may not write (mode 0444: refused for root too) is
+ * refused with a sentence and stays as it was, its hard link included. */
+static void test_read_only(void)
+{
+    char path[512], other[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/ro.tsv", dir);
+    snprintf(other, sizeof other, "%s/ro-link.tsv", dir);
+    FILE *t = fopen(path, "w");
+    if (t) {
+        fputs("kept\n", t);
+        fclose(t);
+    }
+    CHECK(chmod(path, 0444) == 0);
+    CHECK(link(path, other) == 0);
+    outfile o;
+    CHECK(outfile_open(&o, path, "w", err, sizeof err) == NULL);
+    CHECK_STR_HAS(err, "is read-only (mode 0444)");
+    char buf[32];
+    slurp(other, buf, sizeof buf);
+    CHECK(!strcmp(buf, "kept\n"));
+    struct stat a, b;
+    CHECK(stat(path, &a) == 0 && stat(other, &b) == 0 && a.st_ino == b.st_ino && a.st_nlink == 2);
+    CHECK_EQ_I(test_count_tmp(dir), 0);
+    /* writable again: replaced as any file */
+    CHECK(chmod(path, 0644) == 0);
+    FILE *f = outfile_open(&o, path, "w", err, sizeof err);
+    CHECK(f != NULL);
+    if (f) {
+        fputs("new\n", f);
+        CHECK_EQ_I(outfile_commit(&o, err, sizeof err), 0);
+    }
+    slurp(path, buf, sizeof buf);
+    CHECK(!strcmp(buf, "new\n"));
+}
+
 /* Two writers of one file at once: each has its own temporary, and the
  * file is one of theirs whole. */
 static void test_two_writers(void)
@@ -268,6 +303,11 @@ int main(void)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
+    const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGALRM,
+                        SIGUSR1, SIGUSR2, SIGPIPE, SIGXFSZ};
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) signal(sigs[k], SIG_DFL);
+    struct rlimit nocore = {0, 0};
+    setrlimit(RLIMIT_CORE, &nocore); /* SIGQUIT and SIGXFSZ would dump one */
     snprintf(dir, sizeof dir, "%s/test_outfile.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
@@ -277,9 +317,8 @@ int main(void)
     test_write_error();
     test_kinds();
     test_two_writers();
-    test_signal(SIGTERM);
-    test_signal(SIGINT);
-    test_signal(SIGHUP);
+    test_read_only();
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) test_signal(sigs[k]);
     test_stdout();
     test_lines();
     char cmd[600];

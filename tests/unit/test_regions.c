@@ -2,9 +2,14 @@
  * test_regions.c - per-region latency, warps in a region per SM, and the
  * Little's law verdict, on records and numbers worked out by hand.
  */
+#define _DEFAULT_SOURCE /* wait4 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "regions.h"
@@ -115,9 +120,87 @@ static void test_verdict(void)
                           "verdict: no ceiling or DRAM latency (pass --ref DIR)");
 }
 
+/* A child accounts per_region distinct large latencies in each of 16
+ * regions (interleaved, as a kernel's log has them).  Its exit status: 0
+ * accepted with exact counts, 3 refused with the shared bound's sentence,
+ * else a failure; *rss_kb its peak resident size. */
+static int child_regions(uint64_t per_region, long *rss_kb)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        warplog_header h;
+        warplog_header_init(&h);
+        h.sm_count = 132;
+        h.region_count = 16;
+        for (int r = 0; r < 16; r++)
+            snprintf(h.region_names[r], sizeof h.region_names[r], "r%d", r);
+        region_acc *a = region_acc_new(&h);
+        if (!a) _exit(1);
+        enum { B = 4096 };
+        static warp_record buf[B];
+        char err[512];
+        uint64_t n = per_region * 16;
+        for (uint64_t i = 0; i < n; i += B) {
+            size_t k = 0;
+            for (; k < B && i + k < n; k++) {
+                uint64_t j = i + k;
+                buf[k] = rec(1000, 1000 + LAT_STATS_BINS + j / 16, (uint16_t)(j % 132), (uint8_t)(j % 16));
+            }
+            if (region_acc_add(a, buf, k, err, sizeof err) != 0) {
+                char want[128];
+                snprintf(want, sizeof want, "more than %u distinct latencies", LAT_STATS_MAX_OVERFLOW / 16);
+                _exit(strstr(err, want) ? 3 : 4);
+            }
+        }
+        if (region_acc_finish(a, err, sizeof err) != 0) {
+            char want[128];
+            snprintf(want, sizeof want, "more than %u distinct latencies", LAT_STATS_MAX_OVERFLOW / 16);
+            _exit(strstr(err, want) ? 3 : 4);
+        }
+        for (uint32_t r = 0; r < 16; r++) {
+            region_summary s;
+            if (region_acc_summary(a, r, &s) != 0) _exit(5);
+            if (s.lat.count != per_region || s.lat.min_cycles != LAT_STATS_BINS ||
+                s.lat.max_cycles != LAT_STATS_BINS + per_region - 1)
+                _exit(6);
+        }
+        region_acc_free(a);
+        _exit(0);
+    }
+    int status = 0;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status)) return -1;
+    *rss_kb = ru.ru_maxrss;
+    return WEXITSTATUS(status);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* The regions of one log share one population's bound: 16 regions of
+ * LAT_STATS_MAX_OVERFLOW / 16 distinct large latencies each are exact; one
+ * more each is refused with a sentence, in about 256 MiB at most (16
+ * regions of 4 Mi each took 2.5 GB). */
+static void test_regions_share_the_bound(void)
+{
+    long rss = 0;
+    CHECK_EQ_I(child_regions(LAT_STATS_MAX_OVERFLOW / 16, &rss), 0);
+    CHECK_EQ_I(child_regions(LAT_STATS_MAX_OVERFLOW / 16 + 1, &rss), 3);
+    printf("peak RSS: %ld KiB for 16 regions refused at the bound\n", rss);
+#ifndef UNDER_ASAN
+    CHECK(rss > 0 && (size_t)rss * 1024 < (256u << 20) + (16u << 20));
+#endif
+}
+
 int main(void)
 {
     test_acc();
     test_verdict();
+    test_regions_share_the_bound();
     return check_report("test_regions");
 }
