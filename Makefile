@@ -301,7 +301,8 @@ fuzz:
 #   make install PREFIX=DIR     DIR/include/warplat/warplat.{h,cuh},
 #                               DIR/lib/libwarplat.a (the API, the log writer,
 #                               the analysis library), DIR/lib/pkgconfig/warplat.pc,
-#                               DIR/lib/cmake/warplat/warplatConfig.cmake
+#                               DIR/lib/cmake/warplat/warplatConfig.cmake, and the
+#                               examples in DIR/share/warplat/examples
 #   make uninstall PREFIX=DIR   removes exactly those files (and the folders
 #                               they leave empty, PREFIX/lib and PREFIX/include
 #                               included)
@@ -313,8 +314,10 @@ PREFIX ?= /usr/local
 API_LIB := $(B)/api/libwarplat.a
 API_OBJ := $(B)/src/api/warplat.o $(B)/src/cudahost/devinfo.o
 API_HEADERS := include/warplat/warplat.h include/warplat/warplat.cuh
+EXAMPLES := $(wildcard examples/*.cu examples/*.h)
 INSTALLED := include/warplat/warplat.h include/warplat/warplat.cuh lib/libwarplat.a \
-             lib/pkgconfig/warplat.pc lib/cmake/warplat/warplatConfig.cmake
+             lib/pkgconfig/warplat.pc lib/cmake/warplat/warplatConfig.cmake \
+             $(patsubst examples/%,share/warplat/examples/%,$(EXAMPLES))
 
 .PHONY: install uninstall api api-cuda-check
 api: $(API_LIB)
@@ -343,13 +346,17 @@ $(API_LIB): $(API_OBJ) $(LIB_OBJ)
 install uninstall: export PREFIX := $(PREFIX)
 install: $(API_LIB) $(PCFILE)
 	$(Q)test -n "$$PREFIX" || { echo "make install: PREFIX is empty" >&2; exit 2; }
-	$(Q)$(PCFILE) "$$PREFIX" src/api/warplat.pc.in $(B)/api/warplat.pc
-	$(Q)mkdir -p -- "$$PREFIX/include/warplat" "$$PREFIX/lib/pkgconfig" "$$PREFIX/lib/cmake/warplat"
+	$(Q)mkdir -p $(B)/api && sed 's|@CUDA_HOME@|$(abspath $(CUDA_HOME))|g' src/api/warplat.pc.in >$(B)/api/warplat.pc.in
+	$(Q)$(PCFILE) "$$PREFIX" $(B)/api/warplat.pc.in $(B)/api/warplat.pc
+	$(Q)mkdir -p -- "$$PREFIX/include/warplat" "$$PREFIX/lib/pkgconfig" "$$PREFIX/lib/cmake/warplat" \
+	    "$$PREFIX/share/warplat/examples"
 	$(Q)cp $(API_HEADERS) "$$PREFIX/include/warplat/"
 	$(Q)cp $(API_LIB) "$$PREFIX/lib/libwarplat.a"
 	$(Q)cp $(B)/api/warplat.pc "$$PREFIX/lib/pkgconfig/warplat.pc"
 	$(Q)cp src/api/warplatConfig.cmake "$$PREFIX/lib/cmake/warplat/"
-	@printf '%s\n' "installed warplat into $$PREFIX; build with: nvcc ... \$$(pkg-config --cflags --libs warplat)"
+	$(Q)cp $(EXAMPLES) "$$PREFIX/share/warplat/examples/"
+	@printf '%s\n' "installed warplat into $$PREFIX; build with: nvcc -arch=$(CUDA_ARCH) -o k k.cu \$$(pkg-config --cflags --libs warplat)"
+	@printf '%s\n' "(a plain C host file: gcc -c host.c ... the same flags; the examples: $$PREFIX/share/warplat/examples)"
 	@printf '%s\n' "(PKG_CONFIG_PATH=$$(sed -n 's/^prefix=//p' $(B)/api/warplat.pc)/lib/pkgconfig if $$PREFIX is not a system prefix)"
 
 # the folders install made (mkdir -p) go when they are left empty, the
@@ -357,5 +364,6 @@ install: $(API_LIB) $(PCFILE)
 uninstall:
 	$(Q)test -n "$$PREFIX" || { echo "make uninstall: PREFIX is empty" >&2; exit 2; }
 	$(Q)for f in $(INSTALLED); do rm -f -- "$$PREFIX/$$f"; done
-	$(Q)for d in include/warplat include lib/pkgconfig lib/cmake/warplat lib/cmake lib; do \
+	$(Q)for d in include/warplat include lib/pkgconfig lib/cmake/warplat lib/cmake lib \
+	             share/warplat/examples share/warplat share; do \
 	        rmdir -- "$$PREFIX/$$d" 2>/dev/null || true; done

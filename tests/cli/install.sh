@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make install / make uninstall of the probe API, and the four examples built
-# from OUTSIDE the tree against the installed files with nvcc and pkg-config
-# only (no GPU needed).  Where cuobjdump exists, the SASS of every probed
+# from OUTSIDE the tree from the installed files alone, with nvcc and
+# pkg-config; a plain C host file with gcc and pkg-config; a CMake project
+# (the CMakeLists.txt of docs/your-kernel.md) (no GPU needed).  Where cuobjdump exists, the SASS of every probed
 # kernel of the examples is checked as the families' is: the clock reads
 # bracket the global load and the first use of its value.
 source "$(dirname "$0")/../lib.sh"
@@ -17,7 +18,8 @@ grep -q -- '-fsanitize' build/flags.stamp 2>/dev/null &&
 P=$TMP/prefix
 expect_exit 0 make -s install PREFIX="$P"
 for f in include/warplat/warplat.h include/warplat/warplat.cuh lib/libwarplat.a \
-         lib/pkgconfig/warplat.pc lib/cmake/warplat/warplatConfig.cmake; do
+         lib/pkgconfig/warplat.pc lib/cmake/warplat/warplatConfig.cmake \
+         share/warplat/examples/example.h share/warplat/examples/spmv.cu; do
     [ -s "$P/$f" ] || fail "make install did not install $f"
 done
 # the archive holds the API and the log writer
@@ -27,9 +29,9 @@ export PKG_CONFIG_PATH=$P/lib/pkgconfig
 flags=$(pkg-config --cflags --libs warplat) || fail "pkg-config does not know warplat"
 case $flags in *"-I$P/include"*"-lwarplat"*) ;; *) fail "pkg-config flags: $flags" ;; esac
 
-# outside the tree: a copy of the examples and nothing else of the checkout
+# outside the tree: the installed examples and nothing else of the checkout
 E=$TMP/user
-mkdir -p "$E" && cp examples/*.cu examples/*.h "$E/"
+mkdir -p "$E" && cp "$P"/share/warplat/examples/* "$E/"
 for ex in spmv histogram transpose reduce; do
     [ "$(wc -l <"examples/$ex.cu")" -lt 100 ] || fail "examples/$ex.cu has 100 lines or more"
     (cd "$E" && "$NVCC" -arch=sm_90 -O3 -o "$ex" "$ex.cu" $(pkg-config --cflags --libs warplat)) \
@@ -43,14 +45,25 @@ cp tests/fixtures/api_errors.c "$E/"
     fail "building api_errors.c: $(tail -n 5 "$TMP/api.log")"
 [ -x "$E/api_errors" ] && { "$E/api_errors" >"$TMP/api.out" 2>&1 || fail "api_errors: $(cat "$TMP/api.out")"; }
 
-# CMake users: find_package(warplat) and the imported target warplat::warplat
+# a plain C host file, compiled and linked by gcc with pkg-config's flags alone
+# (the CUDA runtime comes with them)
+(cd "$E" && ${CC:-gcc} -o api_errors_gcc api_errors.c $(pkg-config --cflags --libs warplat)) >"$TMP/gcc.log" 2>&1 ||
+    fail "gcc host.c \$(pkg-config --cflags --libs warplat): $(tail -n 5 "$TMP/gcc.log")"
+[ -x "$E/api_errors_gcc" ] && { "$E/api_errors_gcc" >"$TMP/gcc.out" 2>&1 || fail "api_errors (gcc): $(cat "$TMP/gcc.out")"; }
+
+# CMake users: find_package(warplat) and the imported target warplat::warplat,
+# with the CMakeLists.txt docs/your-kernel.md shows (a kernel and a C host file)
+grep -qF "$(sed -n '/^cmake_minimum_required/,$p' tests/fixtures/cmake_user/CMakeLists.txt)" docs/your-kernel.md ||
+    fail "docs/your-kernel.md does not show tests/fixtures/cmake_user/CMakeLists.txt"
 if command -v cmake >/dev/null 2>&1; then
     C=$TMP/cmake_user
-    mkdir -p "$C" && cp tests/fixtures/cmake_user/CMakeLists.txt tests/fixtures/api_errors.c "$C/"
-    (cd "$C" && cmake -S . -B build -DCMAKE_PREFIX_PATH="$P" \
+    mkdir -p "$C" && cp tests/fixtures/cmake_user/CMakeLists.txt tests/fixtures/api_errors.c \
+        "$P"/share/warplat/examples/reduce.cu "$P"/share/warplat/examples/example.h "$C/"
+    (cd "$C" && cmake -S . -B build -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_COMPILER="$NVCC" \
         -DCUDAToolkit_ROOT="$(dirname "$(dirname "$NVCC")")" && cmake --build build) >"$TMP/cmake.log" 2>&1 ||
         fail "a CMake project with find_package(warplat): $(tail -n 8 "$TMP/cmake.log")"
     [ -x "$C/build/api_errors" ] && { "$C/build/api_errors" >/dev/null 2>&1 || fail "api_errors built by CMake failed"; }
+    [ -x "$C/build/reduce" ] || fail "CMake built no reduce"
 else
     echo "cmake not found: find_package(warplat) not checked"
 fi
