@@ -31,6 +31,10 @@
  *   granule and the capacity in lines (docs/sectors.md, "The DRAM model")
  *   applied to the exact order of requests, with stores added
  *   (write-validate: no fetch).
+ *
+ * - Counting instead (sf_count_blocks, a family's count hook): the same L1
+ *   walk of a few blocks per class, no L2 of lines; the family gives the
+ *   DRAM sectors in closed form.  p->walk keeps the walk (the tests).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
@@ -267,6 +271,7 @@ typedef struct sim {
     l2sim l2;
     uint64_t line_base[2];
     int cg;
+    int no_l2;          /* counting: the L1 side only, no L2 of lines */
     sf_prediction *out;
 } sim;
 
@@ -319,7 +324,8 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
                 if (sset_add(&S->cur, sec[i], SF_STORED))
                     goto oom;
             }
-            l2_write(&S->l2, sec[i], smask[i]);
+            if (!S->no_l2)
+                l2_write(&S->l2, sec[i], smask[i]);
         }
         /* write-through: every sector goes on to L2, one request per line */
         k->l2_requests += nl;
@@ -381,7 +387,8 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
         k->l2_sectors_min += !maybe;
         line_any = 1;
         line_sure |= !maybe;
-        l2_read(&S->l2, sec[i]);
+        if (!S->no_l2)
+            l2_read(&S->l2, sec[i]);
     }
     return 0;
 oom:
@@ -487,6 +494,13 @@ static double warp0_work(const sf_ctx *c, uint64_t warps)
     return work;
 }
 
+/* 1 when the family counts this launch instead of walking it. */
+static int counts(const sf_ctx *c, const sf_params *p)
+{
+    const struct fam_model *m = c->v->model;
+    return !p->walk && m->count && m->count(c, NULL, NULL, NULL, 0) == 0;
+}
+
 /* Items, layout and array sizes (the family's setup), then the grid; 0 or -1
  * with err. */
 static int setup_ctx(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_prediction *out,
@@ -515,6 +529,8 @@ static int setup_ctx(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_pred
     out->items = c->items;
     out->blocks = c->blocks_floor ? threads / tpb : (threads + tpb - 1) / tpb;
     out->warps = out->blocks * p->wpb;
+    if (counts(c, p))
+        return 0;   /* counted, not walked: no limit */
     const double work = (double)out->warps * warp0_work(c, out->warps);
     if (work > SF_MAX_WORK) {
         set_err(err, errlen, "at N = %llu (%s, WPB %u) the model would walk about %.2g requests "
@@ -536,6 +552,17 @@ int sf_check(const sf_variant *v, const sf_params *p, char *err, size_t errlen)
     return setup_ctx(&c, v, p, &pr, err, errlen);
 }
 
+int sf_would_count(const sf_variant *v, const sf_params *p)
+{
+    sf_ctx c;
+    sf_prediction pr;
+    char err[256];
+    memset(&pr, 0, sizeof pr);
+    if (check_params(v, p, err, sizeof err) || setup_ctx(&c, v, p, &pr, err, sizeof err))
+        return 0;
+    return counts(&c, p);
+}
+
 static void sim_free(sim *S)
 {
     sset_free(&S->cur);
@@ -544,31 +571,104 @@ static void sim_free(sim *S)
     l2_free(&S->l2);
 }
 
-/* Every block in turn: instruction k of each warp before instruction k+1. */
-static int walk(sim *S, const sf_variant *v, const sf_params *p, char *err, size_t errlen)
+/* Block b: the previous block's sectors become prev, then instruction k of
+ * each warp before instruction k+1. */
+static int walk_block(sim *S, uint64_t b, char *err, size_t errlen)
 {
+    const sf_variant *v = S->c.v;
+    const unsigned wpb = S->c.p->wpb;
     int rc = 0;
     sf_access a;
-    for (uint64_t b = 0; b < S->out->blocks && rc == 0; b++) {
-        sset t = S->prev;
-        S->prev = S->cur;
-        S->cur = t;
-        sset_clear(&S->cur);
-        sset_clear(&S->wave);
-        for (unsigned k = 0; rc == 0; k++) {
-            int any = 0;
-            for (unsigned wi = 0; wi < p->wpb && rc == 0; wi++) {
-                if (!v->gen(&S->c, b * p->wpb + wi, k, &a))
-                    continue;
-                any = 1;
-                if (a.active)
-                    rc = do_request(S, &a, err, errlen);
-            }
-            if (!any)
-                break;
+    sset t = S->prev;
+    S->prev = S->cur;
+    S->cur = t;
+    sset_clear(&S->cur);
+    sset_clear(&S->wave);
+    for (unsigned k = 0; rc == 0; k++) {
+        int any = 0;
+        for (unsigned wi = 0; wi < wpb && rc == 0; wi++) {
+            if (!v->gen(&S->c, b * wpb + wi, k, &a))
+                continue;
+            any = 1;
+            if (a.active)
+                rc = do_request(S, &a, err, errlen);
         }
+        if (!any)
+            break;
     }
     return rc;
+}
+
+/* Every block in turn. */
+static int walk(sim *S, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (uint64_t b = 0; b < S->out->blocks && rc == 0; b++)
+        rc = walk_block(S, b, err, errlen);
+    return rc;
+}
+
+/* ------------------------------------------------------------ counting */
+
+struct sf_blocks {
+    sim S;
+    sf_prediction *out;   /* the prediction the counts go to */
+};
+
+/* out += m x the L1 side of one block (its counts in x). */
+static void add_counts(sf_prediction *out, const sf_prediction *x, double m)
+{
+    for (int op = 0; op < 2; op++) {
+        sf_counts *o = &out->op[op];
+        const sf_counts *k = &x->op[op];
+        o->requests += m * k->requests;
+        o->sectors += m * k->sectors;
+        o->lines += m * k->lines;
+        o->wavefronts += m * k->wavefronts;
+        o->hits += m * k->hits;
+        o->hits_max += m * k->hits_max;
+        o->l2_requests += m * k->l2_requests;
+        o->l2_requests_min += m * k->l2_requests_min;
+        o->l2_sectors_merged += m * k->l2_sectors_merged;
+        o->l2_requests_merged += m * k->l2_requests_merged;
+        o->l2_sectors += m * k->l2_sectors;
+        o->l2_sectors_min += m * k->l2_sectors_min;
+        o->bytes += m * k->bytes;
+    }
+}
+
+/* Walk block b into a zeroed scratch prediction, and add it m times (m = 0:
+ * walked for the next block's brackets only). */
+static int count_block(sf_blocks *B, uint64_t b, double m, char *err, size_t errlen)
+{
+    sf_prediction x;
+    memset(&x, 0, sizeof x);
+    B->S.out = &x;
+    const int rc = walk_block(&B->S, b, err, errlen);
+    B->S.out = B->out;
+    if (rc == 0 && m > 0)
+        add_counts(B->out, &x, m);
+    return rc;
+}
+
+int sf_count_blocks(sf_blocks *B, uint64_t first, uint64_t count, char *err, size_t errlen)
+{
+    if (count == 0)
+        return 0;
+    if (first + count > B->out->blocks) {
+        set_err(err, errlen, "internal: blocks %llu..%llu of %llu", (unsigned long long)first,
+                (unsigned long long)(first + count - 1), (unsigned long long)B->out->blocks);
+        return -1;
+    }
+    /* the previous block's sectors, for the brackets (the walk's order) */
+    sset_clear(&B->S.cur);
+    if (first > 0 && count_block(B, first - 1, 0, err, errlen))
+        return -1;
+    if (count_block(B, first, 1, err, errlen))
+        return -1;
+    if (count > 1 && count_block(B, first + 1, (double)(count - 1), err, errlen))
+        return -1;
+    return 0;
 }
 
 int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char *err,
@@ -587,6 +687,25 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
     const uint64_t lines1 = (S.c.array_bytes[1] + 127) / 128;
     S.line_base[0] = 0;
     S.line_base[1] = lines0;
+    if (counts(&S.c, p)) {
+        sf_blocks B;
+        memset(&B, 0, sizeof B);
+        B.S = S;
+        B.S.no_l2 = 1;
+        B.out = out;
+        int rc = sset_init(&B.S.cur, 1024) || sset_init(&B.S.prev, 1024) || sset_init(&B.S.wave, 256);
+        if (rc)
+            set_err(err, errlen, "out of memory for the L1 sector sets");
+        else
+            rc = v->model->count(&B.S.c, &B, out, err, errlen);
+        if (rc > 0)
+            set_err(err, errlen, "internal: %s %s: the count declined what it accepted",
+                    v->model->name, v->name);
+        sim_free(&B.S);
+        out->has_load = out->op[SF_LD].requests > 0;
+        out->has_store = out->op[SF_ST].requests > 0;
+        return rc ? -1 : 0;
+    }
     if (sset_init(&S.cur, 1024) || sset_init(&S.prev, 1024) || sset_init(&S.wave, 256) ||
         l2_init(&S.l2, lines0 + lines1, p->l2_bytes / 128, p->granule_bytes)) {
         sim_free(&S);
@@ -594,7 +713,7 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
                 (unsigned long long)(lines0 + lines1));
         return -1;
     }
-    const int rc = walk(&S, v, p, err, errlen);
+    const int rc = walk(&S, err, errlen);
     out->dram_read_sectors = S.l2.dram_read;
     out->dram_write_sectors = S.l2.dram_write;
     out->dram_partial_sectors = S.l2.dram_partial;

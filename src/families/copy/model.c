@@ -263,5 +263,5 @@ static const sf_ncu_run COPY_NCU[] = {
 
 const struct fam_model fam_model_copy = {
     "copy", SF_ROWS(COPY_MODEL), SF_SHAPE_N, SF_N_DEFAULT, copy_check, copy_setup, copy_lab_params,
-    SF_ROWS(COPY_LABS), SF_MSET_FULL, "1e7", SF_ROWS(COPY_NCU), copy_draw,
+    SF_ROWS(COPY_LABS), SF_MSET_FULL, "1e7", SF_ROWS(COPY_NCU), copy_draw, NULL,
 };

@@ -216,5 +216,5 @@ static const sf_ncu_run PATTERNS_NCU[] = {
 
 const struct fam_model fam_model_patterns = {
     "patterns", SF_ROWS(PATTERNS_MODEL), SF_SHAPE_N, SF_N_DEFAULT, NULL, patterns_setup, patterns_lab_params,
-    SF_ROWS(PATTERNS_LABS), SF_MSET_FULL, "1e7", SF_ROWS(PATTERNS_NCU), patterns_draw,
+    SF_ROWS(PATTERNS_LABS), SF_MSET_FULL, "1e7", SF_ROWS(PATTERNS_NCU), patterns_draw, NULL,
 };
