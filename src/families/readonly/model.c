@@ -16,7 +16,7 @@
  * stride, and the other four in one run, all pooled into one measured table
  * (ncu's counts only, as data/reference/h100/sectors_readonly.tsv).  Those
  * run at N = 1e8, the size of the bundled H100 logs; there the random gather
- * and the 4-byte strides from 32 up are more than the simulator walks
+ * (walked, not counted: readonly_count) is more than the simulator walks
  * (SF_MAX_WORK), so the recipe does not compare them itself: a run at
  * N <= 1e7 compares as every family does (sector_compare --family readonly
  * --runs RUNS --ncu EXT).  The metrics are the load path's five (SF_MSET_LOADS),
