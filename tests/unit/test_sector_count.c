@@ -158,8 +158,48 @@ static void test_readonly_alternating(void)
     }
 }
 
-/* Random configurations of every readonly variant and of every family's
- * variants (their draw hooks, smaller N), from a printed seed. */
+/* copy and patterns at N and L2 sizes where the L2 settles within a run
+ * (sf_count_run adds the rest of the run instead of walking it): equal to
+ * the walk, and walking fewer blocks. */
+static void test_runs_settle(void)
+{
+    static const unsigned WPB[] = {1, 2, 4, 7};
+    static const uint64_t L2[] = {128 * 1024, 256 * 1024, 1024 * 1024};
+    static const char *FAM[] = {"copy", "patterns"};
+    int settled = 0, runs = 0;
+    for (int fi = 0; fi < 2; fi++) {
+        const struct fam_model *m = sf_model(FAM[fi]);
+        for (size_t j = 0; j < m->nvariants; j++) {
+            const sf_variant *v = &m->variants[j];
+            for (size_t w = 0; w < 4; w++) {
+                sf_params p;
+                sf_params_default(&p);
+                p.n = 700001 + 2 * w;
+                p.wpb = WPB[w];
+                p.l2_bytes = L2[(j + w) % 3];
+                p.granule_bytes = 32u << ((j + w) % 3);
+                p.cfg = v->cfg == SF_CFG_OFFSET ? 1 + 3 * w : v->cfg == SF_CFG_BATCH ? (uint64_t)4 << (w % 2) :
+                        v->cfg == SF_CFG_STRIDE ? 1 + 5 * w : 1;
+                same(v, &p, "runs settle");
+                if (!sf_would_count(v, &p)) continue;
+                sf_prediction pr;
+                char err[256];
+                p.walk = 0;
+                if (sf_predict(v, &p, &pr, err, sizeof err)) continue;
+                runs++;
+                settled += sf_blocks_walked() < pr.blocks / 2;
+            }
+        }
+    }
+    printf("test_sector_count: %d of %d copy and patterns launches settled within their run\n",
+           settled, runs);
+    CHECK(runs > 60);
+    CHECK(settled > runs / 2);
+}
+
+/* Random configurations of the readonly, copy and patterns variants (half,
+ * a quarter, a quarter; copy and patterns at smaller N), from a printed
+ * seed. */
 static void test_random_draws(void)
 {
     uint64_t seed = 20261128;
@@ -170,7 +210,7 @@ static void test_random_draws(void)
     uint64_t rng = seed;
     static const uint64_t L2[] = {128 * 1024, 512 * 1024, 1024 * 1024, 4096 * 1024, 25ull << 20};
     for (int i = 0; i < 400; i++) {
-        const struct fam_model *m = sf_model(i % 4 ? "readonly" : "copy");
+        const struct fam_model *m = sf_model(i % 4 == 0 ? "copy" : i % 4 == 1 ? "patterns" : "readonly");
         const sf_variant *v = &m->variants[sf_rand_range(&rng, 0, m->nvariants - 1)];
         sf_params p;
         sf_params_default(&p);
@@ -187,6 +227,8 @@ static void test_random_draws(void)
             p.cfg = sf_rand_range(&rng, 0, 3) ? sf_rand_range(&rng, 1, 300) : sf_rand_range(&rng, 1, 3 * p.n);
         else if (v->cfg == SF_CFG_BATCH)
             p.cfg = 4 * sf_rand_range(&rng, 1, 4);
+        else if (v->cfg == SF_CFG_OFFSET)
+            p.cfg = sf_rand_range(&rng, 0, 40);
         if (v->cfg == SF_CFG_STRIDE && p.cfg > p.n && m != sf_model("readonly"))
             p.cfg = p.n;
         if (m != sf_model("readonly") && p.n > 200000) p.n /= 8;
@@ -241,6 +283,7 @@ int main(void)
     test_every_variant();
     test_readonly_edges();
     test_readonly_alternating();
+    test_runs_settle();
     test_random_draws();
     test_bundled_counted();
     printf("test_sector_count: %d configurations compared, %d of them counted\n", compared, counted);
