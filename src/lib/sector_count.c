@@ -191,10 +191,16 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
     S->no_l2 = 0;
     const int64_t d[2] = {(int64_t)(shift[0] / 128), (int64_t)(shift[1] / 128)};
     const uint64_t end = first + count;
-    uint64_t j = first, check = first + 2;
+    uint64_t j = first, check = UINT64_MAX, full_at = 0;
     l2ent *snap = NULL;
     int rc = 0;
     while (j < end && rc == 0) {
+        /* a moved block adds new lines: until the L2 is full it grows and
+         * cannot be the same moved; from the block where it is full, check
+         * each block, then ever fewer (at most an eighth more blocks walked
+         * than where it settled) */
+        if (check == UINT64_MAX && S->l2.count == S->l2.cap && j > first)
+            check = full_at = j;
         if (j != check || end - j < 3) {
             S->out = B->out;
             rc = walk_block(S, j++, err, errlen);
@@ -204,7 +210,7 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
          * Then so is every next one (the blocks are moved alike, and the L1
          * and L2 rules see only which lines are equal): each block adds what
          * block j added, and the state at the end is this one moved. */
-        check = first + 2 * (check - first);
+        check = j + 1 + (j - full_at) / 8;
         snap = realloc(snap, (S->l2.count ? S->l2.count : 1) * sizeof *snap);
         if (!snap) {
             set_err(err, errlen, "out of memory for the L2 snapshot");

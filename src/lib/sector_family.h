@@ -208,8 +208,9 @@ int sf_count_blocks(sf_blocks *B, uint64_t first, uint64_t count, char *err, siz
  * too, in order (the runs of a launch must come one after another from
  * block 0 and cover every block; the DRAM is then the L2's), given that each
  * block of the run is the one before it moved by shift[a] bytes in array a
- * (multiples of 128).  After 2, 4, 8, ... blocks it checks whether the L2
- * after a block is the L2 before it, moved by one block: from there every
+ * (multiples of 128).  Once the L2 is full it checks (each block, then ever
+ * fewer) whether the L2 after a block is the L2 before it, moved by one
+ * block: from there every
  * block adds the same counts, so the rest of the run is added, not walked,
  * and the L2 and L1 states are moved to its end.  Where the L2 never
  * settles (the run's lines all fit in it) every block is walked.  0, or -1
