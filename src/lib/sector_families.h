@@ -63,7 +63,8 @@ typedef enum sf_path { SF_PATH_CA = 0, SF_PATH_CG, SF_PATH_NC } sf_path;
  * units, takes 4.6 s; 0.6 us at WPB 1), so the limit keeps one launch under
  * a minute:
  * N = 2^28 of a coalesced copy passes, a random gather over 2^28 floats
- * (2.8e8 units, over two minutes) is refused with a sentence. */
+ * (2.8e8 units, over two minutes) is refused with a sentence.  A launch
+ * its family counts instead (fam_model.count) is not walked: no limit. */
 #define SF_MAX_WORK 6.7e7
 #define SF_SEED_DEFAULT 12345ull
 #define SF_N_DEFAULT 10000000ull
@@ -81,6 +82,9 @@ typedef struct sf_params {
     int lead_pad, pad_ld;   /* stencil: --lead-pad, --pad-leading-dim */
     unsigned granule_bytes; /* L2 fetch granularity: 32, 64 or 128 */
     uint64_t l2_bytes;      /* capacity of the LRU L2 */
+    int walk;               /* 1: the reference walk over every warp, even where the family
+                               counts by classes of blocks (fam_model.count); the golden
+                               tests compare the two */
 } sf_params;
 
 /* N 1e7, WPB 4, seed 12345, 132 SMs x 16 blocks, stencil 32 x 1, R 1, no
@@ -158,7 +162,10 @@ int sf_check(const sf_variant *v, const sf_params *p, char *err, size_t errlen);
 /*
  * Predict one launch.  Returns 0, or -1 with a sentence in err (a parameter
  * out of range, a configuration the variant refuses, out of memory).
- * Cost: one pass over the warps; N = 1e7 takes well under a second.
+ * Cost: where the family counts (fam_model.count: classes of blocks that are
+ * translations of each other, each walked once), a pass over the blocks that
+ * does O(1) each, about 10 ms at N = 1e8; else, or with p->walk, one walk
+ * over the warps (N = 1e7 well under a second), refused beyond SF_MAX_WORK.
  */
 int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char *err,
                size_t errlen);

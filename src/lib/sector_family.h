@@ -16,7 +16,11 @@
  *   labs       the background labs' figures of the family;
  *   metrics    the metric sets Nsight Compute collects (SF_MSET_*);
  *   ncu        the ncu recipe: the runs scripts/ncu_profile.sh makes
- *              (bin/sector_model --ncu-recipe FAMILY prints them).
+ *              (bin/sector_model --ncu-recipe FAMILY prints them);
+ *   count      optional: the same prediction as the walk, counted by
+ *              classes of blocks: the L1 side by sf_count_blocks and the
+ *              DRAM in closed form where the family can say why that is
+ *              exact, or L1 and L2 together by sf_count_run.
  *
  * A generator gen(ctx, warp, k, &access) gives the k-th global-memory
  * instruction of a warp (op, array, bytes per lane, each active lane's byte
@@ -181,6 +185,46 @@ void sf_draw_begin(sf_draw *out, uint64_t *rng);
  * given (the configuration's option: "--stride"). */
 void sf_draw_line(sf_draw *out, const sf_variant *v, const char *opt);
 
+/*
+ * Counting instead of walking (fam_model.count).  The simulator's L1 side
+ * (requests, sectors, lines, wavefronts, bytes, hits and their brackets, the
+ * L2 requests and sectors) of one block depends only on the accesses of that
+ * block and of the block before it (the brackets), and is unchanged when both
+ * move by the same whole number of 128 B lines in each array.  So a run of
+ * blocks that are translations of each other is walked twice, not once per
+ * block.
+ *
+ * sf_count_blocks adds to the prediction the L1 side of blocks first ..
+ * first + count - 1, given (the caller's promise) that each block of the run
+ * after the first is the one before it moved by the same multiple of 128 B
+ * in each array: it walks block first - 1 (not counted, for the brackets),
+ * first, and first + 1 (counted count - 1 times).  The L2 of lines is not
+ * walked: the count hook sets the DRAM sectors itself.  0, or -1 with err.
+ */
+typedef struct sf_blocks sf_blocks;
+int sf_count_blocks(sf_blocks *B, uint64_t first, uint64_t count, char *err, size_t errlen);
+/*
+ * sf_count_run walks blocks first .. first + count - 1 with the L2 of lines
+ * too, in order (the runs of a launch must come one after another from
+ * block 0 and cover every block; the DRAM is then the L2's), given that each
+ * block of the run is the one before it moved by shift[a] bytes in array a
+ * (multiples of 128).  Once the L2 is full it checks (each block, then ever
+ * fewer) whether the L2 after a block is the L2 before it, moved by one
+ * block: from there every
+ * block adds the same counts, so the rest of the run is added, not walked,
+ * and the L2 and L1 states are moved to its end.  Where the L2 never
+ * settles (the run's lines all fit in it) every block is walked.  0, or -1
+ * with err.
+ */
+int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t shift[2], char *err,
+                 size_t errlen);
+/* The blocks the last sf_predict walked, counting ones included (the tests
+ * check that a count walks few). */
+uint64_t sf_blocks_walked(void);
+/* 1 when sf_predict would count v with p (its family's count hook takes it,
+ * p->walk is 0), 0 when it would walk or refuse. */
+int sf_would_count(const sf_variant *v, const sf_params *p);
+
 struct fam_model {
     const char *name;                /* the family: "copy" */
     const sf_variant *variants;      /* its modelled variants, in its kernels' order */
@@ -200,6 +244,13 @@ struct fam_model {
     /* one random configuration of variant v (bin/model_check draw); NULL:
      * the family is not checked on random configurations */
     int (*draw)(const sf_variant *v, uint64_t *rng, sf_draw *out, char *err, size_t errlen);
+    /* optional: count the prediction of c (set up: items, arrays, out->blocks
+     * and warps) instead of walking it, through sf_count_blocks and the
+     * DRAM in closed form, equal to the walk's to the last sector.  Returns
+     * 0 (counted; with B NULL: would count), 1 (not this configuration: the
+     * walk predicts it), or -1 with err.  A hook uses sf_count_blocks (and
+     * sets the DRAM) or sf_count_run for every block, not both. */
+    int (*count)(const sf_ctx *c, sf_blocks *B, sf_prediction *out, char *err, size_t errlen);
 };
 
 /* A static table and its length, for the pointer and count pairs of

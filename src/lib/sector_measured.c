@@ -75,6 +75,7 @@ static int base_params(const tsv_table *t, const char *path, const smt_opts *o, 
         p->seed = o->seed;
     else if (!isnan(seed) && seed >= 0 && seed < 1.8e19 && seed == floor(seed))
         p->seed = (uint64_t)seed;
+    p->walk = o->walk;
     const char *d = tsv_meta(t, "device");
     snprintf(device, dlen, "%s", d && *d ? d : "-");
     return 0;

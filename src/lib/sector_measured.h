@@ -33,12 +33,13 @@ typedef struct smt_opts {
     uint64_t n, granule, l2_bytes, wpb;
     int have_seed;
     uint64_t seed;
+    int walk;                 /* 1: the model's reference walk (sf_params.walk) */
 } smt_opts;
 
 /*
  * Judge the measured table read from in (named path in messages; not
  * closed) and write the families' table to out, sentences to stderr.  A row
- * the model refuses (an N beyond what it walks: SF_MAX_WORK) is written with
+ * the model refuses (an N beyond what it walks, SF_MAX_WORK, where it cannot count) is written with
  * no prediction, agree "-", the reason in its note.  Returns 0,
  * SECTOR_RC_DISAGREE (strict and a row disagrees) or 1 (a failure).
  */

@@ -31,9 +31,13 @@
  *   granule and the capacity in lines (docs/sectors.md, "The DRAM model")
  *   applied to the exact order of requests, with stores added
  *   (write-validate: no fetch).
+ *
+ * - Counting instead (sf_count_blocks, a family's count hook): the same L1
+ *   walk of a few blocks per class, no L2 of lines; the family gives the
+ *   DRAM sectors in closed form.  p->walk keeps the walk (the tests).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "sector_family.h"
+#include "sector_sim.h"
 #include "err.h"
 
 #include <stdio.h>
@@ -64,15 +68,8 @@ static unsigned sort_distinct(uint64_t *v, unsigned n)
 
 /* ------------------------------------------------------------ L1: sector sets */
 
-typedef struct sset {
-    uint64_t *key;
-    uint32_t *gen;
-    uint8_t *flag;
-    size_t cap, count;
-    uint32_t g;
-} sset;
 
-static int sset_init(sset *s, size_t cap)
+int sset_init(sset *s, size_t cap)
 {
     memset(s, 0, sizeof *s);
     s->cap = cap;
@@ -83,7 +80,7 @@ static int sset_init(sset *s, size_t cap)
     return s->key && s->gen && s->flag ? 0 : -1;
 }
 
-static void sset_free(sset *s)
+void sset_free(sset *s)
 {
     free(s->key);
     free(s->gen);
@@ -91,7 +88,7 @@ static void sset_free(sset *s)
     memset(s, 0, sizeof *s);
 }
 
-static void sset_clear(sset *s)
+void sset_clear(sset *s)
 {
     s->count = 0;
     if (++s->g == 0) { /* generation wrapped: forget every entry for real */
@@ -138,7 +135,7 @@ static int sset_grow(sset *s)
 }
 
 /* Add flags f to sector k (inserting it).  0, or -1 out of memory. */
-static int sset_add(sset *s, uint64_t k, uint8_t f)
+int sset_add(sset *s, uint64_t k, uint8_t f)
 {
     uint8_t *x = sset_find(s, k);
     if (x) {
@@ -159,20 +156,9 @@ static int sset_add(sset *s, uint64_t k, uint8_t f)
 
 /* ------------------------------------------------------------ L2: LRU of lines */
 
-#define NIL UINT32_MAX
 
-typedef struct l2sim {
-    uint32_t *prev, *next;
-    uint8_t *vd;       /* low nibble: valid sectors; high nibble: dirty sectors */
-    uint32_t *bytes;   /* per sector (4 per line): the bytes written, one bit each */
-    uint8_t *res;
-    uint32_t head, tail;
-    uint64_t count, cap;
-    unsigned gsect;    /* sectors per granule */
-    double dram_read, dram_write, dram_partial;
-} l2sim;
 
-static int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule)
+int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule)
 {
     memset(m, 0, sizeof *m);
     m->prev = malloc(lines * sizeof *m->prev);
@@ -186,7 +172,7 @@ static int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granul
     return m->prev && m->next && m->vd && m->bytes && m->res ? 0 : -1;
 }
 
-static void l2_free(l2sim *m)
+void l2_free(l2sim *m)
 {
     free(m->prev);
     free(m->next);
@@ -201,7 +187,7 @@ static void l2_unlink(l2sim *m, uint32_t x)
     if (m->next[x] != NIL) m->prev[m->next[x]] = m->prev[x]; else m->tail = m->prev[x];
 }
 
-static void l2_push_front(l2sim *m, uint32_t x)
+void l2_push_front(l2sim *m, uint32_t x)
 {
     m->prev[x] = NIL;
     m->next[x] = m->head;
@@ -260,15 +246,6 @@ static void l2_write(l2sim *m, uint64_t sector, uint32_t mask)
 
 /* ------------------------------------------------------------ the engine */
 
-typedef struct sim {
-    sf_ctx c;
-    sset cur, prev;
-    sset wave;          /* lines this block has asked of L2 (loads) or written (stores) */
-    l2sim l2;
-    uint64_t line_base[2];
-    int cg;
-    sf_prediction *out;
-} sim;
 
 static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
 {
@@ -319,7 +296,8 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
                 if (sset_add(&S->cur, sec[i], SF_STORED))
                     goto oom;
             }
-            l2_write(&S->l2, sec[i], smask[i]);
+            if (!S->no_l2)
+                l2_write(&S->l2, sec[i], smask[i]);
         }
         /* write-through: every sector goes on to L2, one request per line */
         k->l2_requests += nl;
@@ -381,7 +359,8 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
         k->l2_sectors_min += !maybe;
         line_any = 1;
         line_sure |= !maybe;
-        l2_read(&S->l2, sec[i]);
+        if (!S->no_l2)
+            l2_read(&S->l2, sec[i]);
     }
     return 0;
 oom:
@@ -487,6 +466,13 @@ static double warp0_work(const sf_ctx *c, uint64_t warps)
     return work;
 }
 
+/* 1 when the family counts this launch instead of walking it. */
+static int counts(const sf_ctx *c, const sf_params *p)
+{
+    const struct fam_model *m = c->v->model;
+    return !p->walk && m->count && m->count(c, NULL, NULL, NULL, 0) == 0;
+}
+
 /* Items, layout and array sizes (the family's setup), then the grid; 0 or -1
  * with err. */
 static int setup_ctx(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_prediction *out,
@@ -515,6 +501,8 @@ static int setup_ctx(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_pred
     out->items = c->items;
     out->blocks = c->blocks_floor ? threads / tpb : (threads + tpb - 1) / tpb;
     out->warps = out->blocks * p->wpb;
+    if (counts(c, p))
+        return 0;   /* counted, not walked: no limit */
     const double work = (double)out->warps * warp0_work(c, out->warps);
     if (work > SF_MAX_WORK) {
         set_err(err, errlen, "at N = %llu (%s, WPB %u) the model would walk about %.2g requests "
@@ -536,7 +524,18 @@ int sf_check(const sf_variant *v, const sf_params *p, char *err, size_t errlen)
     return setup_ctx(&c, v, p, &pr, err, errlen);
 }
 
-static void sim_free(sim *S)
+int sf_would_count(const sf_variant *v, const sf_params *p)
+{
+    sf_ctx c;
+    sf_prediction pr;
+    char err[256];
+    memset(&pr, 0, sizeof pr);
+    if (check_params(v, p, err, sizeof err) || setup_ctx(&c, v, p, &pr, err, sizeof err))
+        return 0;
+    return counts(&c, p);
+}
+
+void sim_free(sim *S)
 {
     sset_free(&S->cur);
     sset_free(&S->prev);
@@ -544,30 +543,46 @@ static void sim_free(sim *S)
     l2_free(&S->l2);
 }
 
-/* Every block in turn: instruction k of each warp before instruction k+1. */
-static int walk(sim *S, const sf_variant *v, const sf_params *p, char *err, size_t errlen)
+/* Blocks walked by the last sf_predict (sf_blocks_walked). */
+static _Thread_local uint64_t blocks_walked;
+
+uint64_t sf_blocks_walked(void) { return blocks_walked; }
+
+/* Block b: the previous block's sectors become prev, then instruction k of
+ * each warp before instruction k+1. */
+int walk_block(sim *S, uint64_t b, char *err, size_t errlen)
 {
+    blocks_walked++;
+    const sf_variant *v = S->c.v;
+    const unsigned wpb = S->c.p->wpb;
     int rc = 0;
     sf_access a;
-    for (uint64_t b = 0; b < S->out->blocks && rc == 0; b++) {
-        sset t = S->prev;
-        S->prev = S->cur;
-        S->cur = t;
-        sset_clear(&S->cur);
-        sset_clear(&S->wave);
-        for (unsigned k = 0; rc == 0; k++) {
-            int any = 0;
-            for (unsigned wi = 0; wi < p->wpb && rc == 0; wi++) {
-                if (!v->gen(&S->c, b * p->wpb + wi, k, &a))
-                    continue;
-                any = 1;
-                if (a.active)
-                    rc = do_request(S, &a, err, errlen);
-            }
-            if (!any)
-                break;
+    sset t = S->prev;
+    S->prev = S->cur;
+    S->cur = t;
+    sset_clear(&S->cur);
+    sset_clear(&S->wave);
+    for (unsigned k = 0; rc == 0; k++) {
+        int any = 0;
+        for (unsigned wi = 0; wi < wpb && rc == 0; wi++) {
+            if (!v->gen(&S->c, b * wpb + wi, k, &a))
+                continue;
+            any = 1;
+            if (a.active)
+                rc = do_request(S, &a, err, errlen);
         }
+        if (!any)
+            break;
     }
+    return rc;
+}
+
+/* Every block in turn. */
+static int walk(sim *S, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (uint64_t b = 0; b < S->out->blocks && rc == 0; b++)
+        rc = walk_block(S, b, err, errlen);
     return rc;
 }
 
@@ -577,6 +592,7 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
     if (!out || check_params(v, p, err, errlen))
         return -1;
     memset(out, 0, sizeof *out);
+    blocks_walked = 0;
     sim S;
     memset(&S, 0, sizeof S);
     S.out = out;
@@ -587,6 +603,12 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
     const uint64_t lines1 = (S.c.array_bytes[1] + 127) / 128;
     S.line_base[0] = 0;
     S.line_base[1] = lines0;
+    if (counts(&S.c, p)) {
+        const int rc = sim_count(&S, lines0, lines1, err, errlen);
+        out->has_load = out->op[SF_LD].requests > 0;
+        out->has_store = out->op[SF_ST].requests > 0;
+        return rc;
+    }
     if (sset_init(&S.cur, 1024) || sset_init(&S.prev, 1024) || sset_init(&S.wave, 256) ||
         l2_init(&S.l2, lines0 + lines1, p->l2_bytes / 128, p->granule_bytes)) {
         sim_free(&S);
@@ -594,7 +616,7 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
                 (unsigned long long)(lines0 + lines1));
         return -1;
     }
-    const int rc = walk(&S, v, p, err, errlen);
+    const int rc = walk(&S, err, errlen);
     out->dram_read_sectors = S.l2.dram_read;
     out->dram_write_sectors = S.l2.dram_write;
     out->dram_partial_sectors = S.l2.dram_partial;

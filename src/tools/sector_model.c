@@ -455,7 +455,7 @@ static void usage(FILE *f, const cli_opt *t)
 
 /* The values of the command line. */
 typedef struct sm_args {
-    int markdown, lab, lead_pad, pad_ld, proven;
+    int markdown, lab, lead_pad, pad_ld, proven, walk;
     int given_n, given_list, given_config, given_families, quick;
     uint64_t n, granule, l2, seed, wpb, n0, n1, radius, grid, sms, bps;
     const char *family, *variants, *list, *metrics, *query, *recipe, *run_n, *have;
@@ -487,6 +487,7 @@ static int run_family(const sm_args *a, fam_opts *fo)
     fp.radius = (unsigned)a->radius;
     fp.lead_pad = a->lead_pad;
     fp.pad_ld = a->pad_ld;
+    fp.walk = a->walk;
     fo->variants = a->variants;
     fo->markdown = a->markdown;
     return family_rows(fm, &fp, fo);
@@ -508,6 +509,7 @@ int main(int argc, char **argv)
         CLI_NUM_OPT("--l2-bytes", CLI_COUNT, 0, 1ull << 40, &a.l2, "B", "capacity of the LRU L2 model"),
         CLI_NUM_OPT("--seed", CLI_U64, 0, UINT64_MAX, &a.seed, "S", "the random permutation's seed (readonly random_access, patterns random)"),
         CLI_FLAG_OPT("--markdown", &a.markdown, "Markdown tables instead of TSV"),
+        CLI_FLAG_OPT("--walk", &a.walk, "walk every warp even where the family counts by classes (the reference)"),
         CLI_STRING_OPT("--family", &a.family, "F", "copy, patterns, readonly or stencil: the family's rows (default readonly)"),
         CLI_STRING_OPT("--variant", &a.variants, "V,...", "only these variants (default: all the family's modelled ones)"),
         {"--config", 0, CLI_LIST, 0, 1ull << 32, 0, 0, &fo.config, "LIST", "the configurations (stride, batch or offset) instead of the defaults", 0, &a.given_config},

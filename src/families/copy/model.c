@@ -178,6 +178,65 @@ static int copy_setup(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_pre
     return 0;
 }
 
+/* ------------------------------------------------------------ counting */
+
+/* The walk's numbers without the walk (fam_model.count, sf_count_run): in
+ * the strided, batch, int4 and vector copies thread t's addresses are
+ * t times a constant (per array), so each block whose lanes all work is the
+ * one before it moved by 32 WPB times that constant: one run of those
+ * blocks, then the last ones (a partial block, the vector copies' remainder
+ * thread) one by one.  In the grid-stride copies block b's warps copy
+ * vectors 32 w + l + j G, j = 0, 1, ..., below M = N / V: blocks whose warps
+ * make the same number of iterations, all lanes active, are moved copies of
+ * each other too. */
+static int copy_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, char *err, size_t errlen)
+{
+    const sf_variant *v = c->v;
+    const uint64_t tpb = 32ull * c->p->wpb;
+    uint64_t shift[2], full = c->items / tpb;
+    if (v->gen == g_copy_stride) {
+        const uint64_t e = v->param == 1 ? 16 : 4;
+        const int strided = v->param == 2;   /* stride_store: the stores are strided */
+        shift[strided] = tpb * c->cfg * e;
+        shift[!strided] = tpb * e;
+    } else if (v->gen == g_copy_batch) {
+        shift[0] = shift[1] = tpb * c->cfg * 4;
+    } else if (v->gen == g_copy_int4) {
+        shift[0] = shift[1] = tpb * (c->cfg / 4) * 16;
+    } else if (v->gen == g_copy_vector) {
+        shift[0] = shift[1] = tpb * 4 * v->param;
+        full = c->vec_items / tpb;   /* the remainder thread is past these */
+    } else {   /* grid-stride: see below */
+        shift[0] = shift[1] = tpb * 4 * v->param;
+        if (!B)
+            return 0;
+        /* M = q G + r vectors: a warp whose lanes are all below r makes q + 1
+         * full iterations, one whose lanes are all at r or beyond q; block 0
+         * also copies the N mod V scalars, and one block may straddle r:
+         * runs [0, 1), [1, r / tpb), the straddling block, the rest */
+        const uint64_t r = c->vec_items % c->grid_threads, nb = out->blocks;
+        uint64_t b = 0;
+        const uint64_t cut[3] = {1, r / tpb, (r + tpb - 1) / tpb};
+        for (int i = 0; i < 3; i++) {
+            const uint64_t e = cut[i] < nb ? cut[i] : nb;
+            if (e > b) {
+                if (sf_count_run(B, b, e - b, shift, err, errlen))
+                    return -1;
+                b = e;
+            }
+        }
+        return sf_count_run(B, b, nb - b, shift, err, errlen);
+    }
+    if (!B)
+        return 0;
+    if (sf_count_run(B, 0, full, shift, err, errlen))
+        return -1;
+    for (uint64_t b = full; b < out->blocks; b++)
+        if (sf_count_run(B, b, 1, shift, err, errlen))
+            return -1;
+    return 0;
+}
+
 /* ------------------------------------------------------------ random draws */
 
 /* One random configuration of v (bin/model_check): N and WPB from the
@@ -264,5 +323,5 @@ static const sf_ncu_run COPY_NCU[] = {
 
 const struct fam_model fam_model_copy = {
     "copy", SF_ROWS(COPY_MODEL), SF_SHAPE_N, SF_N_DEFAULT, copy_check, copy_setup, copy_lab_params,
-    SF_ROWS(COPY_LABS), SF_MSET_FULL, "1e7", SF_ROWS(COPY_NCU), copy_draw,
+    SF_ROWS(COPY_LABS), SF_MSET_FULL, "1e7", SF_ROWS(COPY_NCU), copy_draw, copy_count,
 };

@@ -128,6 +128,51 @@ static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
     return 0;
 }
 
+/* The walk's numbers without the walk (fam_model.count, sf_count_run): every
+ * pattern but the random gather gives lane l of warp w an address that is
+ * a constant times t (or w) plus what depends on l and the configuration
+ * only, so each block whose lanes all work is the one before it moved by
+ * one block's worth of that constant: one run of those blocks, then the
+ * partial one.  reread (warps in pairs) and write_range64 (64 B a warp)
+ * move by whole lines only when WPB is even; else, and for the random
+ * gather, the walk predicts. */
+static int patterns_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, char *err,
+                          size_t errlen)
+{
+    const sf_variant *v = c->v;
+    const uint64_t wpb = c->p->wpb, tpb = 32 * wpb;
+    uint64_t step;   /* bytes one block moves its array by */
+    int array = 0;
+    if (v->gen == g_load_pattern) {
+        switch (v->param) {
+        case PT_RANDOM: return 1;
+        case PT_SPREAD: case PT_STRADDLE: step = wpb * 512; break;
+        case PT_REREAD: if (wpb % 2) return 1; step = wpb / 2 * 512; break;
+        default: step = tpb * 4; break;   /* coalesced, permuted, offset, broadcast */
+        }
+    } else if (v->gen == g_write_pattern) {
+        array = 1;
+        switch (v->param) {
+        case PT_W_SCATTER192: step = wpb * 256; break;
+        case PT_W_RANGE64: if (wpb % 2) return 1; step = wpb * 64; break;
+        case PT_W_STRIDED: step = tpb * c->cfg * 4; break;
+        default: step = tpb * 4; break;   /* coalesced, offset */
+        }
+    } else {
+        const unsigned F = v->param & 15, form = v->param >> 4;
+        step = tpb * 4 * (form == S_AOS_ONE || form == S_AOS_ALL || form == S_AOS_VEC ? F : 1);
+    }
+    if (!B)
+        return 0;
+    const uint64_t shift[2] = {array ? 0 : step, array ? step : 0}, full = c->items / tpb;
+    if (sf_count_run(B, 0, full, shift, err, errlen))
+        return -1;
+    for (uint64_t b = full; b < out->blocks; b++)
+        if (sf_count_run(B, b, 1, shift, err, errlen))
+            return -1;
+    return 0;
+}
+
 /* One random configuration of v (bin/model_check): N and WPB from the
  * documented ranges, an offset 0..63 (offset_*, write_offset) or a stride
  * 1..257 (write_strided). */
@@ -216,5 +261,5 @@ static const sf_ncu_run PATTERNS_NCU[] = {
 
 const struct fam_model fam_model_patterns = {
     "patterns", SF_ROWS(PATTERNS_MODEL), SF_SHAPE_N, SF_N_DEFAULT, NULL, patterns_setup, patterns_lab_params,
-    SF_ROWS(PATTERNS_LABS), SF_MSET_FULL, "1e7", SF_ROWS(PATTERNS_NCU), patterns_draw,
+    SF_ROWS(PATTERNS_LABS), SF_MSET_FULL, "1e7", SF_ROWS(PATTERNS_NCU), patterns_draw, patterns_count,
 };

@@ -16,7 +16,7 @@
  * stride, and the other four in one run, all pooled into one measured table
  * (ncu's counts only, as data/reference/h100/sectors_readonly.tsv).  Those
  * run at N = 1e8, the size of the bundled H100 logs; there the random gather
- * and the 4-byte strides from 32 up are more than the simulator walks
+ * (walked, not counted: readonly_count) is more than the simulator walks
  * (SF_MAX_WORK), so the recipe does not compare them itself: a run at
  * N <= 1e7 compares as every family does (sector_compare --family readonly
  * --runs RUNS --ncu EXT).  The metrics are the load path's five (SF_MSET_LOADS),
@@ -91,6 +91,146 @@ static int readonly_setup(sf_ctx *c, const sf_variant *v, const sf_params *p, sf
     return 0;
 }
 
+/* ------------------------------------------------------------ counting */
+
+/*
+ * The walk's numbers without the walk (fam_model.count), for every variant
+ * but random_access.  All four read element e(t) = (s t) mod M of one array
+ * (nondiverging: of c, then the same element of a), with s = 1 or the
+ * stride reduced mod M, M the items, t clamped to M - 1.
+ *
+ * The L1 side, by runs of blocks.  A block whose threads are all below M and
+ * whose elements do not wrap is e_b + s u (u < threads per block), and the
+ * next one, when it neither wraps nor starts a new sweep, is the same moved
+ * by s x 32 WPB elements: a whole number of 128 B lines in each array.  Such
+ * a run is counted by sf_count_blocks (two blocks walked); the blocks where
+ * a sweep wraps or the clamp begins are walked one by one.
+ *
+ * The DRAM, loads only (no writes, none partial).  An L2 line is fetched
+ * granule by granule as its sectors first miss, and kept until cap = L2
+ * bytes / 128 other lines have been touched since its last touch (LRU).
+ *   - Inside one sweep a line's elements are consecutive threads: at most
+ *     two neighbouring blocks (the clamped threads: the last block, with
+ *     thread M - 1), between whose touches fewer than 4 x 32 WPB other lines
+ *     come; with cap above that no line leaves in the middle of such an
+ *     episode, so each episode fetches each granule it touches once.
+ *   - When every line the launch touches fits (cap or fewer), nothing is ever
+ *     evicted: the DRAM is the distinct granules touched, those of the
+ *     multiples of g = gcd(s, M) below M (all of them are read).
+ *   - Else, a line met again in a later sweep was left at least at the end
+ *     of one sweep and met again in the next: between the two touches come
+ *     the rest of the first sweep (elements above the line) and the start of
+ *     the next (below it), at least LB distinct lines, less those of the
+ *     two blocks around the touches (whose order inside a block differs from
+ *     the threads').  When no two sweeps in a row share a line (the stride
+ *     a multiple of a line and each sweep's residue in another line of it),
+ *     a whole sweep of other lines lies between too and LB grows by the
+ *     shortest sweep.  When LB >= cap every such touch misses, and the DRAM
+ *     is each sweep's own granules, summed over the s sweeps.
+ *   - Otherwise (a small L2, or sweeps shorter than it) the walk predicts.
+ */
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        const uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Distinct granules of gq elements among r, r + s, ..., r + s (n - 1), n >= 1:
+ * each element its own when s >= gq, else every granule from the first to
+ * the last (a step shorter than a granule skips none). */
+static uint64_t ap_granules(uint64_t r, uint64_t s, uint64_t n, uint64_t gq)
+{
+    return s >= gq ? n : (r + s * (n - 1)) / gq - r / gq + 1;
+}
+
+/* The DRAM sectors of a launch of M items at step s (see above): 0 and *dram,
+ * or 1 when the closed form does not hold. */
+static int ro_dram(const sf_ctx *c, uint64_t M, uint64_t s, uint64_t eb, unsigned arrays,
+                   double *dram)
+{
+    const sf_params *p = c->p;
+    const int64_t q = (int64_t)(128 / eb), tpb = 32 * (int64_t)p->wpb;
+    const uint64_t gq = p->granule_bytes / eb, gsect = p->granule_bytes / 32;
+    const int64_t cap = (int64_t)(p->l2_bytes / 128);
+    if (cap < 4 * tpb + 64)
+        return 1;
+    const uint64_t g = gcd64(s, M);
+    const uint64_t lines = (uint64_t)arrays * (g >= (uint64_t)q ? M / g : (M - g) / (uint64_t)q + 1);
+    if (lines <= (uint64_t)cap || s == 1) {   /* all fit, or one sweep */
+        const uint64_t gran = g >= gq ? M / g : (M - g) / gq + 1;
+        *dram = (double)(gsect * arrays * gran);
+        return 0;
+    }
+    const int64_t S = (int64_t)s, m = (int64_t)M;
+    int64_t lb = (S < q ? (m - S) / q - (S - 1) / q : (m - S - q + 1) / S - 1) - 2 * tpb;
+    if (arrays != 1 || s > (uint64_t)m / 64)
+        return 1;
+    uint64_t gran = 0, i0 = 0, shortest = M, rho_prev = 0;
+    int alternate = S >= q && S % q == 0;
+    for (uint64_t k = 0; k < s; k++) {   /* sweep k: threads i0 .. i1 - 1, from element r */
+        const uint64_t i1 = k + 1 < s ? ((k + 1) * M + s - 1) / s : M, r = s * i0 - k * M;
+        gran += ap_granules(r, s, i1 - i0, gq);
+        if (i1 - i0 < shortest) shortest = i1 - i0;
+        /* with q | s sweep k's lines are r / q mod s / q: two sweeps of other
+         * classes share none */
+        if (k > 0 && r / (uint64_t)q == rho_prev) alternate = 0;
+        rho_prev = r / (uint64_t)q;
+        i0 = i1;
+    }
+    /* no two sweeps in a row share a line: between two touches of a line
+     * lies a whole sweep of another class too, one line per element */
+    if (alternate)
+        lb += (int64_t)shortest;
+    if (lb < cap)
+        return 1;
+    *dram = (double)(gsect * gran);
+    return 0;
+}
+
+static int readonly_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, char *err,
+                          size_t errlen)
+{
+    const unsigned v = c->v->param;
+    if (v == RO_RANDOM_ACCESS)
+        return 1;
+    const uint64_t M = c->items, eb = ro_vec4(v) ? 16 : 4;
+    const uint64_t s = v == RO_STRIDED || v == RO_STRIDED_FLOAT4 ? c->cfg % M : 1;
+    double dram;
+    if (s == 0 || ro_dram(c, M, s, eb, ro_gather(v) ? 2 : 1, &dram))
+        return 1;
+    if (!B)
+        return 0;
+    const uint64_t tpb = 32ull * c->p->wpb, nb = (M + tpb - 1) / tpb;
+    const uint64_t step = s * tpb % M;
+    /* e: the first element of block b; a run [r0, b) of blocks each the one
+     * before it moved by s tpb elements */
+    uint64_t r0 = 0, e = 0, e_prev = 0;
+    int reg_prev = 0;
+    for (uint64_t b = 0; b < nb; b++) {
+        const int reg = (b + 1) * tpb <= M && e + s * (tpb - 1) < M;
+        const int joins = b > r0 && reg && reg_prev && e == e_prev + s * tpb;
+        if (b > r0 && !joins) {
+            if (sf_count_blocks(B, r0, b - r0, err, errlen))
+                return -1;
+            r0 = b;
+        }
+        reg_prev = reg;
+        e_prev = e;
+        e += step;
+        if (e >= M)
+            e -= M;
+    }
+    if (sf_count_blocks(B, r0, nb - r0, err, errlen))
+        return -1;
+    out->dram_read_sectors = dram;
+    return 0;
+}
+
 /* ------------------------------------------------------------ ncu recipe */
 
 #define GRAN(lim, row, quick)                                                                  \
@@ -131,5 +271,5 @@ static int readonly_draw(const sf_variant *v, uint64_t *rng, sf_draw *out, char 
 
 const struct fam_model fam_model_readonly = {
     "readonly", SF_ROWS(READONLY_MODEL), SF_SHAPE_N, SF_N_DEFAULT, NULL, readonly_setup, NULL,
-    NULL, 0, SF_MSET_LOADS, "1e8", SF_ROWS(READONLY_NCU), readonly_draw,
+    NULL, 0, SF_MSET_LOADS, "1e8", SF_ROWS(READONLY_NCU), readonly_draw, readonly_count,
 };

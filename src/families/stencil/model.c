@@ -162,5 +162,5 @@ static const sf_ncu_run STENCIL_NCU[] = {
 
 const struct fam_model fam_model_stencil = {
     "stencil", SF_ROWS(STENCIL_MODEL), SF_SHAPE_2D, SF_N_DEFAULT, NULL, stencil_setup, stencil_lab_params,
-    SF_ROWS(STENCIL_LABS), SF_MSET_FULL, "1e7", SF_ROWS(STENCIL_NCU), stencil_draw,
+    SF_ROWS(STENCIL_LABS), SF_MSET_FULL, "1e7", SF_ROWS(STENCIL_NCU), stencil_draw, NULL,
 };
