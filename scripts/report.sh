@@ -30,9 +30,10 @@
 #   -h, --help    this text
 #
 # DIR is a report folder: a new report is built beside it (DIR.new.XXXXXX)
-# and swapped in whole at the end, so an interrupted run leaves the previous
-# report as it was.  A folder that is not empty and holds no earlier report
-# (its marker, DIR/.warplat-report) is refused: nothing in it is touched.
+# and swapped in whole at the end, so an interrupted run (INT, TERM, HUP,
+# QUIT or an error) leaves the previous report as it was, and no DIR.new.*.
+# A folder that is not empty and holds no earlier report (its marker,
+# DIR/.warplat-report) is refused: nothing in it is touched.
 #
 # This script only sequences; what to draw and every number of the report
 # come from bin/report (src/tools/report.c).  Steps:
@@ -134,6 +135,22 @@ part() {
     [ -n "${LOGDIR:-}" ] && [ -d "$LOGDIR" ] &&
         printf '%s\t%s\t%s\t%s\n' "$what" "$st" "$3" "$(now_us)" >>"$LOGDIR/steps.tsv"
 }
+# in_bg CMD...: run CMD in a process group of its own and wait for it.  Bash
+# runs a trap only when a foreground command has ended; while it waits here
+# a signal is handled at once, and the clean-up stops CMD with all that it
+# started (kill of the group) before the staging folder is removed.
+CHILD=""
+in_bg() {
+    local rc
+    set -m
+    "$@" &
+    CHILD=$!
+    set +m
+    wait "$CHILD"
+    rc=$?
+    CHILD=""
+    return $rc
+}
 
 # ---------------------------------------------------------------- gnuplot
 # Checked before anything is measured: a five-minute run must not end in a
@@ -167,12 +184,25 @@ mkdir -p -- "$OUTPARENT" 2>/dev/null && [ -w "$OUTPARENT" ] ||
     { say "cannot create or write $OUTPARENT"; exit 1; }
 here=$PWD
 cd -- "$OUTPARENT" && OUTDIR=${PWD%/}/$OUTBASE && cd -- "$here" || { say "cannot enter $OUTPARENT"; exit 1; }
-STAGE=$(mktemp -d "$OUTDIR.new.XXXXXX") || { say "cannot create a folder beside $OUTDIR"; exit 1; }
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/warplat-report.XXXXXX") || { say "mktemp failed"; rm -rf "$STAGE"; exit 1; }
-cleanup() { rm -rf -- "$WORK" "$STAGE"; }
+# Every way out removes the staging folder, once nothing writes into it
+# any more: a step still running in the background (in_bg) is stopped with
+# its whole process group and waited for first.
+STAGE="" WORK=""
+cleanup() {
+    trap '' INT TERM HUP QUIT
+    local p
+    for p in $(jobs -p); do kill -TERM -- -"$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf -- "$WORK" "$STAGE"
+}
 trap cleanup EXIT
-trap 'say "interrupted: the previous report in $OUTDIR is left as it was"; exit 130' INT
-trap 'say "terminated: the previous report in $OUTDIR is left as it was"; exit 143' TERM HUP
+stopped() { say "$1: the previous report in $OUTDIR is left as it was"; exit "$2"; }
+trap 'stopped interrupted 130' INT
+trap 'stopped terminated 143' TERM
+trap 'stopped terminated 129' HUP
+trap 'stopped terminated 131' QUIT
+STAGE=$(mktemp -d "$OUTDIR.new.XXXXXX") || { say "cannot create a folder beside $OUTDIR"; exit 1; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/warplat-report.XXXXXX") || { say "mktemp failed"; exit 1; }
 printf 'warplat report folder: scripts/report.sh builds it whole and replaces it whole\n' >"$STAGE/$MARKER"
 LOGDIR=$STAGE/logs
 mkdir -p "$STAGE/data" "$LOGDIR" || { say "cannot create folders in $STAGE"; exit 1; }
@@ -203,7 +233,7 @@ build() {
     [ $MODE = gpu ] && target=all
     make -s -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" $target 2>&1 | tee "$LOGDIR/make.log" >&2
 }
-step "build the tools (make)" build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
+step "build the tools (make)" in_bg build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
 # the kernel families: the registry says which (src/families/NAME/, never listed here)
 FAMILIES=$(bin/names families | paste -sd,) && [ -n "$FAMILIES" ] || { say "bin/names families failed"; exit 1; }
 if [ $MODE = gpu ] && [ ! -x "$READONLY" ]; then
@@ -225,13 +255,13 @@ measure() {
     # a failed section is named there and the report shows the others
     local t0 rc
     t0=$(now_us)
-    bash "$REFERENCE_SCRIPT" "$dir" --device "$DEVICE" "${q[@]}"
+    in_bg bash "$REFERENCE_SCRIPT" "$dir" --device "$DEVICE" "${q[@]}"
     rc=$?
     part "measure: the reference set (scripts/reference.sh)" $rc "$t0"
     [ $rc -eq 0 ] || say "some measurements failed (above); reporting the others"
     if command -v ncu >/dev/null 2>&1 && [ -f "$NCU_SCRIPT" ]; then
         t0=$(now_us)
-        CUDA_VISIBLE_DEVICES=$DEVICE bash "$NCU_SCRIPT" all --out "$dir" "${q[@]}"
+        CUDA_VISIBLE_DEVICES=$DEVICE in_bg bash "$NCU_SCRIPT" all --out "$dir" "${q[@]}"
         rc=$?
         part "measure: the sector tables (scripts/ncu_profile.sh all)" $rc "$t0"
         [ $rc -eq 0 ] || say "a sector table failed (above)"
@@ -297,7 +327,7 @@ NFAILED=0
 charts() {
     local nocharts=() failed=() rc
     [ $CHARTS = 1 ] || nocharts=(--no-charts)
-    bin/report run-plan "$WORK/plan.nul" "$STAGE" --t0-us "$T0" "${nocharts[@]}" >"$WORK/failed.nul"
+    in_bg bin/report run-plan "$WORK/plan.nul" "$STAGE" --t0-us "$T0" "${nocharts[@]}" >"$WORK/failed.nul"
     rc=$?
     mapfile -d '' -t failed <"$WORK/failed.nul"
     NFAILED=${#failed[@]}
