@@ -33,7 +33,9 @@
 # and swapped in whole at the end, so an interrupted run (INT, TERM, HUP,
 # QUIT or an error) leaves the previous report as it was, and no DIR.new.*.
 # A folder that is not empty and holds no earlier report (its marker,
-# DIR/.warplat-report) is refused: nothing in it is touched.
+# DIR/.warplat-report) is refused: nothing in it is touched.  So is, before
+# any work (exit 2), a DIR that cannot be swapped: the current folder or one
+# above it, /, or this checkout.
 #
 # This script only sequences; what to draw and every number of the report
 # come from bin/report (src/tools/report.c).  Steps:
@@ -53,7 +55,7 @@
 # the end), 1 nothing could be written, 2 usage error.  See docs/report.md.
 set -uo pipefail
 CALLER_PWD=$PWD
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 # Overridable for tests of the GPU path on machines without one.
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
@@ -98,7 +100,32 @@ if [ -n "$REF" ]; then
     case $REF in /*) ;; *) REF=$CALLER_PWD/$REF ;; esac
     [ -d "$REF" ] || usage_error "--ref $REF is not a directory"
 fi
+# physical DIR: REPLY is DIR's name with every link, '.' and '..' resolved
+# (cd and $PWD: a name ending in a newline stays whole); 1 if it is no folder
+physical() { local here=$PWD; REPLY=; cd -P -- "$1" 2>/dev/null || return 1; REPLY=$PWD; cd -- "$here" || exit 1; }
+# The report is swapped in by renaming: DIR must not be / (it has no side to
+# build beside), the folder this was started from or one above it (the
+# rename would take the caller's own folder away), or this checkout.
+# (no trailing '/': the parent and the name are split at the last one below)
 while [ "$OUTDIR" != / ] && [ "${OUTDIR%/}" != "$OUTDIR" ]; do OUTDIR=${OUTDIR%/}; done
+refuse_out() {
+    echo "report.sh: --out $OUTDIR cannot be swapped: it is the current folder or one above it (or /, or this checkout), and the new report is renamed into its place; name a folder below it" >&2
+    exit 2
+}
+cwd_phys="" root_phys=""
+if physical "$OUTDIR"; then
+    out_phys=$REPLY
+    [ "$out_phys" = / ] && refuse_out
+    physical "$CALLER_PWD" && cwd_phys=$REPLY
+    physical . && root_phys=$REPLY
+    for inner in "$cwd_phys" "$root_phys"; do
+        case "$inner/" in "$out_phys/"*) refuse_out ;; esac
+    done
+    # a name ending in '.' or '..' is renamed by its own name
+    case ${OUTDIR##*/} in .|..) OUTDIR=$out_phys ;; esac
+else
+    case ${OUTDIR##*/} in .|..) refuse_out ;; esac
+fi
 
 # ---------------------------------------------------------------- progress
 # Elapsed time from bash's own clock: microseconds, printed as seconds with
