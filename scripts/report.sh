@@ -166,17 +166,11 @@ part() {
 # runs a trap only when a foreground command has ended; while it waits here
 # a signal is handled at once, and the clean-up stops CMD with all that it
 # started (kill of the group) before the staging folder is removed.
-CHILD=""
 in_bg() {
-    local rc
     set -m
     "$@" &
-    CHILD=$!
     set +m
-    wait "$CHILD"
-    rc=$?
-    CHILD=""
-    return $rc
+    wait "$!"
 }
 
 # ---------------------------------------------------------------- gnuplot

@@ -12,14 +12,15 @@ mkdir -p "$S"
 # the H200 set less its sector tables and big logs: many short chart jobs
 tar -C data/reference/h200 --exclude=./sectors_readonly.tsv --exclude=./logs_1e6 --exclude=./ncu -cf - . |
     tar -C "$S" -xf -
-# a gnuplot that takes its time and says who it is (its pid, for the check
-# that nothing is left running)
+# a gnuplot that takes its time (2 s: on any number of cores the charts
+# outlast the latest signal, 1.8 s in) and says who it is (its pid, for the
+# check that nothing is left running)
 mkdir -p "$TMP/fake" "$TMP/pids"
 cat >"$TMP/fake/gnuplot" <<FAKE
 #!/bin/sh
 case "\$2" in -e) exit 0 ;; esac
 : >"$TMP/pids/\$\$"
-sleep 0.4
+sleep 2
 printf '<svg/>\n' >"\$4"
 FAKE
 chmod +x "$TMP/fake/gnuplot"
