@@ -12,7 +12,8 @@ printf 'warplat report folder: scripts/report.sh builds it whole and replaces it
 refused() {
     local where=$1 out=$2 before
     before=$(cd "$TMP" && find . | sort)
-    OUTTXT=$(cd "$where" && bash "$R" --no-gpu --no-charts --out "$out" 2>&1)
+    # bounded: a refusal is immediate (the old code built a whole report first)
+    OUTTXT=$(cd "$where" && timeout 60 bash "$R" --no-gpu --no-charts --out "$out" 2>&1)
     local rc=$?
     [ $rc = 2 ] || fail "--out '$out' from $where exited $rc, expected 2: $OUTTXT"
     case $OUTTXT in *"cannot be swapped"*) ;; *) fail "--out '$out' from $where: no reason given: $OUTTXT" ;; esac
