@@ -30,9 +30,12 @@
 #   -h, --help    this text
 #
 # DIR is a report folder: a new report is built beside it (DIR.new.XXXXXX)
-# and swapped in whole at the end, so an interrupted run leaves the previous
-# report as it was.  A folder that is not empty and holds no earlier report
-# (its marker, DIR/.warplat-report) is refused: nothing in it is touched.
+# and swapped in whole at the end, so an interrupted run (INT, TERM, HUP,
+# QUIT or an error) leaves the previous report as it was, and no DIR.new.*.
+# A folder that is not empty and holds no earlier report (its marker,
+# DIR/.warplat-report) is refused: nothing in it is touched.  So is, before
+# any work (exit 2), a DIR that cannot be swapped: the current folder or one
+# above it, /, or this checkout.
 #
 # This script only sequences; what to draw and every number of the report
 # come from bin/report (src/tools/report.c).  Steps:
@@ -41,7 +44,9 @@
 #      scripts/ncu_profile.sh all the sector tables of every family with a
 #      model, where ncu is installed);
 #      otherwise the results are copied into DIR/data/<gpu>/;
-#   2. bin/report plan DIR lists the charts; they are drawn on every core;
+#   2. bin/report plan DIR lists the charts; bin/report run-plan draws them
+#      on every core (each job an argv, never a shell string: a path may
+#      hold any byte);
 #   3. bin/report render DIR writes index.html and index.md.
 # Progress goes to stderr: a line when a step starts and one when it ends,
 # with its time, and while charts are drawn at least one line every 5 s.
@@ -50,7 +55,7 @@
 # the end), 1 nothing could be written, 2 usage error.  See docs/report.md.
 set -uo pipefail
 CALLER_PWD=$PWD
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 # Overridable for tests of the GPU path on machines without one.
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
@@ -95,6 +100,32 @@ if [ -n "$REF" ]; then
     case $REF in /*) ;; *) REF=$CALLER_PWD/$REF ;; esac
     [ -d "$REF" ] || usage_error "--ref $REF is not a directory"
 fi
+# physical DIR: REPLY is DIR's name with every link, '.' and '..' resolved
+# (cd and $PWD: a name ending in a newline stays whole); 1 if it is no folder
+physical() { local here=$PWD; REPLY=; cd -P -- "$1" 2>/dev/null || return 1; REPLY=$PWD; cd -- "$here" || exit 1; }
+# The report is swapped in by renaming: DIR must not be / (it has no side to
+# build beside), the folder this was started from or one above it (the
+# rename would take the caller's own folder away), or this checkout.
+# (no trailing '/': the parent and the name are split at the last one below)
+while [ "$OUTDIR" != / ] && [ "${OUTDIR%/}" != "$OUTDIR" ]; do OUTDIR=${OUTDIR%/}; done
+refuse_out() {
+    echo "report.sh: --out $OUTDIR cannot be swapped: it is the current folder or one above it (or /, or this checkout), and the new report is renamed into its place; name a folder below it" >&2
+    exit 2
+}
+cwd_phys="" root_phys=""
+if physical "$OUTDIR"; then
+    out_phys=$REPLY
+    [ "$out_phys" = / ] && refuse_out
+    physical "$CALLER_PWD" && cwd_phys=$REPLY
+    physical . && root_phys=$REPLY
+    for inner in "$cwd_phys" "$root_phys"; do
+        case "$inner/" in "$out_phys/"*) refuse_out ;; esac
+    done
+    # a name ending in '.' or '..' is renamed by its own name
+    case ${OUTDIR##*/} in .|..) OUTDIR=$out_phys ;; esac
+else
+    case ${OUTDIR##*/} in .|..) refuse_out ;; esac
+fi
 
 # ---------------------------------------------------------------- progress
 # Elapsed time from bash's own clock: microseconds, printed as seconds with
@@ -123,10 +154,23 @@ step() {
 # times); a failed part is also named at the end
 FAILED_PARTS=()
 part() {
-    local st=ok
+    local st=ok what=$1
     [ "$2" -eq 0 ] || { st=failed; FAILED_PARTS+=("$1"); }
+    # a TAB or a newline (from a path) must not split the row: written as
+    # outfile_put_field writes them (\x09, \x0a, \x0d)
+    what=${what//$'\t'/\\x09} what=${what//$'\n'/\\x0a} what=${what//$'\r'/\\x0d}
     [ -n "${LOGDIR:-}" ] && [ -d "$LOGDIR" ] &&
-        printf '%s\t%s\t%s\t%s\n' "$1" "$st" "$3" "$(now_us)" >>"$LOGDIR/steps.tsv"
+        printf '%s\t%s\t%s\t%s\n' "$what" "$st" "$3" "$(now_us)" >>"$LOGDIR/steps.tsv"
+}
+# in_bg CMD...: run CMD in a process group of its own and wait for it.  Bash
+# runs a trap only when a foreground command has ended; while it waits here
+# a signal is handled at once, and the clean-up stops CMD with all that it
+# started (kill of the group) before the staging folder is removed.
+in_bg() {
+    set -m
+    "$@" &
+    set +m
+    wait "$!"
 }
 
 # ---------------------------------------------------------------- gnuplot
@@ -153,15 +197,33 @@ if [ -d "$OUTDIR" ] && [ ! -f "$OUTDIR/$MARKER" ] && [ -n "$(ls -A "$OUTDIR" 2>/
     say "--out $OUTDIR is a folder that is not empty and holds no warplat report ($MARKER): refusing to write there; name a new or empty folder"
     exit 1
 fi
-mkdir -p "$(dirname "$OUTDIR")" 2>/dev/null && [ -w "$(dirname "$OUTDIR")" ] ||
-    { say "cannot create or write $(dirname "$OUTDIR")"; exit 1; }
-OUTDIR=$(cd "$(dirname "$OUTDIR")" && pwd)/$(basename "$OUTDIR")
-STAGE=$(mktemp -d "$OUTDIR.new.XXXXXX") || { say "cannot create a folder beside $OUTDIR"; exit 1; }
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/warplat-report.XXXXXX") || { say "mktemp failed"; rm -rf "$STAGE"; exit 1; }
-cleanup() { rm -rf "$WORK" "$STAGE"; }
+# the parent and the name, split without dirname/basename (whose $(...)
+# would drop a trailing newline); OUTDIR ends in no '/' (above)
+OUTBASE=${OUTDIR##*/} OUTPARENT=${OUTDIR%/*}
+OUTPARENT=${OUTPARENT:-/}
+mkdir -p -- "$OUTPARENT" 2>/dev/null && [ -w "$OUTPARENT" ] ||
+    { say "cannot create or write $OUTPARENT"; exit 1; }
+here=$PWD
+cd -- "$OUTPARENT" && OUTDIR=${PWD%/}/$OUTBASE && cd -- "$here" || { say "cannot enter $OUTPARENT"; exit 1; }
+# Every way out removes the staging folder, once nothing writes into it
+# any more: a step still running in the background (in_bg) is stopped with
+# its whole process group and waited for first.
+STAGE="" WORK=""
+cleanup() {
+    trap '' INT TERM HUP QUIT
+    local p
+    for p in $(jobs -p); do kill -TERM -- -"$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf -- "$WORK" "$STAGE"
+}
 trap cleanup EXIT
-trap 'say "interrupted: the previous report in $OUTDIR is left as it was"; exit 130' INT
-trap 'say "terminated: the previous report in $OUTDIR is left as it was"; exit 143' TERM HUP
+stopped() { say "$1: the previous report in $OUTDIR is left as it was"; exit "$2"; }
+trap 'stopped interrupted 130' INT
+trap 'stopped terminated 143' TERM
+trap 'stopped terminated 129' HUP
+trap 'stopped terminated 131' QUIT
+STAGE=$(mktemp -d "$OUTDIR.new.XXXXXX") || { say "cannot create a folder beside $OUTDIR"; exit 1; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/warplat-report.XXXXXX") || { say "mktemp failed"; exit 1; }
 printf 'warplat report folder: scripts/report.sh builds it whole and replaces it whole\n' >"$STAGE/$MARKER"
 LOGDIR=$STAGE/logs
 mkdir -p "$STAGE/data" "$LOGDIR" || { say "cannot create folders in $STAGE"; exit 1; }
@@ -192,7 +254,7 @@ build() {
     [ $MODE = gpu ] && target=all
     make -s -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" $target 2>&1 | tee "$LOGDIR/make.log" >&2
 }
-step "build the tools (make)" build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
+step "build the tools (make)" in_bg build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
 # the kernel families: the registry says which (src/families/NAME/, never listed here)
 FAMILIES=$(bin/names families | paste -sd,) && [ -n "$FAMILIES" ] || { say "bin/names families failed"; exit 1; }
 if [ $MODE = gpu ] && [ ! -x "$READONLY" ]; then
@@ -214,13 +276,13 @@ measure() {
     # a failed section is named there and the report shows the others
     local t0 rc
     t0=$(now_us)
-    bash "$REFERENCE_SCRIPT" "$dir" --device "$DEVICE" "${q[@]}"
+    in_bg bash "$REFERENCE_SCRIPT" "$dir" --device "$DEVICE" "${q[@]}"
     rc=$?
     part "measure: the reference set (scripts/reference.sh)" $rc "$t0"
     [ $rc -eq 0 ] || say "some measurements failed (above); reporting the others"
     if command -v ncu >/dev/null 2>&1 && [ -f "$NCU_SCRIPT" ]; then
         t0=$(now_us)
-        CUDA_VISIBLE_DEVICES=$DEVICE bash "$NCU_SCRIPT" all --out "$dir" "${q[@]}"
+        CUDA_VISIBLE_DEVICES=$DEVICE in_bg bash "$NCU_SCRIPT" all --out "$dir" "${q[@]}"
         rc=$?
         part "measure: the sector tables (scripts/ncu_profile.sh all)" $rc "$t0"
         [ $rc -eq 0 ] || say "a sector table failed (above)"
@@ -241,31 +303,21 @@ collect() {
     local src=$REFERENCE d
     [ $MODE = data ] && src=$DATA
     local dirs=()
-    mapfile -t dirs < <(bin/report gpus "$src")
+    mapfile -d '' -t dirs < <(bin/report gpus "$src" --nul)
     [ ${#dirs[@]} -gt 0 ] || { echo "no results found in $src" >&2; return 1; }
     for d in "${dirs[@]}"; do
-        copy_one "$d" "$(basename "$d")" || { echo "could not copy $d" >&2; return 1; }
-        SOURCES+=("$(basename "$d")=${d#"$PWD"/}")
+        copy_one "$d" "${d##*/}" || { echo "could not copy $d" >&2; return 1; }
+        SOURCES+=("${d##*/}=${d#"$PWD"/}")
     done
 }
-# your kernel's log: the verdict and the statistics, then a chart job per
-# region and kind (the plan, in the format of bin/report plan)
+# your kernel's log: the verdict and the statistics (its charts: bin/report
+# plan --log, step 3)
 kernel_tables() {
     local refarg=(--ref-root "$OUTDIR/data:$REFERENCE") t
     [ -n "$REF" ] && refarg=(--ref "$REF")
     mkdir -p "$STAGE/tables" "$STAGE/charts" || return 1
     bin/verdict "$LOG" "${refarg[@]}" --out "$STAGE/tables/verdict.tsv" || return 1
     bin/latency_stats "$LOG" --out "$STAGE/tables/latency_stats.tsv" || return 1
-}
-kernel_plan() {
-    local r
-    bin/verdict "$LOG" --list-regions >"$WORK/regions.txt" || return 1
-    while IFS= read -r r; do
-        printf '%s\t-\tregion %s: latency distribution\tbin/plot_latency\t%s\t%s\t--region\t%s\n' \
-            "$STAGE/charts/latency_$r.svg" "$r" "$LOG" "$STAGE/charts/latency_$r.svg" "$r"
-        printf '%s\t-\tregion %s: per-warp timeline\tbin/plot_warps\t%s\t%s\t--region\t%s\n' \
-            "$STAGE/charts/warps_$r.svg" "$r" "$LOG" "$STAGE/charts/warps_$r.svg" "$r"
-    done <"$WORK/regions.txt" >"$WORK/plan.tsv"
 }
 if [ $MODE = kernel ]; then
     step "the verdict and statistics of $LOG (bin/verdict, bin/latency_stats)" kernel_tables ||
@@ -281,87 +333,27 @@ fi
 
 # ---------------------------------------------------------------- 3. plan
 plan() {
-    if [ $MODE = kernel ]; then kernel_plan
-    else bin/report plan "$STAGE" --families "$FAMILIES" >"$WORK/plan.tsv"; fi
+    if [ $MODE = kernel ]; then bin/report plan "$STAGE" --log "$LOG" --nul >"$WORK/plan.nul"
+    else bin/report plan "$STAGE" --families "$FAMILIES" --nul >"$WORK/plan.nul"; fi
 }
 step "plan the charts (bin/report plan)" plan || { say "the plan failed: nothing to report"; exit 1; }
 
 # ---------------------------------------------------------------- 4. charts
-# Jobs of the plan on every core.  Each job's stderr is kept in
-# DIR/logs/; a failed one is recorded in DIR/logs/failures.tsv (output,
-# error), which bin/report render reads.
-NJOBS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
-FAILURES=$LOGDIR/failures.tsv
-printf 'output\terror\n' >"$FAILURES"
+# bin/report run-plan runs the plan's jobs on every core (src/lib/jobrun.h):
+# each job's stderr is kept in DIR/logs/, a failed one is recorded in
+# DIR/logs/failures.tsv (output, error), which bin/report render reads, and
+# each job is a row of DIR/logs/steps.tsv.  It names the failed ones on its
+# stdout, NUL-ended: they are failed parts.
 NFAILED=0
-run_job() {   # run_job INDEX LINE: run one job, then report "INDEX STATUS" on fd 3
-    local i=$1 f rc tmp
-    IFS=$'\t' read -r -a f <<<"$2"
-    mkdir -p "$(dirname "${f[0]}")"
-    if [ "${f[1]}" = - ]; then
-        "${f[@]:3}" >/dev/null 2>"$LOGDIR/job$i.err"
-        rc=$?
-    else
-        # the job's stdout is a table: a temporary of its own, renamed when whole
-        mkdir -p "$(dirname "${f[1]}")"
-        tmp=$(mktemp "${f[1]}.XXXXXX") || { echo "$i 1" >&3; return; }
-        "${f[@]:3}" >"$tmp" 2>"$LOGDIR/job$i.err" && mv -f "$tmp" "${f[1]}"
-        rc=$?
-        [ $rc -eq 0 ] || rm -f "$tmp"
-    fi
-    echo "$i $rc" >&3
-}
-is_chart() { case $1 in *.svg|*.png|*.pdf) return 0 ;; esac; return 1; }
 charts() {
-    local lines=() n next=0 running=0 finished=0 i rc f err k line got
-    mapfile -t lines <"$WORK/plan.tsv"
-    n=${#lines[@]}
-    local -a started what
-    mkfifo "$WORK/done" && exec 3<>"$WORK/done" || return 1
-    say "  $n job(s) on $NJOBS core(s)"
-    while [ $finished -lt $n ]; do
-        while [ $running -lt "$NJOBS" ] && [ $next -lt $n ]; do
-            IFS=$'\t' read -r -a f <<<"${lines[next]}"
-            if [ $CHARTS = 0 ] && is_chart "${f[0]}"; then
-                printf '%s\t%s\n' "${f[0]}" "not drawn: the report was made with --no-charts" >>"$FAILURES"
-                next=$((next + 1)) finished=$((finished + 1))
-                continue
-            fi
-            what[next]=${f[2]}
-            started[next]=$(now_us)
-            run_job "$next" "${lines[next]}" &
-            running=$((running + 1)) next=$((next + 1))
-        done
-        [ $running -gt 0 ] || continue
-        # one "INDEX STATUS" line from a job; read may time out inside the
-        # line on a loaded machine, and then keeps what it read so far: the
-        # line is put together before it is split
-        line="" got=""
-        while ! IFS= read -r -t 5 -u 3 got; do
-            line+=$got
-            # nothing ended for 5 s: say what is still running
-            for ((k = 0; k < next; k++)); do
-                [ -n "${started[k]:-}" ] && say "  still running: ${what[k]} ($(secs "${started[k]}"))"
-            done
-        done
-        line+=$got
-        read -r i rc <<<"$line"
-        running=$((running - 1)) finished=$((finished + 1))
-        part "chart: ${what[i]}" "$rc" "${started[i]}"
-        if [ "$rc" -eq 0 ]; then
-            say "  [$finished/$n] ${what[i]} ($(secs "${started[i]}"))"
-        else
-            err=$(grep -v '^[[:space:]]*$' "$LOGDIR/job$i.err" | tail -n 2 | tr '\t\n' '  ')
-            IFS=$'\t' read -r -a f <<<"${lines[i]}"
-            printf '%s\t%s\n' "${f[0]}" "${err:-exit status $rc}" >>"$FAILURES"
-            NFAILED=$((NFAILED + 1))
-            say "  [$finished/$n] FAILED: ${what[i]}: ${err:-exit status $rc}"
-        fi
-        unset "started[i]"
-    done
-    exec 3>&-
-    wait
-    return 0
+    local nocharts=() failed=() rc
+    [ $CHARTS = 1 ] || nocharts=(--no-charts)
+    in_bg bin/report run-plan "$WORK/plan.nul" "$STAGE" --t0-us "$T0" "${nocharts[@]}" >"$WORK/failed.nul"
+    rc=$?
+    mapfile -d '' -t failed <"$WORK/failed.nul"
+    NFAILED=${#failed[@]}
+    FAILED_PARTS+=("${failed[@]}")
+    return $rc
 }
 step "draw the charts" charts
 

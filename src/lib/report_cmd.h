@@ -24,16 +24,25 @@ void rc_load_gpus(rc_ctx *c, int nsrc, char **src);
 /* Families: those found in any GPU's results, then any of list (a,b,c). */
 void rc_find_families(rc_ctx *c, const char *list);
 
-/* report plan: the jobs, one a line (OUTPUT, STDOUT, WHAT, ARGV...). */
-int rc_cmd_plan(rc_ctx *c);
+/* report plan: the jobs (jobplan.h), in the TSV form, or with nul in the
+ * NUL form that bin/report run-plan reads. */
+int rc_cmd_plan(rc_ctx *c, int nul);
+/* report plan OUTDIR --log LOG: the charts of your own kernel's log, two
+ * per region (its latency distribution and its per-warp timeline), into
+ * OUTDIR/charts/. */
+int rc_cmd_plan_kernel(const char *outdir, const char *log, int nul);
+/* report run-plan PLAN OUTDIR: run the jobs (jobrun.h), recording them in
+ * OUTDIR/logs/; the failed ones' names, NUL-ended, on stdout. */
+int rc_cmd_run_plan(const char *plan, const char *outdir, int jobs, int no_charts, long long t0_us);
 /* report render: OUTDIR/index.html and index.md. */
 int rc_cmd_render(rc_ctx *c, const char *mode, const char *note, const char *ref_root);
 /* report kernel: the report of your own kernel's log (report_kernel.h). */
 int rc_cmd_kernel(const char *outdir);
 /* report expected DIR: the files DIR lacks, with the command of each. */
 int rc_cmd_expected(const char *dir, const char *families);
-/* report gpus DIR: the results folders in DIR. */
-int rc_cmd_gpus(const char *dir);
+/* report gpus DIR: the results folders in DIR, one a line (nul: each
+ * ended by a NUL instead, for a script: a folder's name may hold a newline). */
+int rc_cmd_gpus(const char *dir, int nul);
 int rc_cmd_chart_bandwidth(const char *out, int n, char **files, double ceiling);
 int rc_cmd_chart_ladders(const char *out, int n, char **specs);
 int rc_cmd_chart_family(const char *out, const char *kind, const char *dir, const char *n);

@@ -71,13 +71,21 @@ void rc_chart_name(char *buf, size_t len, const rc_gpu *G, const fam_chart *fc, 
 
 /* ------------------------------------------------------------ render helpers */
 
-/* The error a job left for output rel (OUTDIR/rel), or NULL. */
+/* The error a job left for output rel (OUTDIR/rel), or NULL.  The output
+ * is looked for as failures.tsv holds it: a control character (a TAB or a
+ * newline of OUTDIR) as \xNN (outfile_put_field). */
 const char *rc_failure_of(const rc_ctx *c, const char *rel)
 {
     if (!c->have_failures) return NULL;
-    char abs[2048];
+    char abs[2048], field[8192];
     snprintf(abs, sizeof abs, "%s/%s", c->outdir, rel);
-    long r = tsv_find(&c->failures, "output", abs, 0);
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)abs; *p && n + 5 < sizeof field; p++) {
+        if (*p < 0x20 || *p == 0x7f) n += (size_t)snprintf(field + n, 5, "\\x%02x", *p);
+        else field[n++] = (char)*p;
+    }
+    field[n] = '\0';
+    long r = tsv_find(&c->failures, "output", field, 0);
     return r < 0 ? NULL : tsv_get(&c->failures, (size_t)r, "error");
 }
 

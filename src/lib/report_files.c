@@ -154,10 +154,11 @@ int rc_cmd_expected(const char *dir, const char *families)
 }
 
 /* The results folders of dir: itself, or its sub-folders that are, sorted. */
-int rc_cmd_gpus(const char *dir)
+int rc_cmd_gpus(const char *dir, int nul)
 {
+    const int end = nul ? '\0' : '\n';
     if (!rc_is_dir(dir)) rc_die("%s is not a folder", dir);
-    if (res_is_gpu_dir(dir)) { printf("%s\n", dir); return outfile_check_stdout(RC_PROG); }
+    if (res_is_gpu_dir(dir)) { printf("%s%c", dir, end); return outfile_check_stdout(RC_PROG); }
     DIR *d = opendir(dir);
     if (!d) rc_die("cannot read %s: %s", dir, strerror(errno));
     char *names[256];
@@ -172,6 +173,6 @@ int rc_cmd_gpus(const char *dir)
     }
     closedir(d);
     qsort(names, n, sizeof *names, rc_cmp_str);
-    for (size_t i = 0; i < n; i++) { printf("%s\n", names[i]); free(names[i]); }
+    for (size_t i = 0; i < n; i++) { printf("%s%c", names[i], end); free(names[i]); }
     return outfile_check_stdout(RC_PROG);
 }

@@ -3,13 +3,17 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "family.h"
+#include "jobplan.h"
+#include "jobrun.h"
 #include "outfile.h"
+#include "regions.h"
 #include "report_cmd.h"
 
 void rc_warps_chart(char *buf, size_t len, const rc_gpu *G, const res_file *log)
@@ -69,27 +73,50 @@ size_t rc_log_exps(const rc_gpu *G, const char *dir, char (*out)[64], size_t max
 
 /* ------------------------------------------------------------ plan */
 
+/* The plan being made: rc_cmd_plan writes it out at the end. */
+static jp_plan plan;
+
+static void add(const char *output, const char *out_stdout, const char *what, int argc, const char *const *argv)
+{
+    char err[512];
+    if (jp_add(&plan, output, out_stdout, what, argc, argv, err, sizeof err) != 0) rc_die("%s", err);
+}
+
 static void job(const char *outdir, const char *output, const char *out_stdout, const char *what,
                 int argc, ...)
 {
-    printf("%s/%s\t%s%s%s\t%s", outdir, output, out_stdout ? outdir : "", out_stdout ? "/" : "",
-           out_stdout ? out_stdout : "-", what);
+    char out[4200], so[4200];
+    const char *argv[16];
+    snprintf(out, sizeof out, "%s/%s", outdir, output);
+    if (out_stdout) snprintf(so, sizeof so, "%s/%s", outdir, out_stdout);
     va_list ap;
     va_start(ap, argc);
-    for (int i = 0; i < argc; i++) printf("\t%s", va_arg(ap, const char *));
+    for (int i = 0; i < argc && i < 16; i++) argv[i] = va_arg(ap, const char *);
     va_end(ap);
-    printf("\n");
+    add(out, out_stdout ? so : NULL, what, argc < 16 ? argc : 16, argv);
 }
 
 /* A job whose argv ends with a list. */
 static void job_list(const char *outdir, const char *output, const char *what, const char *const *head,
                      int nhead, const char *const *list, size_t nlist, const char *const *tail, int ntail)
 {
-    printf("%s/%s\t-\t%s", outdir, output, what);
-    for (int i = 0; i < nhead; i++) printf("\t%s", head[i]);
-    for (size_t i = 0; i < nlist; i++) printf("\t%s", list[i]);
-    for (int i = 0; i < ntail; i++) printf("\t%s", tail[i]);
-    printf("\n");
+    char out[4200];
+    const char *argv[JP_MAX_ARGS];
+    int argc = 0;
+    snprintf(out, sizeof out, "%s/%s", outdir, output);
+    for (int i = 0; i < nhead && argc < JP_MAX_ARGS; i++) argv[argc++] = head[i];
+    for (size_t i = 0; i < nlist && argc < JP_MAX_ARGS; i++) argv[argc++] = list[i];
+    for (int i = 0; i < ntail && argc < JP_MAX_ARGS; i++) argv[argc++] = tail[i];
+    add(out, NULL, what, argc, argv);
+}
+
+/* The plan on stdout, TSV (for the eye) or NUL (for bin/report run-plan). */
+static int put_plan(int nul)
+{
+    if (nul) jp_write_nul(stdout, &plan);
+    else jp_write_tsv(stdout, &plan);
+    jp_free(&plan);
+    return outfile_check_stdout(RC_PROG);
 }
 
 static void mkdirs(const char *outdir, const char *sub, const char *label)
@@ -217,7 +244,7 @@ static void plan_ladders_sweeps(const rc_ctx *c, const rc_gpu *G, const char *ce
     }
 }
 
-int rc_cmd_plan(rc_ctx *c)
+int rc_cmd_plan(rc_ctx *c, int nul)
 {
     char abs[2048];
     /* the folders every job writes into */
@@ -253,5 +280,55 @@ int rc_cmd_plan(rc_ctx *c)
         const char *head[] = {"bin/report", "chart-ladders", abs};
         job_list(c->outdir, "charts/ladder_all.svg", "all GPUs: cached latency ladders", head, 3, lads, nl, NULL, 0);
     }
+    return put_plan(nul);
+}
+
+int rc_cmd_plan_kernel(const char *outdir, const char *log, int nul)
+{
+    char err[1024];
+    warplog_reader *r = warplog_reader_open(log, err, sizeof err);
+    if (!r) rc_die("%s", err);
+    const warplog_header h = *warplog_reader_header(r);
+    warplog_reader_close(r);
+    mkdirs(outdir, "charts", NULL);
+    const uint32_t n = h.region_count ? h.region_count : 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = region_name(&h, i);
+        char out[4200], what[512];
+        snprintf(out, sizeof out, "%s/charts/latency_%s.svg", outdir, name);
+        snprintf(what, sizeof what, "region %s: latency distribution", name);
+        const char *lat[] = {"bin/plot_latency", log, out, "--region", name};
+        add(out, NULL, what, 5, lat);
+        snprintf(out, sizeof out, "%s/charts/warps_%s.svg", outdir, name);
+        snprintf(what, sizeof what, "region %s: per-warp timeline", name);
+        const char *warps[] = {"bin/plot_warps", log, out, "--region", name};
+        add(out, NULL, what, 5, warps);
+    }
+    return put_plan(nul);
+}
+
+/* ------------------------------------------------------------ run-plan */
+
+int rc_cmd_run_plan(const char *plan_path, const char *outdir, int jobs, int no_charts, long long t0_us)
+{
+    char err[1024], logdir[4200];
+    jp_plan p = {0};
+    if (jp_read_nul(plan_path, &p, err, sizeof err) != 0) rc_die("%s", err);
+    snprintf(logdir, sizeof logdir, "%s/logs", outdir);
+    if (!rc_is_dir(logdir)) rc_die("%s is not a folder (the report's run log goes there)", logdir);
+    const jr_opts o = {.jobs = jobs, .no_charts = no_charts, .logdir = logdir, .progress = stderr,
+                       .prog = "report.sh", .t0_us = t0_us, .tick_s = 5};
+    jr_result res;
+    const int rc = jr_run(&p, &o, &res, stdout, err, sizeof err);
+    jp_free(&p);
+    if (rc == -2) {
+        /* stopped: every job is stopped and its temporaries are gone; die
+         * of the signal, as the caller expects of a stopped command */
+        fflush(stdout);
+        signal(res.signal, SIG_DFL);
+        raise(res.signal);
+        return 128 + res.signal;
+    }
+    if (rc != 0) rc_die("%s", err);
     return outfile_check_stdout(RC_PROG);
 }
