@@ -10,7 +10,7 @@
 source "$(dirname "$0")/../lib.sh"
 require_bin bin/mklog bin/verdict bin/report bin/latency_stats bin/plot_latency bin/plot_warps
 mkdir -p "$TMP/fake"
-printf '#!/bin/sh\ncase "$2" in -e) exit 0 ;; esac\nprintf "<svg/>\\n" >"$4"\n' >"$TMP/fake/gnuplot"
+printf '#!/bin/sh\ncase "$2" in -e) exit 0 ;; esac\nprintf "<svg></svg>\\n" >"$4"\n' >"$TMP/fake/gnuplot"
 chmod +x "$TMP/fake/gnuplot"
 
 odd=$'a b\tc\nd"e\'f'
