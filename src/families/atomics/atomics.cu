@@ -95,6 +95,11 @@ static int at_geometry(const eng_ctx *c, int v, int, eng_geom *g, char *err, siz
         snprintf(err, errlen, "N must be at least 1 (one atomicAdd per thread)");
         return -1;
     }
+    if (c->n > UINT32_MAX) {   /* same_address adds all N to one word */
+        snprintf(err, errlen, "N = %llu: the counters are 32-bit words, and one may take all N "
+                 "increments; N must be at most 4294967295", (unsigned long long)c->n);
+        return -1;
+    }
     const int p = atomics_variant_pattern(v);
     const double mib = 4.0 * (double)atm_footprint_words(p, c->n) / (1 << 20);
     if (mib > 64.0 * 1024) {
