@@ -58,6 +58,8 @@ typedef struct rc_gpu {
     int nlv;
 } rc_gpu;
 
+struct rc_glance;
+
 /* The report being made. */
 typedef struct rc_ctx {
     const char *outdir;
@@ -67,6 +69,8 @@ typedef struct rc_ctx {
     size_t nfam;
     tsv_table failures;
     int have_failures;
+    struct rc_glance *glance;  /* what the sections register for the first
+                                * screen (report_glance.h); NULL: nothing */
 } rc_ctx;
 
 /* ------------------------------------------------------------ small helpers */

@@ -123,6 +123,14 @@ rd_section *rd_section_intro(report_doc *d, const char *id, const char *title, c
     return s;
 }
 
+void rd_section_to_front(report_doc *d, rd_section *s)
+{
+    if (!d || !s || s < d->section || s >= d->section + d->nsection) return;
+    const rd_section x = *s;
+    memmove(d->section + 1, d->section, (size_t)(s - d->section) * sizeof *s);
+    d->section[0] = x;
+}
+
 rd_section *rd_section_find(report_doc *d, const char *id)
 {
     for (size_t i = 0; d && i < d->nsection; i++)

@@ -85,6 +85,9 @@ rd_section *rd_section_add(report_doc *d, const char *id, const char *title);
  * a format: a percent sign is a percent sign).  The opening of every section
  * that explains itself before its figures. */
 rd_section *rd_section_intro(report_doc *d, const char *id, const char *title, const char *intro);
+/* Move section s before every other (the document's opening, added last
+ * because it quotes the others); pointers to sections are stale after it. */
+void rd_section_to_front(report_doc *d, rd_section *s);
 /* The section with this id, or NULL. */
 rd_section *rd_section_find(report_doc *d, const char *id);
 

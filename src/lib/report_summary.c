@@ -9,6 +9,7 @@
 
 #include "names.h"
 #include "report_cmd.h"
+#include "report_glance.h"
 #include "sweep.h"
 
 /* One summary table, read. */
@@ -330,8 +331,45 @@ static rd_table *wpb_part(const wpb_tables *x, int i)
 
 /* The findings of GPU i's table: the fastest kernel, Little's law for the
  * variants that are one coalesced stream, the probes' overhead. */
+/* 1 when (n, w) is the table the first screen quotes for exp on G: its
+ * main N, at 4 warps per block where it has that, else its first WPB. */
+static int is_headline_table(const rc_gpu *G, const char *exp, const char *n, unsigned w)
+{
+    const char *gn = res_main_n(&G->r, exp);
+    if (!gn || strcmp(gn, n)) return 0;
+    unsigned ws[RC_MAX_WPB];
+    const size_t k = res_wpbs(&G->r, exp, gn, ws, RC_MAX_WPB);
+    for (size_t j = 0; j < k; j++)
+        if (ws[j] == 4) return w == 4;
+    return k > 0 && ws[0] == w;
+}
+
+/* The fastest row (by GFLOP/s where the rows compute, else GB/s) to the
+ * first screen, with its finding; and the Little's-law note of the fastest
+ * variant the family lists (else the first such note) as what explains it. */
+static void glance_register(const rc_ctx *c, int i, const char *exp, const rf_kernel *k, size_t n,
+                            const char *fastest_note, char (*littles)[2048], const int *has_littles)
+{
+    long best = -1;
+    int compute = 0;
+    for (size_t r = 0; r < n; r++) compute |= k[r].flops > 0 && isfinite(k[r].gflops);
+    for (size_t r = 0; r < n; r++) {
+        const double v = compute ? k[r].gflops : k[r].bw_GBps;
+        if (isfinite(v) && (best < 0 || v > (compute ? k[best].gflops : k[best].bw_GBps))) best = (long)r;
+    }
+    if (best < 0) return;
+    const rf_kernel *b = &k[best];
+    rc_glance_headline(c, i, exp, b->kernel, b->config, b->wpb, b->bw_GBps, b->pct_peak, compute ? b->gflops : NAN,
+                       fastest_note);
+    char id[96];
+    snprintf(id, sizeof id, "family-%s", exp);
+    if (has_littles[best]) rc_glance_why(c, i, exp, littles[best], id);
+    for (size_t r = 0; r < n; r++)
+        if (has_littles[r]) rc_glance_why(c, i, exp, littles[r], id);
+}
+
 static void wpb_findings(report_doc *d, rd_section *s, const rc_ctx *c, int i, const char *exp,
-                         const tsv_table *t)
+                         const tsv_table *t, int headline)
 {
     const struct fam_report *fi = rc_family(exp);
     char note[2048], p[64];
@@ -344,10 +382,22 @@ static void wpb_findings(report_doc *d, rd_section *s, const rc_ctx *c, int i, c
         }
     }
     rc_pfx(c, &c->g[i], p, sizeof p);
-    if (rf_fastest_note(k, t->nrow, &c->g[i].dev, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+    char fastest[2048] = "";
+    if (rf_fastest_note(k, t->nrow, &c->g[i].dev, note, sizeof note) == 0) {
+        rd_finding(d, s, "%s%s", p, note);
+        snprintf(fastest, sizeof fastest, "%s", note);
+    }
+    char (*littles)[2048] = rc_xcalloc(t->nrow ? t->nrow : 1, sizeof *littles);
+    int *has = rc_xcalloc(t->nrow ? t->nrow : 1, sizeof *has);
     for (size_t r = 0; r < t->nrow; r++)
-        if (rf_littles_note(&k[r], &c->g[i].dev, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+        if (rf_littles_note(&k[r], &c->g[i].dev, littles[r], sizeof littles[r]) == 0) {
+            rd_finding(d, s, "%s%s", p, littles[r]);
+            has[r] = 1;
+        }
+    if (headline && *fastest) glance_register(c, i, exp, k, t->nrow, fastest, littles, has);
     if (rf_overhead_note(k, t->nrow, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+    free(littles);
+    free(has);
     free(k);
 }
 
@@ -382,7 +432,7 @@ static void wpb_table(report_doc *d, rd_section *s, const rc_ctx *c, const char 
             rc_missing(d, s, c, &c->g[i], base, NULL);
             continue;
         }
-        wpb_findings(d, s, c, i, exp, &x->sm[i].t);
+        wpb_findings(d, s, c, i, exp, &x->sm[i].t, is_headline_table(&c->g[i], exp, n, w));
     }
     for (int i = 0; i < c->ng; i++) if (x->sm[i].ok) tsv_free(&x->sm[i].t);
     free(x);
