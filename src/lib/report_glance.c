@@ -255,7 +255,7 @@ static void gpu_figures(const rc_gpu *G, const char *mode, const char *ref_root,
     }
     drift_row rows[FLEET_NFIG];
     if (drift_compare(G->r.dir, x->drift_bundled, rows, err, sizeof err) < 0) {
-        snprintf(x->drift_note, sizeof x->drift_note, "not compared: %s", err);
+        snprintf(x->drift_note, sizeof x->drift_note, "not compared: %.200s", err);
         return;
     }
     x->drift_done = 1;

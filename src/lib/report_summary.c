@@ -23,19 +23,19 @@ typedef struct showcol {
     const char *col, *head, *fmt; /* fmt NULL: the text as it is */
 } showcol;
 
+/* The columns that carry the point, in words; the rest (mean and p95
+ * latency, the instrumented kernel's time) are in the TSV, linked under
+ * each table. */
 static const showcol SHOW[] = {
-    {"warps_per_block", "warps/block", "%.0f"},
-    {"blocks_per_sm", "blocks/SM", "%.0f"},
-    {"kernel_ms", "ms", "%.4f"},
+    {"warps_per_block", "warps per block", "%.0f"},
+    {"blocks_per_sm", "blocks per SM", "%.0f"},
+    {"kernel_ms", "time (ms)", "%.4f"},
     {"gflops", "GFLOP/s", "%.1f"},
     {"bw_GBps", "GB/s", "%.1f"},
     {"pct_peak", "% of peak", "%.1f"},
-    {"lat_mean_cycles", "mean latency (cycles)", "%.0f"},
-    {"lat_p50_cycles", "p50 (cycles)", "%.0f"},
-    {"lat_p95_cycles", "p95 (cycles)", "%.0f"},
-    {"instr_ms", "instrumented ms", "%.4f"},
-    {"overhead_pct", "overhead %", "%+.2f"},
-    {"sample", "1 block in", NULL},
+    {"lat_p50_cycles", "median latency (cycles)", "%.0f"},
+    {"overhead_pct", "probe overhead %", "%+.2f"},
+    {"sample", "recorded: 1 block in K", NULL},
     {"valid", "valid", NULL},
 };
 #define NSHOW (sizeof SHOW / sizeof SHOW[0])
@@ -51,6 +51,21 @@ static int col_useful(const tsv_table *t, const char *col)
         if (isnan(x) ? strcmp(v, "-") && strcmp(v, "nan") : x != 0) return 1;
     }
     return 0;
+}
+
+/* 1 when every row's valid column says ok (or the table has none). */
+static int all_valid(const tsv_table *t)
+{
+    for (size_t r = 0; tsv_col(t, "valid") >= 0 && r < t->nrow; r++)
+        if (strcmp(tsv_get(t, r, "valid"), "ok")) return 0;
+    return 1;
+}
+
+/* A row that is no kernel of the family's (cudaMemcpy's): it runs no
+ * blocks of ours, so it has no blocks per SM, latency or probes. */
+static int not_a_kernel(const tsv_table *t, size_t r)
+{
+    return tsv_col(t, "blocks_per_sm") >= 0 && tsv_num(t, r, "blocks_per_sm") == 0;
 }
 
 /* The bytes a warp of exp's variant asks for in its timed load, from any of
@@ -177,7 +192,7 @@ static void sampling_words(const measured *m, char *buf, size_t len)
     if (!isfinite(m->kmin)) snprintf(buf, len, "does not say which blocks record");
     else if (m->kmax == 1) snprintf(buf, len, "records every block");
     else if (m->kmin == m->kmax) snprintf(buf, len, "records one block in %.0f", m->kmin);
-    else snprintf(buf, len, "records one block in %.0f to %.0f (column \"1 block in\")", m->kmin, m->kmax);
+    else snprintf(buf, len, "records one block in %.0f to %.0f (column \"recorded: 1 block in K\")", m->kmin, m->kmax);
 }
 
 /* Where the GPUs' tables of one WPB measure different things, a sentence
@@ -205,7 +220,7 @@ static int unlike_note(const rc_ctx *c, const measured *m, const int *ok, char *
         snprintf(buf + u, len - u, ".%s%s",
                  sampling ? " The latencies depend on how many blocks record (sampling.tsv shows by how much), "
                             "so they are not measured alike." : "",
-                 timing ? " The instrumented kernel's time includes its probes; the column \"ms times\" says which "
+                 timing ? " The instrumented kernel's time includes its probes; the column \"time of\" says which "
                           "kernel each row timed." : "");
     return 0;
 }
@@ -271,7 +286,8 @@ static void read_wpb_tables(report_doc *d, rd_section *s, const rc_ctx *c, const
         }
         x->sm[i].ok = x->okv[i] = any_ok = 1;
         x->ms[i] = measured_of(&x->sm[i].t);
-        for (size_t k = 0; k < NSHOW; k++) x->useful[k] |= col_useful(&x->sm[i].t, SHOW[k].col);
+        for (size_t k = 0; k < NSHOW; k++)
+            x->useful[k] |= !strcmp(SHOW[k].col, "valid") ? !all_valid(&x->sm[i].t) : col_useful(&x->sm[i].t, SHOW[k].col);
         if (tsv_col(&x->sm[i].t, "instr_ms") < 0) *old_format = 1;
         x->differ |= rows_differ_wpb(&x->sm[i].t);
         const int cr = compute_rows(&x->sm[i].t);
@@ -304,7 +320,7 @@ static rd_table *wpb_part(const wpb_tables *x, int i)
     for (size_t k = 0; k < NSHOW; k++) {
         if (x->useful[k]) rd_table_set(part, 0, col++, "%s", SHOW[k].head);
         /* where the GPUs time different kernels, which one, beside its ms */
-        if (x->mixed_timing && !strcmp(SHOW[k].col, "kernel_ms")) rd_table_set(part, 0, col++, "ms times");
+        if (x->mixed_timing && !strcmp(SHOW[k].col, "kernel_ms")) rd_table_set(part, 0, col++, "time of");
     }
     const tsv_table *t = &x->sm[i].t;
     for (size_t r = 0; r < t->nrow; r++) {
@@ -315,7 +331,11 @@ static rd_table *wpb_part(const wpb_tables *x, int i)
         for (size_t k = 0; k < NSHOW; k++) {
             if (x->useful[k]) {
                 const char *v = tsv_get(t, r, SHOW[k].col);
-                if (!v && !strcmp(SHOW[k].col, "sample") && x->ms[i].kmax == 1)
+                const int per_kernel = strcmp(SHOW[k].col, "kernel_ms") && strcmp(SHOW[k].col, "bw_GBps") &&
+                                       strcmp(SHOW[k].col, "pct_peak") && strcmp(SHOW[k].col, "gflops") &&
+                                       strcmp(SHOW[k].col, "valid");
+                if (per_kernel && not_a_kernel(t, r)) rd_table_set(part, r + 1, col, "-");
+                else if (!v && !strcmp(SHOW[k].col, "sample") && x->ms[i].kmax == 1)
                     rd_table_set(part, r + 1, col, "1 (all)");
                 else if (!v) rd_table_set(part, r + 1, col, "n/a");
                 else if (!SHOW[k].fmt) rd_table_set(part, r + 1, col, "%s", v);
@@ -414,16 +434,9 @@ static void wpb_table(report_doc *d, rd_section *s, const rc_ctx *c, const char 
     else rd_heading(d, s, "%u warps per block", w);
     char unlike[1024];
     const int mixed = unlike_note(c, x->ms, x->okv, unlike, sizeof unlike) == 0;
-    rd_table *parts[RC_MAX_GPUS] = {0};
-    const char *labels[RC_MAX_GPUS];
-    for (int i = 0; i < c->ng; i++) {
-        labels[i] = c->g[i].label;
-        parts[i] = wpb_part(x, i);
-    }
-    rd_table *joined = rc_join((const rd_table *const *)parts, labels, c->ng);
-    for (int i = 0; i < c->ng; i++) rd_table_free(parts[i]);
-    rd_table_add(d, s, joined);
     if (mixed) rd_finding(d, s, "%s", unlike);
+    /* one table per GPU, each with its findings and its full TSV: side by
+     * side, the GPUs' halves did not fit a page */
     for (int i = 0; i < c->ng; i++) {
         if (!x->sm[i].ok) {
             if (!have[i]) continue; /* said once above */
@@ -431,6 +444,13 @@ static void wpb_table(report_doc *d, rd_section *s, const rc_ctx *c, const char 
             names_summary(base, sizeof base, exp, n, w);
             rc_missing(d, s, c, &c->g[i], base, NULL);
             continue;
+        }
+        if (c->ng > 1) rd_para(d, s, "%s (%s):", c->g[i].label, c->g[i].name);
+        rd_table_add(d, s, wpb_part(x, i));
+        const res_file *f = res_find(&c->g[i].r, NAMES_SUMMARY, exp, NULL, n, w, "");
+        if (f) {
+            rd_links_start(d, s, "every column (mean and p95 latency, the instrumented time):");
+            rd_link(d, s, rc_rel_to_out(c, f->path), f->base);
         }
         wpb_findings(d, s, c, i, exp, &x->sm[i].t, is_headline_table(&c->g[i], exp, n, w));
     }
