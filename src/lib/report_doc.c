@@ -634,21 +634,20 @@ int rd_write_html(const report_doc *d, FILE *f)
 /* Markdown prose, wrapped at RD_MD_WRAP characters at spaces (a word
  * longer than that stays whole); every line starts with prefix ("> " for a
  * finding).  Markdown joins the lines of a paragraph again. */
-static void md_wrap(FILE *f, const char *prefix, const char *text)
+static void md_wrap2(FILE *f, const char *first, const char *prefix, const char *text)
 {
-    size_t col = 0;
-    fputs(prefix, f);
-    col = strlen(prefix);
+    fputs(first, f);
+    size_t col = strlen(first), start = col;
     const char *p = text ? text : "";
     while (*p) {
         while (*p == ' ') p++;
         if (!*p) break;
-        size_t n = strcspn(p, " \n");
-        if (col > strlen(prefix) && col + 1 + n > RD_MD_WRAP) {
+        const size_t n = strcspn(p, " \n");
+        if (col > start && col + 1 + n > RD_MD_WRAP) {
             fputc('\n', f);
             fputs(prefix, f);
-            col = strlen(prefix);
-        } else if (col > strlen(prefix)) {
+            col = start = strlen(prefix);
+        } else if (col > start) {
             fputc(' ', f);
             col++;
         }
@@ -659,6 +658,8 @@ static void md_wrap(FILE *f, const char *prefix, const char *text)
     }
     fputc('\n', f);
 }
+
+static void md_wrap(FILE *f, const char *prefix, const char *text) { md_wrap2(f, prefix, prefix, text); }
 
 static void md_view(FILE *f, const rd_table *t, const rd_view *v, int groups)
 {
@@ -691,11 +692,35 @@ static void md_view(FILE *f, const rd_table *t, const rd_view *v, int groups)
     free(prefix);
 }
 
+/* A view whose rows would still be longer than 200 characters (a cell of
+ * a long command): one item per row, "first column: header value; ...",
+ * wrapped like prose. */
+static void md_view_list(FILE *f, const rd_table *t, const rd_view *v)
+{
+    if (v->caption && *v->caption) fprintf(f, "*%s%s*\n\n", v->caption, v->cont ? " (continued)" : "");
+    for (size_t r = 1; r <= t->nrow; r++) {
+        char *line = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&line, &len);
+        if (!m) return;
+        fprintf(m, "**%s**:", rd_table_get(t, r, v->col[0]));
+        for (size_t k = 1; k < v->ncol; k++)
+            fprintf(m, "%s %s %s", k > 1 ? ";" : "", rd_table_get(t, 0, v->col[k]), rd_table_get(t, r, v->col[k]));
+        fclose(m);
+        md_wrap2(f, "- ", "  ", line);
+        free(line);
+    }
+    fputc('\n', f);
+}
+
 static void md_table(FILE *f, const rd_table *t)
 {
     rd_view v[RD_MAX_VIEWS];
     const size_t n = rd_table_views(t, RD_TABLE_CHARS, v, RD_MAX_VIEWS);
-    for (size_t i = 0; i < n; i++) md_view(f, t, &v[i], n == 1);
+    for (size_t i = 0; i < n; i++) {
+        if (rd_table_width(t, v[i].col, v[i].ncol) > 200) md_view_list(f, t, &v[i]);
+        else md_view(f, t, &v[i], n == 1);
+    }
     rd_views_free(v, n);
 }
 

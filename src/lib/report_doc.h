@@ -23,7 +23,7 @@
  * characters (its widest cell per column, three more per column for the
  * borders) is written as several, one per column group (GPU) and, where
  * one group is still too wide, in slices of columns, each repeating the
- * first column.  The Markdown's prose is wrapped at RD_MD_WRAP characters,
+ * first column.  The Markdown's prose is wrapped at RD_MD_WRAP characters
  * so that no line outside a code block or table is longer than 200.
  * Every string is copied.  Memory failures are remembered (the document is
  * then refused by the writers) so that a builder never has to check each
@@ -124,7 +124,7 @@ void rd_table_add(report_doc *d, rd_section *s, rd_table *t);
 
 /* The widest table written as one (see above), and the Markdown's wrap. */
 #define RD_TABLE_CHARS 150
-#define RD_MD_WRAP 100
+#define RD_MD_WRAP 190
 
 /* Fold the blocks that follow, up to rd_fold_end, behind summary. */
 void rd_fold_start(report_doc *d, rd_section *s, const char *summary);

@@ -99,14 +99,18 @@ mkdir -p "$TMP/in"
 cp -r "$H" "$TMP/in/h100"
 rm -f "$TMP/in/h100/sectors_readonly.tsv"
 bash scripts/report.sh --data "$TMP/in" --out "$TMP/rep" 2>"$TMP/rep.err" || fail "the report failed: $(tail -n 3 "$TMP/rep.err")"
-M=$TMP/rep/index.md C=$TMP/rep/charts/h100
-[ -s "$M" ] || { fail "no index.md"; done_testing; }
+C=$TMP/rep/charts/h100
+[ -s "$TMP/rep/index.md" ] || { fail "no index.md"; done_testing; }
+# the Markdown's sentences on one line each (tests/lib.sh)
+M=$TMP/rep/flat.md
+mdflat "$TMP/rep/index.md" >"$M"
 grep -q 'failed:' "$M" && fail "parts failed: $(grep -m3 'failed:' "$M")"
 for t in ceiling copy patterns stencil tiling family-copy family-patterns family-stencil family-tiling; do
     grep -q "<section id=\"$t\">" "$TMP/rep/index.html" || fail "no section $t"
 done
 # the ceiling comes before the families it is the reference of
-[ "$(grep -n '^## ' "$M" | sed -n 2p | cut -d' ' -f2-)" = "The achievable ceiling: how close a tuned kernel gets" ] ||
+# (after the first screen, "At a glance", and the device)
+[ "$(grep -n '^## ' "$M" | sed -n 3p | cut -d' ' -f2-)" = "The achievable ceiling: how close a tuned kernel gets" ] ||
     fail "the ceiling is not the section after the device"
 
 # -- the ceiling: its table, the best read among the device facts and as a line
@@ -247,9 +251,9 @@ ls "$TMP"/x.* >/dev/null 2>&1 && fail "a failed chart-family left files"
 # ---- 3. without ceiling.tsv: said so, with the command; no line anywhere
 rm -f "$TMP/in/h100/ceiling.tsv"
 bash scripts/report.sh --data "$TMP/in" --out "$TMP/rep2" 2>/dev/null || fail "the report without ceiling.tsv failed"
-grep -qF "*not available: ceiling.tsv (the achievable bandwidth: this GPU's charts draw no ceiling line)* (made by \`scripts/ceiling.sh $TMP/in/h100 --ladder $TMP/in/h100/latency_ca.tsv" "$TMP/rep2/index.md" ||
+grep -qF "*not available: ceiling.tsv (the achievable bandwidth: this GPU's charts draw no ceiling line)* (made by \`scripts/ceiling.sh $TMP/in/h100 --ladder $TMP/in/h100/latency_ca.tsv" <(mdflat "$TMP/rep2/index.md") ||
     fail "the missing ceiling.tsv is not said with its command"
-grep -qF "| achievable read (ceiling.tsv) | n/a: no ceiling.tsv |" "$TMP/rep2/index.md" || fail "the device facts do not say there is no ceiling"
+grep -qF "| achievable read (ceiling.tsv) | n/a: no ceiling.tsv |" <(mdflat "$TMP/rep2/index.md") || fail "the device facts do not say there is no ceiling"
 grep -l 'achievable ceiling' "$TMP/rep2/charts/h100/"*.gp >/dev/null 2>&1 && fail "a chart draws a ceiling without ceiling.tsv"
 
 # ---- 4. a halo probe: its median latency against the ladder's L1 plateau
@@ -261,5 +265,5 @@ awk -F'\t' -v OFS='\t' '/^#/ { print; next } !h { h = 1; for (i = 1; i <= NF; i+
      { print } $c["kernel"] == "deriv0" && !done { $c["kernel"] = "deriv0_halo"; $c["lat_p50_cycles"] = 40; print; done = 1 }' "$f" >"$f.new" && mv "$f.new" "$f"
 bash scripts/report.sh --data "$TMP/in" --out "$TMP/rep3" 2>/dev/null || fail "the report with a halo row failed"
 want=$(awk -v l="$l1" 'BEGIN { printf "deriv0_halo: the halo load'"'"'s median latency is 40 cycles, x%.2f the L1 plateau of %.0f cycles", 40 / l, l }')
-grep -qF "$want" "$TMP/rep3/index.md" || fail "no halo finding '$want'"
+grep -qF "$want" <(mdflat "$TMP/rep3/index.md") || fail "no halo finding '$want'"
 done_testing
