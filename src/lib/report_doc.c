@@ -455,7 +455,7 @@ static const char HTML_HEAD[] =
     "table { border-collapse: collapse; margin: .6em 0; font-size: .9em; display: block; max-width: 100%; overflow-x: auto; }\n"
     ".tcap { margin: .8em 0 0; font-weight: bold; font-size: .9em; }\n"
     "details { margin: .6em 0; } summary { cursor: pointer; color: #0077bb; }\n"
-    ".glance p.links { margin: .3em 0; }\n"
+    "#glance p.links { margin: .3em 0; }\n"
     "th, td { border: 1px solid #ccc; padding: .25em .6em; } th { background: #eef3f8; } th.group { background: #dbe7f3; }\n"
     "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
     ".finding { background: #eef7ee; border-left: 4px solid #228833; padding: .4em .8em; }\n"
