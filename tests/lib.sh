@@ -36,6 +36,14 @@ $(head -n 40 "$TMP/$name.diff")"
 # have_gpu: true when a CUDA device is usable here.
 have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
 require_gpu() { have_gpu || skip "no CUDA GPU on this machine"; }
+# the machine has no GPU: where no driver is loaded either, the sentence says
+# so plainly instead of quoting CUDA's "driver version is insufficient"
+expect_no_gpu() {
+    if [ -e /proc/driver/nvidia/version ]; then expect_says "no NVIDIA GPU found (CUDA: "
+    else expect_says "no NVIDIA GPU or driver found;"
+        case $OUTTXT in *insufficient*) fail "the no-driver sentence quotes CUDA: $OUTTXT" ;; esac
+    fi
+}
 require_bin() { for b in "$@"; do [ -x "$ROOT/$b" ] || skip "$b was not built (nvcc missing?)"; done; }
 
 # report_width DIR: the report in DIR fits its page (docs/report.md, "Tests"):

@@ -3,14 +3,6 @@
 # message on stderr and before any CUDA call; on a machine without a GPU the
 # run exits 1 with "no NVIDIA GPU found" and writes no file.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
-# the machine has no GPU: where no driver is loaded either, the sentence says
-# so plainly instead of quoting CUDA's "driver version is insufficient"
-expect_no_gpu() {
-    if [ -e /proc/driver/nvidia/version ]; then expect_says "no NVIDIA GPU found (CUDA: "
-    else expect_says "no NVIDIA GPU or driver found;"
-        case $OUTTXT in *insufficient*) fail "the no-driver sentence quotes CUDA: $OUTTXT" ;; esac
-    fi
-}
 require_bin latency
 L=$ROOT/latency
 cd "$TMP"   # the default output goes to ./data: keep the checkout clean
