@@ -123,7 +123,7 @@ const char *rd_table_get(const rd_table *t, size_t row, size_t col);
 void rd_table_add(report_doc *d, rd_section *s, rd_table *t);
 
 /* The widest table written as one (see above), and the Markdown's wrap. */
-#define RD_TABLE_CHARS 150
+#define RD_TABLE_CHARS 160
 #define RD_MD_WRAP 190
 
 /* Fold the blocks that follow, up to rd_fold_end, behind summary. */
