@@ -36,4 +36,77 @@ $(head -n 40 "$TMP/$name.diff")"
 # have_gpu: true when a CUDA device is usable here.
 have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
 require_gpu() { have_gpu || skip "no CUDA GPU on this machine"; }
+# the machine has no GPU: where no driver is loaded either, the sentence says
+# so plainly instead of quoting CUDA's "driver version is insufficient"
+expect_no_gpu() {
+    if [ -e /proc/driver/nvidia/version ]; then expect_says "no NVIDIA GPU found (CUDA: "
+    else expect_says "no NVIDIA GPU or driver found;"
+        case $OUTTXT in *insufficient*) fail "the no-driver sentence quotes CUDA: $OUTTXT" ;; esac
+    fi
+}
 require_bin() { for b in "$@"; do [ -x "$ROOT/$b" ] || skip "$b was not built (nvcc missing?)"; done; }
+
+# report_width DIR: the report in DIR fits its page (docs/report.md, "Tests"):
+# no line of DIR/index.md outside a code block is longer than 200
+# characters, and, where chromium is installed, DIR/index.html loaded at
+# 1280 px is no wider than the window and no table is wider than its box
+# (a table scrolls inside itself rather than widen the page).  Each breach
+# is a fail; without chromium that part prints a skip and the rest counts.
+report_width() {
+    local dir=$1 long
+    long=$(awk '/^```/ { code = !code; next } !code && length($0) > 200 { printf "%d (%d chars) ", FNR, length($0) }' \
+        "$dir/index.md")
+    [ -z "$long" ] || fail "$dir/index.md: lines longer than 200 characters outside code: $long"
+    local chromium
+    chromium=$(command -v chromium || command -v chromium-browser) ||
+        { echo "skip: chromium not installed: index.html's width at 1280 px not checked"; return 0; }
+    # a copy of the page beside it (the images resolve), with a script that
+    # measures after load and writes the verdict into the DOM
+    local page=$dir/.width-check.html
+    sed 's#</body>#<script>\
+window.addEventListener("load", function () {\
+  var de = document.documentElement, W = de.clientWidth, bad = [];\
+  if (de.scrollWidth > W) bad.push("page " + de.scrollWidth + " px wide in a " + W + " px window");\
+  var t = document.getElementsByTagName("table");\
+  for (var i = 0; i < t.length; i++)\
+    if (t[i].scrollWidth > t[i].clientWidth + 1 || t[i].getBoundingClientRect().right > W)\
+      bad.push("table " + (i + 1) + " (" + t[i].rows[0].textContent.slice(0, 60) + ") " + t[i].scrollWidth + " px in " + t[i].clientWidth);\
+  var im = document.getElementsByTagName("img");\
+  for (var j = 0; j < im.length; j++)\
+    if (im[j].getBoundingClientRect().right > W) bad.push("image " + im[j].getAttribute("src") + " past the window");\
+  document.body.setAttribute("data-width", bad.length ? bad.join("; ") : "ok " + t.length + " tables");\
+});\
+</script></body>#' "$dir/index.html" >"$page"
+    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
+        --user-data-dir="$TMP/width-profile" --window-size=1280,900 --virtual-time-budget=5000 \
+        --dump-dom "file://$page" >"$TMP/width-dom.html" 2>"$TMP/width-chromium.err" ||
+        { fail "chromium --dump-dom failed: $(tail -n 3 "$TMP/width-chromium.err")"; rm -f "$page"; return 0; }
+    rm -f "$page"
+    local verdict
+    verdict=$(sed -n 's/.*data-width="\([^"]*\)".*/\1/p' "$TMP/width-dom.html" | head -n 1)
+    case $verdict in
+        ok*) echo "$dir/index.html at 1280 px: $verdict, none wider than its box" ;;
+        "") fail "$dir/index.html: the width check did not run (no data-width)" ;;
+        *) fail "$dir/index.html at 1280 px: $verdict" ;;
+    esac
+}
+
+# mdflat FILE: the report's Markdown with each paragraph, finding and list
+# item on one line again (the writer wraps prose at 190 characters, and a
+# table too wide for a Markdown line becomes a list), for the tests' greps
+# of whole sentences.
+mdflat() {
+    awk 'function flush() { if (buf != "") print buf; buf = "" }
+        /^$/ { flush(); print; next }
+        /^\|/ || /^#/ || /^<a id=/ || /^<\/?details/ || /^```/ { flush(); print; next }
+        buf != "" && /^  / { sub(/^ +/, ""); buf = buf " " $0; next }
+        buf ~ /^> / && /^> / { sub(/^> /, ""); buf = buf " " $0; next }
+        buf != "" && buf !~ /^> / && buf !~ /^- / && !/^> / && !/^- / && !/^!\[/ && buf !~ /^!\[/ { buf = buf " " $0; next }
+        { flush(); buf = $0 }
+        END { flush() }' "$1"
+}
+
+# md_row FLAT FIRST REST: the flat Markdown (mdflat) has a two-column row
+# FIRST, REST: as a table row, or as the list item a table too wide for a
+# Markdown line becomes ("- **FIRST**: HEADER REST").
+md_row() { grep -qF "| $2 | $3 |" "$1" || grep -qE "^- \*\*$(printf '%s' "$2" | sed 's/[.[\*^$]/\\&/g')\*\*: [a-z ]+ $(printf '%s' "$3" | sed 's/[.[\*^$/]/\\&/g')( |;|$)" "$1"; }

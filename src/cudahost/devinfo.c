@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cuda_runtime_api.h>
 
 #ifndef WARPLAT_CUDA_ARCH
@@ -21,15 +22,19 @@ double devinfo_peak_GBps(unsigned mem_clock_khz, unsigned bus_width_bits)
 
 void devinfo_no_gpu(cudaError_t e, char *err, size_t errlen)
 {
-    /* Without a GPU the runtime says "CUDA driver version is insufficient for
-     * CUDA runtime version" (no libcuda at all) or "no CUDA-capable device is
-     * detected": both read like a driver problem to someone who simply has no
-     * GPU, so say that first and keep CUDA's words for the one who has. */
-    const int none = e == cudaSuccess || e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver;
-    set_err(err, errlen, "%s NVIDIA GPU found (CUDA: %s); `make report` (the bundled results) "
-            "and the bin/ tools work without one",
-            none ? "no" : "no usable",
-            e == cudaSuccess ? "the driver reports 0 devices" : cudaGetErrorString(e));
+    /* Without a driver the runtime says "CUDA driver version is
+     * insufficient for CUDA runtime version", and without a GPU "no
+     * CUDA-capable device is detected": both read like a driver problem to
+     * someone who simply has neither, so say that plainly, and keep CUDA's
+     * words for the one whose driver is there (/proc/driver/nvidia is the
+     * loaded kernel module) but too old, or whose GPU is unusable. */
+    const int no_driver = e == cudaErrorInsufficientDriver && access("/proc/driver/nvidia/version", F_OK) != 0;
+    const char *tail = "; `make report` (the bundled results) and the bin/ tools work without one";
+    if (no_driver) set_err(err, errlen, "no NVIDIA GPU or driver found%s", tail);
+    else if (e == cudaSuccess || e == cudaErrorNoDevice)
+        set_err(err, errlen, "no NVIDIA GPU found (CUDA: %s)%s",
+                e == cudaSuccess ? "the driver reports 0 devices" : cudaGetErrorString(e), tail);
+    else set_err(err, errlen, "no usable NVIDIA GPU (CUDA: %s)%s", cudaGetErrorString(e), tail);
 }
 
 int devinfo_select(int ordinal, char *err, size_t errlen)

@@ -15,9 +15,11 @@
 int devinfo_select(int ordinal, char *err, size_t errlen);
 
 /* The sentence for "cudaGetDeviceCount found no device" (e its error, or
- * cudaSuccess when it counted 0): "no NVIDIA GPU found (CUDA: <CUDA's
- * words>); `make report` (the bundled results) and the bin/ tools work
- * without one" ("no usable" for an error other than no device/no driver). */
+ * cudaSuccess when it counted 0): "no NVIDIA GPU or driver found" where no
+ * driver is loaded, "no NVIDIA GPU found (CUDA: <CUDA's words>)" where the
+ * driver counts none, "no usable NVIDIA GPU (CUDA: ...)" otherwise (a
+ * driver older than the runtime among them), each followed by "; `make
+ * report` (the bundled results) and the bin/ tools work without one". */
 void devinfo_no_gpu(cudaError_t e, char *err, size_t errlen);
 
 /*

@@ -263,6 +263,14 @@ int eng_list_options(const eng_run *r)
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
+/* Positional `name`'s value s, parsed within its range: 0, or -1 with err. */
+static int parse_one_positional(const char *name, const char *s, uint64_t *v, char *err, size_t errlen)
+{
+    uint64_t lo, hi;
+    if (eng_positional_range(name, &lo, &hi) == CLI_U64) return cli_parse_range(name, s, lo, hi, v, err, errlen);
+    return cli_parse_count(name, s, hi, v, err, errlen);
+}
+
 /* A partial group of positionals, or too few or too many: 0 or 2. */
 static int check_count(const eng_run *r, const cli_parse_result *pr, int nall)
 {
@@ -276,6 +284,15 @@ static int check_count(const eng_run *r, const cli_parse_result *pr, int nall)
         char names[64] = "";
         for (int i = 0; i < group; i++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", F->posnames[i]);
+        /* a value that is no value of its place is the likelier mistake
+         * (`./readonly abc`): name it before counting */
+        for (int i = 0; i < pr->npos; i++) {
+            uint64_t v;
+            char err[256];
+            if (parse_one_positional(F->posnames[i], pr->pos[i], &v, err, sizeof err) != 0)
+                return cli_usage_error(r->prog, "%s (expected %s%s, or none of them)", err, names,
+                                       group < nall ? " first" : "");
+        }
         return cli_usage_error(r->prog, "expected %s%s (or none of them), got %d argument%s", names,
                                group < nall ? " first" : "", pr->npos, pr->npos == 1 ? "" : "s");
     }
@@ -309,11 +326,8 @@ int eng_parse_positional(eng_run *r, const cli_parse_result *pr)
     for (int i = 0; i < nall; i++) {
         const char *name = F->posnames[i];
         const char *s = i < pr->npos ? pr->pos[i] : F->posdefaults[i];
-        uint64_t v = 0, lo, hi;
-        if (eng_positional_range(name, &lo, &hi) == CLI_U64)
-            rc = cli_parse_range(name, s, lo, hi, &v, err, sizeof err);
-        else
-            rc = cli_parse_count(name, s, hi, &v, err, sizeof err);
+        uint64_t v = 0;
+        rc = parse_one_positional(name, s, &v, err, sizeof err);
         if (rc != 0) return cli_usage_error(r->prog, "%s", err);
         c->pos[i] = v;
         if (!strcmp(name, "N")) c->n = v;

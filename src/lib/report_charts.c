@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chartcheck.h"
 #include "cli.h"
 #include "family.h"
 #include "gp.h"
@@ -33,6 +34,10 @@ void rc_pc_open(rc_pchart *pc, const char *out, int w, int h)
 void rc_pc_series(rc_pchart *pc, const rfm_series *sr, const char *title, const char *style, int axis2)
 {
     if (!sr->n || pc->n == RC_PC_MAX) return;
+    pc->drawn[pc->n] = *sr;
+    snprintf(pc->drawn_title[pc->n], sizeof pc->drawn_title[0], "%s", title);
+    pc->drawn_axis2[pc->n] = axis2;
+    pc->drawn_line[pc->n] = 0;
     fputs("# ", pc->dat);
     gp_put_text(pc->dat, GP_TEXT_COMMENT, title);
     fputc('\n', pc->dat);
@@ -57,6 +62,11 @@ void rc_pc_series(rc_pchart *pc, const rfm_series *sr, const char *title, const 
 void rc_pc_hline(rc_pchart *pc, double y, const char *title, const char *style, int axis2)
 {
     if (!isfinite(y) || pc->n == RC_PC_MAX) return;
+    pc->drawn[pc->n].n = 0;
+    snprintf(pc->drawn_title[pc->n], sizeof pc->drawn_title[0], "%s", title);
+    pc->drawn_axis2[pc->n] = axis2;
+    pc->drawn_line[pc->n] = 1;
+    pc->drawn_y[pc->n] = y;
     snprintf(pc->title[pc->n], sizeof pc->title[0], "%s", title);
     snprintf(pc->clause[pc->n++], sizeof pc->clause[0], "%.10g%s %s", y, axis2 ? " axes x1y2" : "", style);
 }
@@ -76,6 +86,16 @@ int rc_pc_finish(rc_pchart *pc, const char *title, const char *settings)
 {
     char err[512];
     if (!pc->n) { gp_job_abort(pc->job); rc_die("nothing to draw for %s", title); }
+    cc_series cs[RC_PC_MAX];
+    for (int i = 0; i < pc->n; i++)
+        cs[i] = (cc_series){pc->drawn_title[i], pc->drawn[i].x, pc->drawn[i].y, pc->drawn_line[i] ? 0 : pc->drawn[i].n,
+                            pc->drawn_axis2[i], pc->drawn_line[i], pc->drawn_y[i]};
+    char notes[4096];
+    if (cc_check(cs, (size_t)pc->n, cc_range_in(settings, "y"), cc_range_in(settings, "y2"), notes, sizeof notes) > 0) {
+        FILE *nf = gp_job_add_data(pc->job, ".notes", "notes", "w", err, sizeof err);
+        if (!nf) { gp_job_abort(pc->job); rc_die("%s", err); }
+        fprintf(nf, "%s\n", notes);
+    }
     FILE *gp = gp_job_script(pc->job, err, sizeof err);
     if (!gp) { gp_job_abort(pc->job); rc_die("%s", err); }
     fprintf(gp, "set title ");

@@ -95,7 +95,18 @@ int rc_figure(report_doc *d, rd_section *s, const rc_ctx *c, const char *rel, co
     char abs[2048];
     snprintf(abs, sizeof abs, "%s/%s", c->outdir, rel);
     if (rc_exists(abs)) {
-        rd_figure(d, s, rel, caption);
+        /* what the chart's own check found (rc_pc_finish), in its caption */
+        char notes[2200], full[4400];
+        snprintf(notes, sizeof notes, "%s", abs);
+        char *dot = strrchr(notes, '.');
+        FILE *nf = NULL;
+        if (dot && (size_t)(dot - notes) + 7 < sizeof notes) { strcpy(dot, ".notes"); nf = fopen(notes, "r"); }
+        if (nf && fgets(notes, sizeof notes, nf)) {
+            notes[strcspn(notes, "\n")] = 0;
+            snprintf(full, sizeof full, "%s. This chart's own check: %s.", caption, notes);
+            rd_figure(d, s, rel, full);
+        } else rd_figure(d, s, rel, caption);
+        if (nf) fclose(nf);
         return 1;
     }
     const char *e = rc_failure_of(c, rel);

@@ -58,6 +58,8 @@ typedef struct rc_gpu {
     int nlv;
 } rc_gpu;
 
+struct rc_glance;
+
 /* The report being made. */
 typedef struct rc_ctx {
     const char *outdir;
@@ -67,6 +69,8 @@ typedef struct rc_ctx {
     size_t nfam;
     tsv_table failures;
     int have_failures;
+    struct rc_glance *glance;  /* what the sections register for the first
+                                * screen (report_glance.h); NULL: nothing */
 } rc_ctx;
 
 /* ------------------------------------------------------------ small helpers */
@@ -118,7 +122,9 @@ void rc_chart_rel(char *buf, size_t len, const rc_gpu *G, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* The error a job left for output rel (OUTDIR/rel), or NULL. */
 const char *rc_failure_of(const rc_ctx *c, const char *rel);
-/* A chart: its figure when drawn, its failure when not.  1 when shown. */
+/* A chart: its figure when drawn, its failure when not.  1 when shown.
+ * The caption says what the chart's own check found (NAME.notes beside
+ * the chart: rc_pc_finish). */
 int rc_figure(report_doc *d, rd_section *s, const rc_ctx *c, const char *rel, const char *caption);
 /* "h100: " when several GPUs are shown, else "".  Returns buf. */
 const char *rc_pfx(const rc_ctx *c, const rc_gpu *G, char *buf, size_t len);
@@ -193,6 +199,11 @@ typedef struct rc_pchart {
     char clause[RC_PC_MAX][512];     /* the clause up to its title */
     char title[RC_PC_MAX][256];      /* the key's title, quoted by gp_put_str */
     int n, index;
+    /* what is drawn, for the check of what would hide (chartcheck.h) */
+    rfm_series drawn[RC_PC_MAX];
+    char drawn_title[RC_PC_MAX][128];
+    int drawn_axis2[RC_PC_MAX], drawn_line[RC_PC_MAX];
+    double drawn_y[RC_PC_MAX];
 } rc_pchart;
 
 /* The style of a plain line (rc_pc_series varies its markers and widths,
@@ -208,7 +219,11 @@ void rc_pc_hline(rc_pchart *pc, double y, const char *title, const char *style, 
 /* The DRAM peak and, where the set has one, the achievable ceiling of op. */
 void rc_pc_peak_ceiling(rc_pchart *pc, double peak, double ceiling, const char *op);
 /* Write the script: the settings (lines of gnuplot), then the plot; draw.
- * 0, or rc_die. */
+ * Before it, the check of chartcheck.h over every series and line drawn,
+ * against the y and y2 ranges the settings set: what it finds (series that
+ * coincide within 1 %, a series or line outside its axis or on its edge) is
+ * written beside the chart as NAME.notes, which rc_figure appends to the
+ * chart's caption.  0, or rc_die. */
 int rc_pc_finish(rc_pchart *pc, const char *title, const char *settings);
 /* A bandwidth chart's close: the DRAM peak and op's ceiling, the title what
  * (", dev" after it when dev is not empty), the settings head, the y range

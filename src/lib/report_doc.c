@@ -123,6 +123,14 @@ rd_section *rd_section_intro(report_doc *d, const char *id, const char *title, c
     return s;
 }
 
+void rd_section_to_front(report_doc *d, rd_section *s)
+{
+    if (!d || !s || s < d->section || s >= d->section + d->nsection) return;
+    const rd_section x = *s;
+    memmove(d->section + 1, d->section, (size_t)(s - d->section) * sizeof *s);
+    d->section[0] = x;
+}
+
 rd_section *rd_section_find(report_doc *d, const char *id)
 {
     for (size_t i = 0; d && i < d->nsection; i++)
@@ -201,6 +209,14 @@ void rd_failed(report_doc *d, rd_section *s, const char *what, const char *error
     snprintf(f, n, "%s%s%s", what, error && *error ? ": " : "", error ? error : "");
     d->failure[d->nfailure++] = f;
 }
+
+void rd_fold_start(report_doc *d, rd_section *s, const char *summary)
+{
+    rd_block *b = block_add(d, s, RD_FOLD_START);
+    if (b) b->text = dup_or_oom(d, summary ? summary : "more");
+}
+
+void rd_fold_end(report_doc *d, rd_section *s) { block_add(d, s, RD_FOLD_END); }
 
 /* ------------------------------------------------------------ tables */
 
@@ -337,15 +353,6 @@ static void html_esc(FILE *f, const char *s)
 }
 
 /* The header row's cells from column `from` on, each <th>, and the row's end. */
-static void html_head_cells(FILE *f, const rd_table *t, size_t from)
-{
-    for (size_t c = from; c < t->ncol; c++) {
-        fputs("<th>", f);
-        html_esc(f, rd_table_get(t, 0, c));
-        fputs("</th>", f);
-    }
-    fputs("</tr>\n", f);
-}
 
 /* Markdown: a table cell cannot hold '|' or a newline. */
 static void md_cell(FILE *f, const char *s)
@@ -372,12 +379,15 @@ static const char HTML_HEAD[] =
     ".top { background: #fff6d5; border-left: 5px solid #e0a800; padding: .6em 1em; font-size: 1.1em; }\n"
     ".failures { background: #fde8e8; border-left: 5px solid #cc3311; padding: .4em 1em; }\n"
     "table { border-collapse: collapse; margin: .6em 0; font-size: .9em; display: block; max-width: 100%; overflow-x: auto; }\n"
+    ".tcap { margin: .8em 0 0; font-weight: bold; font-size: .9em; }\n"
+    "details { margin: .6em 0; } summary { cursor: pointer; color: #0077bb; }\n"
+    "#glance p.links { margin: .3em 0; }\n"
     "th, td { border: 1px solid #ccc; padding: .25em .6em; } th { background: #eef3f8; } th.group { background: #dbe7f3; }\n"
     "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
     ".finding { background: #eef7ee; border-left: 4px solid #228833; padding: .4em .8em; }\n"
     ".na { color: #777; font-style: italic; } .na code { font-style: normal; } .failed { color: #cc3311; font-weight: bold; }\n"
-    ".row { display: flex; flex-wrap: wrap; gap: 1em; }\n"
-    "figure { margin: 0; flex: 1 1 30%; min-width: 320px; max-width: 960px; } figure img { width: 100%; height: auto; border: 1px solid #ddd; }\n"
+    ".row { display: flex; flex-direction: column; gap: 1em; }\n"
+    "figure { margin: 0; flex: 1 1 100%; min-width: 320px; } figure img { width: 100%; height: auto; border: 1px solid #ddd; }\n"
     "figcaption { font-size: .85em; color: #555; }\n"
     "nav a { margin-right: 1em; }\n"
     "</style>\n";
@@ -393,10 +403,16 @@ static const char HTML_SCRIPT[] =
     "});\n"
     "</script>\n";
 
-static void html_table(FILE *f, const rd_table *t)
+static void html_view(FILE *f, const rd_table *t, const rd_view *v, int groups)
 {
+    if (v->caption && *v->caption) {
+        fputs("<p class=\"tcap\">", f);
+        html_esc(f, v->caption);
+        if (v->cont) fputs(" (continued)", f);
+        fputs("</p>\n", f);
+    }
     fputs("<table>\n", f);
-    if (t->ngroup) {
+    if (groups && t->ngroup) {
         fputs("<tr><th rowspan=\"2\">", f);
         html_esc(f, rd_table_get(t, 0, 0));
         fputs("</th>", f);
@@ -406,22 +422,42 @@ static void html_table(FILE *f, const rd_table *t)
             fputs("</th>", f);
         }
         fputs("</tr>\n<tr>", f);
-        html_head_cells(f, t, 1);
+        for (size_t k = 1; k < v->ncol; k++) {
+            fputs("<th>", f);
+            html_esc(f, rd_table_get(t, 0, v->col[k]));
+            fputs("</th>", f);
+        }
+        fputs("</tr>\n", f);
     } else {
         fputs("<tr>", f);
-        html_head_cells(f, t, 0);
+        for (size_t k = 0; k < v->ncol; k++) {
+            fputs("<th>", f);
+            html_esc(f, rd_table_get(t, 0, v->col[k]));
+            fputs("</th>", f);
+        }
+        fputs("</tr>\n", f);
     }
     for (size_t r = 1; r <= t->nrow; r++) {
         fputs("<tr>", f);
-        for (size_t c = 0; c < t->ncol; c++) {
-            const char *v = rd_table_get(t, r, c);
-            fputs(c > 0 && rd_is_numeric(v) ? "<td class=\"n\">" : "<td>", f);
-            html_esc(f, v);
+        for (size_t k = 0; k < v->ncol; k++) {
+            const char *x = rd_table_get(t, r, v->col[k]);
+            fputs(k > 0 && rd_is_numeric(x) ? "<td class=\"n\">" : "<td>", f);
+            html_esc(f, x);
             fputs("</td>", f);
         }
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
+}
+
+#define RD_MAX_VIEWS 64
+
+static void html_table(FILE *f, const rd_table *t)
+{
+    rd_view v[RD_MAX_VIEWS];
+    const size_t n = rd_table_views(t, RD_TABLE_CHARS, v, RD_MAX_VIEWS);
+    for (size_t i = 0; i < n; i++) html_view(f, t, &v[i], n == 1);
+    rd_views_free(v, n);
 }
 
 static void html_block(FILE *f, const rd_block *b)
@@ -464,6 +500,12 @@ static void html_block(FILE *f, const rd_block *b)
             fputs("\">gnuplot script</a>)</figcaption></figure>\n", f);
         }
         fputs("</div>\n", f);
+        break;
+    case RD_FOLD_START:
+        fputs("<details><summary>", f); html_esc(f, b->text); fputs("</summary>\n", f);
+        break;
+    case RD_FOLD_END:
+        fputs("</details>\n", f);
         break;
     case RD_LINKS:
         fputs("<p class=\"links\">", f);
@@ -515,28 +557,59 @@ int rd_write_html(const report_doc *d, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
-static void md_table(FILE *f, const rd_table *t)
+/* Markdown prose, wrapped at RD_MD_WRAP characters at spaces (a word
+ * longer than that stays whole); every line starts with prefix ("> " for a
+ * finding).  Markdown joins the lines of a paragraph again. */
+static void md_wrap2(FILE *f, const char *first, const char *prefix, const char *text)
+{
+    fputs(first, f);
+    size_t col = strlen(first), start = col;
+    const char *p = text ? text : "";
+    while (*p) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        const size_t n = strcspn(p, " \n");
+        if (col > start && col + 1 + n > RD_MD_WRAP) {
+            fputc('\n', f);
+            fputs(prefix, f);
+            col = start = strlen(prefix);
+        } else if (col > start) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(p, 1, n, f);
+        col += n;
+        p += n;
+        if (*p == '\n') p++;
+    }
+    fputc('\n', f);
+}
+
+static void md_wrap(FILE *f, const char *prefix, const char *text) { md_wrap2(f, prefix, prefix, text); }
+
+static void md_view(FILE *f, const rd_table *t, const rd_view *v, int groups)
 {
     /* the groups (GPUs) prefix the column names */
     const char **prefix = calloc(t->ncol, sizeof *prefix);
     size_t c = 1;
-    for (size_t g = 0; prefix && g < t->ngroup; g++)
+    for (size_t g = 0; groups && prefix && g < t->ngroup; g++)
         for (size_t k = 0; k < t->group_span[g] && c < t->ncol; k++) prefix[c++] = t->group[g];
+    if (v->caption && *v->caption) fprintf(f, "*%s%s*\n\n", v->caption, v->cont ? " (continued)" : "");
     fputc('|', f);
-    for (c = 0; c < t->ncol; c++) {
+    for (size_t k = 0; k < v->ncol; k++) {
         fputc(' ', f);
-        if (prefix && prefix[c]) { md_cell(f, prefix[c]); fputs(": ", f); }
-        md_cell(f, rd_table_get(t, 0, c));
+        if (prefix && prefix[v->col[k]]) { md_cell(f, prefix[v->col[k]]); fputs(": ", f); }
+        md_cell(f, rd_table_get(t, 0, v->col[k]));
         fputs(" |", f);
     }
     fputs("\n|", f);
-    for (c = 0; c < t->ncol; c++) fputs(c ? "---:|" : "---|", f);
+    for (size_t k = 0; k < v->ncol; k++) fputs(k ? "---:|" : "---|", f);
     fputc('\n', f);
     for (size_t r = 1; r <= t->nrow; r++) {
         fputc('|', f);
-        for (c = 0; c < t->ncol; c++) {
+        for (size_t k = 0; k < v->ncol; k++) {
             fputc(' ', f);
-            md_cell(f, rd_table_get(t, r, c));
+            md_cell(f, rd_table_get(t, r, v->col[k]));
             fputs(" |", f);
         }
         fputc('\n', f);
@@ -545,44 +618,104 @@ static void md_table(FILE *f, const rd_table *t)
     free(prefix);
 }
 
+/* A view whose rows would still be longer than 200 characters (a cell of
+ * a long command): one item per row, "first column: header value; ...",
+ * wrapped like prose. */
+static void md_view_list(FILE *f, const rd_table *t, const rd_view *v)
+{
+    if (v->caption && *v->caption) fprintf(f, "*%s%s*\n\n", v->caption, v->cont ? " (continued)" : "");
+    for (size_t r = 1; r <= t->nrow; r++) {
+        char *line = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&line, &len);
+        if (!m) return;
+        fprintf(m, "**%s**:", rd_table_get(t, r, v->col[0]));
+        for (size_t k = 1; k < v->ncol; k++)
+            fprintf(m, "%s %s %s", k > 1 ? ";" : "", rd_table_get(t, 0, v->col[k]), rd_table_get(t, r, v->col[k]));
+        fclose(m);
+        md_wrap2(f, "- ", "  ", line);
+        free(line);
+    }
+    fputc('\n', f);
+}
+
+static void md_table(FILE *f, const rd_table *t)
+{
+    rd_view v[RD_MAX_VIEWS];
+    const size_t n = rd_table_views(t, RD_TABLE_CHARS, v, RD_MAX_VIEWS);
+    for (size_t i = 0; i < n; i++) {
+        if (rd_table_width(t, v[i].col, v[i].ncol) > 200) md_view_list(f, t, &v[i]);
+        else md_view(f, t, &v[i], n == 1);
+    }
+    rd_views_free(v, n);
+}
+
 static void md_block(FILE *f, const rd_block *b)
 {
     char gp[1024];
+    char *line = NULL;
+    size_t len = 0;
     switch (b->kind) {
     case RD_HEADING: fprintf(f, "### %s\n\n", b->text); break;
-    case RD_PARA: fprintf(f, "%s\n\n", b->text); break;
-    case RD_FINDING: fprintf(f, "> %s\n\n", b->text); break;
-    case RD_MISSING:
-        fprintf(f, "*not available: %s*", b->text);
-        if (b->text2) fprintf(f, " (made by `%s`)", b->text2);
-        fputs("\n\n", f);
+    case RD_PARA: md_wrap(f, "", b->text); fputc('\n', f); break;
+    case RD_FINDING: md_wrap(f, "> ", b->text); fputc('\n', f); break;
+    case RD_MISSING: {
+        FILE *m = open_memstream(&line, &len);
+        if (!m) break;
+        fprintf(m, "*not available: %s*", b->text);
+        if (b->text2) fprintf(m, " (made by `%s`)", b->text2);
+        fclose(m);
+        md_wrap(f, "", line);
+        fputc('\n', f);
         break;
-    case RD_FAILED:
-        fprintf(f, "**failed: %s**%s%s\n\n", b->text, b->text2 && *b->text2 ? ": " : "",
-                b->text2 ? b->text2 : "");
+    }
+    case RD_FAILED: {
+        FILE *m = open_memstream(&line, &len);
+        if (!m) break;
+        fprintf(m, "**failed: %s**%s%s", b->text, b->text2 && *b->text2 ? ": " : "", b->text2 ? b->text2 : "");
+        fclose(m);
+        md_wrap(f, "", line);
+        fputc('\n', f);
         break;
+    }
     case RD_TABLE: md_table(f, b->table); break;
     case RD_FIGURES:
         for (size_t i = 0; i < b->nitem; i++) {
             gp_of(gp, sizeof gp, b->item[i]);
-            fprintf(f, "![%s](%s)\n*%s* ([gnuplot script](%s))\n\n", b->caption[i], b->item[i],
-                    b->caption[i], gp);
+            FILE *m = open_memstream(&line, &len);
+            if (!m) break;
+            fprintf(m, "![%s](%s)\n*%s* ([gnuplot script](%s))", b->caption[i], b->item[i], b->caption[i], gp);
+            fclose(m);
+            md_wrap(f, "", line);
+            fputc('\n', f);
+            free(line);
+            line = NULL;
         }
         break;
-    case RD_LINKS:
-        if (b->text) fprintf(f, "%s ", b->text);
-        for (size_t i = 0; i < b->nitem; i++)
-            fprintf(f, "%s[%s](%s)", i ? ", " : "", b->caption[i], b->item[i]);
-        fputs("\n\n", f);
+    case RD_LINKS: {
+        FILE *m = open_memstream(&line, &len);
+        if (!m) break;
+        if (b->text) fprintf(m, "%s ", b->text);
+        for (size_t i = 0; i < b->nitem; i++) fprintf(m, "%s[%s](%s)", i ? ", " : "", b->caption[i], b->item[i]);
+        fclose(m);
+        md_wrap(f, "", line);
+        fputc('\n', f);
         break;
     }
+    case RD_FOLD_START: fprintf(f, "<details><summary>%s</summary>\n\n", b->text); break;
+    case RD_FOLD_END: fputs("</details>\n\n", f); break;
+    }
+    free(line);
 }
 
 int rd_write_markdown(const report_doc *d, FILE *f)
 {
     if (!d || d->oom) return -1;
     fprintf(f, "# %s\n\n", d->title);
-    if (d->top_note) fprintf(f, "**%s**\n\n", d->top_note);
+    if (d->top_note) {
+        char *t = malloc(strlen(d->top_note) + 5);
+        if (t) { sprintf(t, "**%s**", d->top_note); md_wrap(f, "", t); fputc('\n', f); free(t); }
+    }
     if (d->nfailure) {
         fprintf(f, "%zu part(s) failed; the rest of the report is complete:\n\n", d->nfailure);
         for (size_t i = 0; i < d->nfailure; i++) fprintf(f, "- failed: %s\n", d->failure[i]);
@@ -590,9 +723,9 @@ int rd_write_markdown(const report_doc *d, FILE *f)
     }
     for (size_t s = 0; s < d->nsection; s++) {
         const rd_section *sec = &d->section[s];
-        fprintf(f, "## %s\n\n", sec->title);
+        fprintf(f, "<a id=\"%s\"></a>\n\n## %s\n\n", sec->id ? sec->id : "", sec->title);
         for (size_t b = 0; b < sec->nblock; b++) md_block(f, &sec->block[b]);
     }
-    if (d->footer) fprintf(f, "---\n\n%s\n", d->footer);
+    if (d->footer) { fputs("---\n\n", f); md_wrap(f, "", d->footer); }
     return ferror(f) ? -1 : 0;
 }

@@ -16,7 +16,15 @@
  *   figures     a row of charts: each an SVG path (relative to the report
  *               folder) and a caption; the HTML links the chart's .gp script
  *   links       a line of links to files of the report folder
+ *   fold        the blocks between a fold's start and end are folded
+ *               (<details>, open on a click) behind a one-line summary
  *
+ * Both writers keep a table within the page: one wider than RD_TABLE_CHARS
+ * characters (its widest cell per column, three more per column for the
+ * borders) is written as several, one per column group (GPU) and, where
+ * one group is still too wide, in slices of columns, each repeating the
+ * first column.  The Markdown's prose is wrapped at RD_MD_WRAP characters
+ * so that no line outside a code block or table is longer than 200.
  * Every string is copied.  Memory failures are remembered (the document is
  * then refused by the writers) so that a builder never has to check each
  * call.  The writers produce self-contained HTML (inline CSS, one small
@@ -42,7 +50,8 @@ typedef struct rd_table {
 } rd_table;
 
 typedef enum rd_kind {
-    RD_HEADING, RD_PARA, RD_FINDING, RD_MISSING, RD_FAILED, RD_TABLE, RD_FIGURES, RD_LINKS
+    RD_HEADING, RD_PARA, RD_FINDING, RD_MISSING, RD_FAILED, RD_TABLE, RD_FIGURES, RD_LINKS,
+    RD_FOLD_START, RD_FOLD_END
 } rd_kind;
 
 typedef struct rd_block {
@@ -85,6 +94,9 @@ rd_section *rd_section_add(report_doc *d, const char *id, const char *title);
  * a format: a percent sign is a percent sign).  The opening of every section
  * that explains itself before its figures. */
 rd_section *rd_section_intro(report_doc *d, const char *id, const char *title, const char *intro);
+/* Move section s before every other (the document's opening, added last
+ * because it quotes the others); pointers to sections are stale after it. */
+void rd_section_to_front(report_doc *d, rd_section *s);
 /* The section with this id, or NULL. */
 rd_section *rd_section_find(report_doc *d, const char *id);
 
@@ -109,6 +121,29 @@ int rd_table_set(rd_table *t, size_t row, size_t col, const char *fmt, ...)
 int rd_table_group(rd_table *t, const char *name, size_t span);
 const char *rd_table_get(const rd_table *t, size_t row, size_t col);
 void rd_table_add(report_doc *d, rd_section *s, rd_table *t);
+
+/* The widest table written as one (see above), and the Markdown's wrap. */
+#define RD_TABLE_CHARS 160
+#define RD_MD_WRAP 190
+
+/* Fold the blocks that follow, up to rd_fold_end, behind summary. */
+void rd_fold_start(report_doc *d, rd_section *s, const char *summary);
+void rd_fold_end(report_doc *d, rd_section *s);
+
+/* How a table is written (both writers): nview views, view v showing
+ * columns col[v][0..ncol[v]) (column 0 first) under caption[v] (a group's
+ * name, "" for none; the groups' header row only when there is one view).
+ * Returns nview (at most max), 0 when out of memory.  For tests. */
+typedef struct rd_view {
+    size_t *col;
+    size_t ncol;
+    const char *caption;
+    int cont;              /* a later slice of the same group */
+} rd_view;
+size_t rd_table_views(const rd_table *t, size_t budget, rd_view *v, size_t max);
+void rd_views_free(rd_view *v, size_t n);
+/* The width of the table's columns cols (see above). */
+size_t rd_table_width(const rd_table *t, const size_t *cols, size_t ncol);
 
 /* Figures: one row of charts.  rd_figures_start, then rd_figure for each. */
 void rd_figures_start(report_doc *d, rd_section *s);

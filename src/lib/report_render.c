@@ -11,6 +11,7 @@
 #include "family.h"
 #include "outfile.h"
 #include "report_cmd.h"
+#include "report_glance.h"
 #include "report_kernel.h"
 #include "report_run.h"
 
@@ -68,6 +69,7 @@ int rc_cmd_render(rc_ctx *c, const char *mode, const char *note, const char *ref
     else snprintf(title, sizeof title, "warplat report");
     report_doc *d = rd_new(title);
     if (!d) rc_die("out of memory");
+    c->glance = rc_glance_new();
     if (!strcmp(mode, "reference"))
         rd_set_top_note(d, "%s%sthis report shows the bundled reference results of %s.", note ? note : "",
                         note && *note ? ": " : "", desc);
@@ -130,12 +132,19 @@ int rc_cmd_render(rc_ctx *c, const char *mode, const char *note, const char *ref
     }
     rc_sec_files(d, c);
     for (int i = 0; i < c->ng; i++) free(stats[i]);
+    /* the answers first: quoted from the sections above, put before them */
+    if (rc_glance_finish(d, c, mode, ref_root) != 0) {
+        rd_free(d);
+        return 1;
+    }
     char html[4200], md[4200];
     snprintf(html, sizeof html, "%s/index.html", c->outdir);
     snprintf(md, sizeof md, "%s/index.md", c->outdir);
     if (d->oom) rc_die("out of memory while building the report");
     const int rc = rc_write_atomic(html, d, rd_write_html) == 0 && rc_write_atomic(md, d, rd_write_markdown) == 0 ? 0 : 1;
     rd_free(d);
+    free(c->glance);
+    c->glance = NULL;
     return rc;
 }
 

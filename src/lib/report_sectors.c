@@ -210,7 +210,9 @@ static int model_check_summary(report_doc *d, rd_section *s, const rc_ctx *c, co
             p, seed, tsv_num(&t, (size_t)all, "agree"), tsv_num(&t, (size_t)all, "rows"),
             tsv_num(&t, (size_t)all, "agree_pct"), tsv_num(&t, (size_t)all, "l1"), tsv_num(&t, (size_t)all, "hits"),
             tsv_num(&t, (size_t)all, "l2"), tsv_num(&t, (size_t)all, "dram"), tsv_num(&t, (size_t)all, "wide_bound"));
+    rd_fold_start(d, s, "the model check's table, per family");
     rd_table_add(d, s, rc_plain_table(&t));
+    rd_fold_end(d, s);
     rd_links_start(d, s, "data:");
     rd_link(d, s, rc_rel_to_out(c, path), "model_check_summary.tsv");
     tsv_free(&t);
@@ -319,11 +321,14 @@ void rc_sec_sectors(report_doc *d, const rc_ctx *c)
             char note[2048];
             if (rf_sectors_count(t, &cnt) == 0 && rf_sectors_note(&cnt, note, sizeof note) == 0)
                 rd_finding(d, s, "%s%s", p, note);
+            /* the comparison's further tables: detail, folded */
+            if (nb > 1) rd_fold_start(d, s, "more of the comparison");
             for (int k = 1; k < nb; k++) {
                 const char *why = blocks[k].ncomment ? blocks[k].comment[0] : "";
                 rd_para(d, s, "%s%s", p, *why ? why : "more of the comparison:");
                 rd_table_add(d, s, rc_plain_table(&blocks[k]));
             }
+            if (nb > 1) rd_fold_end(d, s);
             for (int k = 0; k < nb; k++) tsv_free(&blocks[k]);
             if (cmp) {
                 rc_chart_rel(rel, sizeof rel, G, "sectors_%s", f->exp);

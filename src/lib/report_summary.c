@@ -9,6 +9,7 @@
 
 #include "names.h"
 #include "report_cmd.h"
+#include "report_glance.h"
 #include "sweep.h"
 
 /* One summary table, read. */
@@ -22,19 +23,19 @@ typedef struct showcol {
     const char *col, *head, *fmt; /* fmt NULL: the text as it is */
 } showcol;
 
+/* The columns that carry the point, in words; the rest (mean and p95
+ * latency, the instrumented kernel's time) are in the TSV, linked under
+ * each table. */
 static const showcol SHOW[] = {
-    {"warps_per_block", "warps/block", "%.0f"},
-    {"blocks_per_sm", "blocks/SM", "%.0f"},
-    {"kernel_ms", "ms", "%.4f"},
+    {"warps_per_block", "warps per block", "%.0f"},
+    {"blocks_per_sm", "blocks per SM", "%.0f"},
+    {"kernel_ms", "time (ms)", "%.4f"},
     {"gflops", "GFLOP/s", "%.1f"},
     {"bw_GBps", "GB/s", "%.1f"},
     {"pct_peak", "% of peak", "%.1f"},
-    {"lat_mean_cycles", "mean latency (cycles)", "%.0f"},
-    {"lat_p50_cycles", "p50 (cycles)", "%.0f"},
-    {"lat_p95_cycles", "p95 (cycles)", "%.0f"},
-    {"instr_ms", "instrumented ms", "%.4f"},
-    {"overhead_pct", "overhead %", "%+.2f"},
-    {"sample", "1 block in", NULL},
+    {"lat_p50_cycles", "median latency (cycles)", "%.0f"},
+    {"overhead_pct", "probe overhead %", "%+.2f"},
+    {"sample", "recorded: 1 block in K", NULL},
     {"valid", "valid", NULL},
 };
 #define NSHOW (sizeof SHOW / sizeof SHOW[0])
@@ -50,6 +51,21 @@ static int col_useful(const tsv_table *t, const char *col)
         if (isnan(x) ? strcmp(v, "-") && strcmp(v, "nan") : x != 0) return 1;
     }
     return 0;
+}
+
+/* 1 when every row's valid column says ok (or the table has none). */
+static int all_valid(const tsv_table *t)
+{
+    for (size_t r = 0; tsv_col(t, "valid") >= 0 && r < t->nrow; r++)
+        if (strcmp(tsv_get(t, r, "valid"), "ok")) return 0;
+    return 1;
+}
+
+/* A row that is no kernel of the family's (cudaMemcpy's): it runs no
+ * blocks of ours, so it has no blocks per SM, latency or probes. */
+static int not_a_kernel(const tsv_table *t, size_t r)
+{
+    return tsv_col(t, "blocks_per_sm") >= 0 && tsv_num(t, r, "blocks_per_sm") == 0;
 }
 
 /* The bytes a warp of exp's variant asks for in its timed load, from any of
@@ -176,7 +192,7 @@ static void sampling_words(const measured *m, char *buf, size_t len)
     if (!isfinite(m->kmin)) snprintf(buf, len, "does not say which blocks record");
     else if (m->kmax == 1) snprintf(buf, len, "records every block");
     else if (m->kmin == m->kmax) snprintf(buf, len, "records one block in %.0f", m->kmin);
-    else snprintf(buf, len, "records one block in %.0f to %.0f (column \"1 block in\")", m->kmin, m->kmax);
+    else snprintf(buf, len, "records one block in %.0f to %.0f (column \"recorded: 1 block in K\")", m->kmin, m->kmax);
 }
 
 /* Where the GPUs' tables of one WPB measure different things, a sentence
@@ -204,7 +220,7 @@ static int unlike_note(const rc_ctx *c, const measured *m, const int *ok, char *
         snprintf(buf + u, len - u, ".%s%s",
                  sampling ? " The latencies depend on how many blocks record (sampling.tsv shows by how much), "
                             "so they are not measured alike." : "",
-                 timing ? " The instrumented kernel's time includes its probes; the column \"ms times\" says which "
+                 timing ? " The instrumented kernel's time includes its probes; the column \"time of\" says which "
                           "kernel each row timed." : "");
     return 0;
 }
@@ -270,7 +286,8 @@ static void read_wpb_tables(report_doc *d, rd_section *s, const rc_ctx *c, const
         }
         x->sm[i].ok = x->okv[i] = any_ok = 1;
         x->ms[i] = measured_of(&x->sm[i].t);
-        for (size_t k = 0; k < NSHOW; k++) x->useful[k] |= col_useful(&x->sm[i].t, SHOW[k].col);
+        for (size_t k = 0; k < NSHOW; k++)
+            x->useful[k] |= !strcmp(SHOW[k].col, "valid") ? !all_valid(&x->sm[i].t) : col_useful(&x->sm[i].t, SHOW[k].col);
         if (tsv_col(&x->sm[i].t, "instr_ms") < 0) *old_format = 1;
         x->differ |= rows_differ_wpb(&x->sm[i].t);
         const int cr = compute_rows(&x->sm[i].t);
@@ -303,7 +320,7 @@ static rd_table *wpb_part(const wpb_tables *x, int i)
     for (size_t k = 0; k < NSHOW; k++) {
         if (x->useful[k]) rd_table_set(part, 0, col++, "%s", SHOW[k].head);
         /* where the GPUs time different kernels, which one, beside its ms */
-        if (x->mixed_timing && !strcmp(SHOW[k].col, "kernel_ms")) rd_table_set(part, 0, col++, "ms times");
+        if (x->mixed_timing && !strcmp(SHOW[k].col, "kernel_ms")) rd_table_set(part, 0, col++, "time of");
     }
     const tsv_table *t = &x->sm[i].t;
     for (size_t r = 0; r < t->nrow; r++) {
@@ -314,7 +331,11 @@ static rd_table *wpb_part(const wpb_tables *x, int i)
         for (size_t k = 0; k < NSHOW; k++) {
             if (x->useful[k]) {
                 const char *v = tsv_get(t, r, SHOW[k].col);
-                if (!v && !strcmp(SHOW[k].col, "sample") && x->ms[i].kmax == 1)
+                const int per_kernel = strcmp(SHOW[k].col, "kernel_ms") && strcmp(SHOW[k].col, "bw_GBps") &&
+                                       strcmp(SHOW[k].col, "pct_peak") && strcmp(SHOW[k].col, "gflops") &&
+                                       strcmp(SHOW[k].col, "valid");
+                if (per_kernel && not_a_kernel(t, r)) rd_table_set(part, r + 1, col, "-");
+                else if (!v && !strcmp(SHOW[k].col, "sample") && x->ms[i].kmax == 1)
                     rd_table_set(part, r + 1, col, "1 (all)");
                 else if (!v) rd_table_set(part, r + 1, col, "n/a");
                 else if (!SHOW[k].fmt) rd_table_set(part, r + 1, col, "%s", v);
@@ -330,8 +351,45 @@ static rd_table *wpb_part(const wpb_tables *x, int i)
 
 /* The findings of GPU i's table: the fastest kernel, Little's law for the
  * variants that are one coalesced stream, the probes' overhead. */
+/* 1 when (n, w) is the table the first screen quotes for exp on G: its
+ * main N, at 4 warps per block where it has that, else its first WPB. */
+static int is_headline_table(const rc_gpu *G, const char *exp, const char *n, unsigned w)
+{
+    const char *gn = res_main_n(&G->r, exp);
+    if (!gn || strcmp(gn, n)) return 0;
+    unsigned ws[RC_MAX_WPB];
+    const size_t k = res_wpbs(&G->r, exp, gn, ws, RC_MAX_WPB);
+    for (size_t j = 0; j < k; j++)
+        if (ws[j] == 4) return w == 4;
+    return k > 0 && ws[0] == w;
+}
+
+/* The fastest row (by GFLOP/s where the rows compute, else GB/s) to the
+ * first screen, with its finding; and the Little's-law note of the fastest
+ * variant the family lists (else the first such note) as what explains it. */
+static void glance_register(const rc_ctx *c, int i, const char *exp, const rf_kernel *k, size_t n,
+                            const char *fastest_note, char (*littles)[2048], const int *has_littles)
+{
+    long best = -1;
+    int compute = 0;
+    for (size_t r = 0; r < n; r++) compute |= k[r].flops > 0 && isfinite(k[r].gflops);
+    for (size_t r = 0; r < n; r++) {
+        const double v = compute ? k[r].gflops : k[r].bw_GBps;
+        if (isfinite(v) && (best < 0 || v > (compute ? k[best].gflops : k[best].bw_GBps))) best = (long)r;
+    }
+    if (best < 0) return;
+    const rf_kernel *b = &k[best];
+    rc_glance_headline(c, i, exp, b->kernel, b->config, b->wpb, b->bw_GBps, b->pct_peak, compute ? b->gflops : NAN,
+                       fastest_note);
+    char id[96];
+    snprintf(id, sizeof id, "family-%s", exp);
+    if (has_littles[best]) rc_glance_why(c, i, exp, littles[best], id);
+    for (size_t r = 0; r < n; r++)
+        if (has_littles[r]) rc_glance_why(c, i, exp, littles[r], id);
+}
+
 static void wpb_findings(report_doc *d, rd_section *s, const rc_ctx *c, int i, const char *exp,
-                         const tsv_table *t)
+                         const tsv_table *t, int headline)
 {
     const struct fam_report *fi = rc_family(exp);
     char note[2048], p[64];
@@ -344,10 +402,22 @@ static void wpb_findings(report_doc *d, rd_section *s, const rc_ctx *c, int i, c
         }
     }
     rc_pfx(c, &c->g[i], p, sizeof p);
-    if (rf_fastest_note(k, t->nrow, &c->g[i].dev, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+    char fastest[2048] = "";
+    if (rf_fastest_note(k, t->nrow, &c->g[i].dev, note, sizeof note) == 0) {
+        rd_finding(d, s, "%s%s", p, note);
+        snprintf(fastest, sizeof fastest, "%s", note);
+    }
+    char (*littles)[2048] = rc_xcalloc(t->nrow ? t->nrow : 1, sizeof *littles);
+    int *has = rc_xcalloc(t->nrow ? t->nrow : 1, sizeof *has);
     for (size_t r = 0; r < t->nrow; r++)
-        if (rf_littles_note(&k[r], &c->g[i].dev, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+        if (rf_littles_note(&k[r], &c->g[i].dev, littles[r], sizeof littles[r]) == 0) {
+            rd_finding(d, s, "%s%s", p, littles[r]);
+            has[r] = 1;
+        }
+    if (headline && *fastest) glance_register(c, i, exp, k, t->nrow, fastest, littles, has);
     if (rf_overhead_note(k, t->nrow, note, sizeof note) == 0) rd_finding(d, s, "%s%s", p, note);
+    free(littles);
+    free(has);
     free(k);
 }
 
@@ -364,16 +434,9 @@ static void wpb_table(report_doc *d, rd_section *s, const rc_ctx *c, const char 
     else rd_heading(d, s, "%u warps per block", w);
     char unlike[1024];
     const int mixed = unlike_note(c, x->ms, x->okv, unlike, sizeof unlike) == 0;
-    rd_table *parts[RC_MAX_GPUS] = {0};
-    const char *labels[RC_MAX_GPUS];
-    for (int i = 0; i < c->ng; i++) {
-        labels[i] = c->g[i].label;
-        parts[i] = wpb_part(x, i);
-    }
-    rd_table *joined = rc_join((const rd_table *const *)parts, labels, c->ng);
-    for (int i = 0; i < c->ng; i++) rd_table_free(parts[i]);
-    rd_table_add(d, s, joined);
     if (mixed) rd_finding(d, s, "%s", unlike);
+    /* one table per GPU, each with its findings and its full TSV: side by
+     * side, the GPUs' halves did not fit a page */
     for (int i = 0; i < c->ng; i++) {
         if (!x->sm[i].ok) {
             if (!have[i]) continue; /* said once above */
@@ -382,7 +445,14 @@ static void wpb_table(report_doc *d, rd_section *s, const rc_ctx *c, const char 
             rc_missing(d, s, c, &c->g[i], base, NULL);
             continue;
         }
-        wpb_findings(d, s, c, i, exp, &x->sm[i].t);
+        if (c->ng > 1) rd_para(d, s, "%s (%s):", c->g[i].label, c->g[i].name);
+        rd_table_add(d, s, wpb_part(x, i));
+        const res_file *f = res_find(&c->g[i].r, NAMES_SUMMARY, exp, NULL, n, w, "");
+        if (f) {
+            rd_links_start(d, s, "every column (mean and p95 latency, the instrumented time):");
+            rd_link(d, s, rc_rel_to_out(c, f->path), f->base);
+        }
+        wpb_findings(d, s, c, i, exp, &x->sm[i].t, is_headline_table(&c->g[i], exp, n, w));
     }
     for (int i = 0; i < c->ng; i++) if (x->sm[i].ok) tsv_free(&x->sm[i].t);
     free(x);

@@ -201,14 +201,19 @@ static const char CHART_PLOT[] =
     "set logscale y 10\n"
     "set ylabel 'sectors (32 B)'\n"
     "set xlabel 'stride (elements)'\n"
-    "plot dat index 0 using 1:2 with lines lc 1 title 'L1 4 B predicted', \\\n"
-    "     '' index 0 using 1:3 with points pt 7 lc 1 title 'L1 4 B measured', \\\n"
-    "     '' index 0 using 1:5 with lines lc 2 title 'DRAM 4 B predicted', \\\n"
-    "     '' index 0 using 1:6 with points pt 7 lc 2 title 'DRAM 4 B measured', \\\n"
-    "     '' index 1 using 1:2 with lines dt 2 lc 3 title 'L1 16 B predicted', \\\n"
-    "     '' index 1 using 1:3 with points pt 5 lc 3 title 'L1 16 B measured', \\\n"
-    "     '' index 1 using 1:5 with lines dt 2 lc 4 title 'DRAM 16 B predicted', \\\n"
-    "     '' index 1 using 1:6 with points pt 5 lc 4 title 'DRAM 16 B measured'\n"
+    /* at small strides up to four series meet at one point (L1 and DRAM,
+     * predicted and measured): predictions are large open markers, one
+     * size per level, the measurements small filled ones and crosses
+     * inside them; a predicted line ends on its own marker where the
+     * model predicts no further */
+    "plot dat index 0 using 1:2 with linespoints pt 6 ps 2.4 lc 1 title 'L1 4 B predicted', \\\n"
+    "     '' index 0 using 1:3 with points pt 7 ps 0.9 lc 1 title 'L1 4 B measured', \\\n"
+    "     '' index 0 using 1:5 with linespoints pt 6 ps 1.6 lc 2 title 'DRAM 4 B predicted', \\\n"
+    "     '' index 0 using 1:6 with points pt 1 ps 1.4 lw 2 lc 2 title 'DRAM 4 B measured', \\\n"
+    "     '' index 1 using 1:2 with linespoints dt 2 pt 4 ps 2.4 lc 3 title 'L1 16 B predicted', \\\n"
+    "     '' index 1 using 1:3 with points pt 5 ps 0.9 lc 3 title 'L1 16 B measured', \\\n"
+    "     '' index 1 using 1:5 with linespoints dt 2 pt 4 ps 1.6 lc 4 title 'DRAM 16 B predicted', \\\n"
+    "     '' index 1 using 1:6 with points pt 2 ps 1.4 lw 2 lc 4 title 'DRAM 16 B measured'\n"
     "unset logscale y\n"
     "set ylabel 'kernel time (us)'\n"
     "set yrange [0:*]\n"

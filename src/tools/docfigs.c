@@ -27,6 +27,8 @@
  *                             from_bytes, to_bytes
  *
  * and optionally ends with "~P%" (the quote is approximate: within P percent).
+ * An annotation may go on over the next lines (at most 8 more), so that a
+ * long expression need not make a line of hundreds of characters.
  * The figure is the number written just before the comment; it must equal
  * the value rounded to as many decimals as the figure has.  A number followed
  * by a unit of measurement (cycles, ns, us, ms, GB/s, TB/s, %, MHz, GHz, or a
@@ -293,6 +295,14 @@ static void check_line(const char *file, int lineno, const char *line)
     }
 }
 
+/* 1 when line opens an HTML comment that does not end on it. */
+static int comment_open(const char *line)
+{
+    const char *open = NULL;
+    for (const char *p = strstr(line, "<!--"); p; p = strstr(p + 4, "<!--")) open = p;
+    return open && !strstr(open + 4, "-->");
+}
+
 static int check_file(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -312,7 +322,21 @@ static int check_file(const char *path)
         const char *p = line;
         while (*p == ' ') p++;
         if (!strncmp(p, "```", 3)) { fence = !fence; continue; }
-        if (!fence) check_line(path, lineno, line);
+        if (fence) continue;
+        /* an annotation may go on over the next lines (at most 8), so that
+         * a long expression does not make a line of hundreds of characters:
+         * the lines are joined with a space and checked as the first one */
+        const int first = lineno;
+        char more[2048];
+        for (int k = 0; k < 8 && comment_open(line) && fgets(more, sizeof more, f); k++) {
+            lineno++;
+            more[strcspn(more, "\r\n")] = 0;
+            const size_t u = strlen(line);
+            if (u + 1 + strlen(more) >= sizeof line) break;
+            line[u] = ' ';
+            strcpy(line + u + 1, more);
+        }
+        check_line(path, first, line);
     }
     /* a folder opens but cannot be read (EISDIR): a failure, not 0 figures */
     const int bad = ferror(f);

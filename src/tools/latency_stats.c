@@ -1,7 +1,7 @@
 /*
  * latency_stats - per-warp latency statistics of one or more logs, as TSV.
  *
- *   bin/latency_stats LOG... [--per-sm] [--ladder TSV] [--out FILE]
+ *   bin/latency_stats LOG... [--per-sm] [--ladder TSV] [--full-header] [--out FILE]
  *
  * Latency is end_clk - start_clk in SM cycles; ns use the log's measured SM
  * clock (the nominal clock when it was not measured, with a note on
@@ -36,15 +36,18 @@
 #include "warplog.h"
 
 static const char usage_text[] =
-    "usage: latency_stats LOG... [--per-sm] [--ladder TSV] [--out FILE]\n"
+    "usage: latency_stats LOG... [--per-sm] [--ladder TSV] [--full-header] [--out FILE]\n"
     "  Per-warp latency (end_clk - start_clk) statistics of each warp log, as TSV:\n"
-    "  '# key<TAB>value' metadata lines per log, a header row, then one row per log\n"
+    "  '# key<TAB>value' metadata lines per log (what a reader of the table needs:\n"
+    "  the kernel, its size and block, the device, the clocks; the whole header with\n"
+    "  --full-header, or bin/warplog info LOG), a header row, then one row per log\n"
     "  (and with --per-sm one more row per SM): count, mean, p5, p50, p95, p99, min,\n"
     "  max in cycles and in ns.  Percentiles are exact (numpy's default, type 7).\n"
     "  A log with named regions (warplat.h) adds a row per region and a column region.\n"
     "  --per-sm       also a row for every SM of each log\n"
     "  --ladder TSV   a ./latency table: adds the columns p50_x_dram and mean_x_dram,\n"
     "                 p50 and mean as multiples of its DRAM plateau latency (cycles)\n"
+    "  --full-header  every field of each log's header as metadata (58 lines a log)\n"
     "  --out FILE     write FILE (atomically) instead of stdout\n"
     "  -h, --help     this text\n";
 
@@ -116,14 +119,49 @@ static void put_row(FILE *f, const log_info *L, const row *r, const dram_ref *d,
     fputc('\n', f);
 }
 
+/* The header's fields a reader of the table needs (and that the report and
+ * the fleet read back): what ran, on what, at which clock.  The rest (build,
+ * limits, timer base...) is in the log: bin/warplog info LOG. */
+static const char *const KEPT[] = {
+    "experiment", "kernel", "config", "n_elems", "warps_per_block", "blocks_per_sm", "bytes_per_warp_load",
+    "sample_blocks", "region_count", "device_name", "device_uuid", "sm_count", "peak_dram_GBps",
+    "sm_clock_nominal_khz", "sm_clock_measured_MHz", "kernel_ms", "overhead_pct", "ceiling_GBps", "date", NULL};
+
+static int kept(const char *line)
+{
+    for (int k = 0; KEPT[k]; k++) {
+        const size_t n = strlen(KEPT[k]);
+        if (!strncmp(line + 2, KEPT[k], n) && line[2 + n] == '\t') return 1;
+    }
+    return 0;
+}
+
+/* Log i's header as '# ' lines: every field (full), else the kept ones. */
+static void put_header(FILE *f, const warplog_header *h, int full)
+{
+    if (full) { warplog_header_print(f, h, "# "); return; }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) { warplog_header_print(f, h, "# "); return; }
+    warplog_header_print(m, h, "# ");
+    fclose(m);
+    for (char *line = buf, *end; line && *line; line = end ? end + 1 : NULL) {
+        end = strchr(line, '\n');
+        if (end) *end = 0;
+        if (kept(line)) fprintf(f, "%s\n", line);
+    }
+    free(buf);
+}
+
 static void put_table(FILE *f, const log_info *logs, size_t nlogs, const row *rows, size_t nrows,
-                      const dram_ref *d)
+                      const dram_ref *d, int full)
 {
     for (size_t i = 0; i < nlogs; i++) {
         fputs("# log\t", f);
         outfile_put_field(f, logs[i].path);
         fputc('\n', f);
-        warplog_header_print(f, &logs[i].h, "# ");
+        put_header(f, &logs[i].h, full);
         fprintf(f, "# clock_MHz_for_ns\t%.6g\n", logs[i].clock_MHz);
     }
     if (d->path) {
@@ -180,10 +218,11 @@ static int add_region_rows(const char *path, size_t li, row **rows, size_t *nrow
 int main(int argc, char **argv)
 {
     const char *out = NULL;
-    int per_sm = 0;
+    int per_sm = 0, full_header = 0;
     dram_ref dram = {NULL, NAN, 0};
     const cli_opt opts[] = {
         {"--per-sm", 0, CLI_FLAG, 0, 0, 0, 0, &per_sm, 0, "a row per SM", 0, 0},
+        {"--full-header", 0, CLI_FLAG, 0, 0, 0, 0, &full_header, 0, "every field of each log's header", 0, 0},
         {"--out", 0, CLI_STRING, 0, 0, 0, 0, &out, "FILE", "write FILE", 0, 0},
         {"--ladder", 0, CLI_STRING, 0, 0, 0, 0, &dram.path, "TSV", "a latency ladder", 0, 0},
         CLI_END};
@@ -255,7 +294,7 @@ int main(int argc, char **argv)
     }
 
     if (!out) {
-        put_table(stdout, logs, nlogs, rows, nrows, &dram);
+        put_table(stdout, logs, nlogs, rows, nrows, &dram, full_header);
         rc = outfile_check_stdout(PROG);
         goto done;
     }
@@ -265,7 +304,7 @@ int main(int argc, char **argv)
         fprintf(stderr, PROG ": %s\n", err);
         goto done;
     }
-    put_table(f, logs, nlogs, rows, nrows, &dram);
+    put_table(f, logs, nlogs, rows, nrows, &dram, full_header);
     if (outfile_commit(&of, err, sizeof err) != 0) fprintf(stderr, PROG ": %s\n", err);
     else rc = 0;
     goto done;

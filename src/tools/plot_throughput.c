@@ -276,12 +276,15 @@ static int write_data(FILE *d, const void *ctx, char *err, size_t errlen)
     static littles_point pts[LITTLES_CURVE_MAX_WARPS + 2];
     const size_t npts = littles_curve_points(knee, in->wmax, pts, sizeof pts / sizeof pts[0]);
     for (size_t i = 0; i < npts; i++) {
+        const double b = pts[i].knee ? in->peak_GBps
+                                     : littles_bound_GBps(in->peak_GBps, in->sm_count, pts[i].warps_per_sm,
+                                                          in->bytes_per_warp, in->clock_MHz, in->latency_cycles);
         gp_put_num(d, "", pts[i].warps_per_sm);
-        gp_put_num(d, "\t", pts[i].knee ? in->peak_GBps
-                                        : littles_bound_GBps(in->peak_GBps, in->sm_count,
-                                                             pts[i].warps_per_sm, in->bytes_per_warp,
-                                                             in->clock_MHz, in->latency_cycles));
+        gp_put_num(d, "\t", b);
         fputc('\n', d);
+        /* past the knee the bound is the peak: drawn there, it would lie
+         * on the peak's line and hide it, so the line stops at the knee */
+        if (b >= in->peak_GBps) break;
     }
     fputs("\n\n# index 2: bound at each point's own mean latency\n"
           "# warps_per_sm\tlat_mean_cycles\tbound_GBps\n", d);
@@ -319,12 +322,12 @@ static void write_script(FILE *s, const void *ctx)
     const double ceiling_GBps = ((const chart *)ctx)->ceiling_GBps;
     const char *kernel = sweep_meta_get(sw, "kernel");
     const char *device = sweep_meta_get(sw, "device_name");
-    char t1[300], t2[300], tb[200], tp[120];
+    char t1[300], t2[300], tb[300], tp[120];
     snprintf(t1, sizeof t1, "%s: throughput vs occupancy, %.6g B per warp in flight",
              kernel ? kernel : "(kernel?)", in->bytes_per_warp);
     snprintf(t2, sizeof t2, "%s, %.6g SMs, SM clock %.6g MHz (%s)",
              device ? device : "(device?)", in->sm_count, in->clock_MHz, in->clock_kind);
-    snprintf(tb, sizeof tb, "Little's law bound at %s", in->lat_label);
+    snprintf(tb, sizeof tb, "Little's law bound at %s (up to the DRAM peak)", in->lat_label);
     snprintf(tp, sizeof tp, "DRAM peak %.6g GB/s", in->peak_GBps);
     fputs("set title ", s);
     gp_put_str(s, t1);

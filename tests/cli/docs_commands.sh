@@ -6,8 +6,10 @@
 #
 # A line whose comment contains [gpu] needs a GPU (or Nsight Compute) and is
 # not run here (tests/gpu and the device runs cover those); one whose comment
-# contains "[not run: REASON]" is not run for that reason (`make test`
-# itself); a ./program of the CUDA build runs only where nvcc built it.  Blocks fenced ``` without "sh" are output and listings, not
+# contains "[not run: REASON]" is not run for that reason, and so is a
+# command named before its block, out of the reader's sight, by an HTML
+# comment `<!-- not run "COMMAND": REASON -->` (`make test` itself: the
+# command as written, without its comment); a ./program of the CUDA build runs only where nvcc built it.  Blocks fenced ``` without "sh" are output and listings, not
 # commands.  docs/report.md, "Docs that run", says the same to writers.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed: the documented charts need it"
@@ -35,13 +37,17 @@ run_cmd() {   # run_cmd FILE LINE COMMAND
     [ $rc -eq 0 ] || fail "$1:$2: '$3' exited $rc: $(tail -n 4 "$out")"
 }
 for doc in README.md docs/*.md; do
-    n=0 fence="" cmd="" start=0
+    n=0 fence="" cmd="" start=0 skips=() pending=()
     while IFS= read -r line || [ -n "$line" ]; do
         n=$((n + 1))
         case $line in
+            '<!-- not run "'*'"'*)
+                [ -z "$fence" ] && { w=${line#'<!-- not run "'}; pending+=("${w%%\"*}"); }
+                continue ;;
             '```'*)
                 if [ -z "$fence" ]; then fence=${line#\`\`\`}; fence=${fence%% *}; [ -n "$fence" ] || fence=text
-                else fence=""; fi
+                    skips=("${pending[@]}") pending=()
+                else fence="" skips=(); fi
                 continue ;;
         esac
         [ "$fence" = sh ] || continue
@@ -56,6 +62,11 @@ for doc in README.md docs/*.md; do
             *'# [gpu]'*|*'#'*'[gpu]'*) gpu=$((gpu + 1)); continue ;;
             *'[not run: '*) notrun=$((notrun + 1)); continue ;;
         esac
+        bare=${trimmed%%#*}
+        bare=${bare%"${bare##*[![:space:]]}"}
+        skip=0
+        for w in "${skips[@]}"; do [ "$bare" = "$w" ] && skip=1; done
+        [ $skip = 1 ] && { notrun=$((notrun + 1)); echo "not run (HTML comment): $bare"; continue; }
         # ./<program> of the CUDA build: only where nvcc built it
         first=${trimmed%% *}
         case $first in ./*) [ -x "$T/$first" ] || { notrun=$((notrun + 1)); echo "not built here: $first"; continue; } ;; esac

@@ -40,6 +40,16 @@ printf '%s\n' 'p50 1864 cycles<!-- fig h100/logs_1e6/readonly_random_access_2.bi
     'within 5%<!-- not measured -->, and `838 GB/s` in code is not prose.' >"$f"
 expect_exit 0 bin/docfigs "$f"
 expect_says "5 figure(s) checked"
+# an annotation that goes on over the next lines: checked as its first line
+printf '%s\n' 'p50 1864 cycles<!-- fig' '  h100/logs_1e6/readonly_random_access_2.bin@stats:p50_cycles' '  * 2 / 2 --> and' >"$f"
+expect_exit 0 bin/docfigs "$f"
+expect_says "1 figure(s) checked"
+printf '%s\n' 'p50 1870 cycles<!-- fig' '  h100/logs_1e6/readonly_random_access_2.bin@stats:p50_cycles -->' >"$f"
+expect_exit 1 bin/docfigs "$f"
+expect_says "$f:1: figure 1870"
+printf '%s\n' 'p50 1864 cycles<!-- fig h100/logs_1e6/readonly_random_access_2.bin@stats:p50_cycles' 'a' 'b' 'c' 'd' 'e' 'f' 'g' 'h' 'i' >"$f"
+expect_exit 1 bin/docfigs "$f"
+expect_says "must end"
 expect_exit 2 bin/docfigs
 expect_exit 1 bin/docfigs "$TMP/nosuch.md"
 done_testing

@@ -4,7 +4,7 @@
 # engine's command line behaves the same for all.  Usage errors exit 2 before
 # a GPU is touched; --help and --list-kernels need no GPU; each program lists
 # only the options that apply to it and refuses the others (exit 2, a
-# sentence); without a GPU a run exits 1 with "no NVIDIA GPU found" and leaves
+# sentence); without a GPU a run exits 1 with "no NVIDIA GPU (or driver) found" and leaves
 # no file.
 source "$(dirname "$0")/../lib.sh"
 fams=()
@@ -80,10 +80,10 @@ for fam in "${fams[@]}"; do
         fi
     done
     if ! have_gpu; then
-        expect_exit 1 ./$fam --out "$TMP/$fam-logs" --table "$TMP/$fam.tsv"; expect_says "no NVIDIA GPU found (CUDA: "
+        expect_exit 1 ./$fam --out "$TMP/$fam-logs" --table "$TMP/$fam.tsv"; expect_no_gpu
         [ ! -e "$TMP/$fam-logs" ] || fail "$fam: a run without a GPU created $TMP/$fam-logs"
         ls "$TMP/$fam.tsv"* >/dev/null 2>&1 && fail "$fam: a run without a GPU wrote a table"
-        expect_exit 1 ./${fam}_profile;             expect_says "no NVIDIA GPU found (CUDA: "
+        expect_exit 1 ./${fam}_profile;             expect_no_gpu
         expect_says "make report"
     fi
 done

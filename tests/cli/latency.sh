@@ -50,14 +50,14 @@ if have_gpu; then
     echo "a GPU is present: the no-device checks do not apply here (tests/gpu/latency.sh runs it)"
 else
     expect_exit 1 "$L" --quick
-    expect_says "no NVIDIA GPU found (CUDA: "
+    expect_no_gpu
     [ -e data ] && fail "a failed run created data/"
     # well-formed values (1e8, suffixes, --opt=value) pass the parser and reach the device check
     expect_exit 1 "$L" --min 1.5K --max=1e8 --points-per-octave 3 --spacing 256 --loads 2K \
         --seed 42 --bypass-l1 --warp --out "$TMP/x.tsv"
-    expect_says "no NVIDIA GPU found (CUDA: "
+    expect_no_gpu
     ls "$TMP"/x.tsv* >/dev/null 2>&1 && fail "a failed run wrote $(ls "$TMP"/x.tsv*)"
     expect_exit 1 "$L" --device 3
-    expect_says "no NVIDIA GPU found (CUDA: "
+    expect_no_gpu
 fi
 done_testing

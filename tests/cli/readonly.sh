@@ -8,6 +8,8 @@ require_bin readonly readonly_profile
 for b in readonly readonly_profile; do
     expect_exit 0 ./$b --help;               expect_says "usage: $b N SMEM WPB"
     expect_exit 2 ./$b abc 0 4;              expect_says "N is not a number"
+    expect_exit 2 ./$b abc;                  expect_says "N is not a number: \"abc\""   # one bad value: named, not counted
+    expect_exit 2 ./$b 1e6 x;                expect_says "SMEM is not a number"
     expect_exit 2 ./$b -5 0 4;               expect_says "negative"
     expect_exit 2 ./$b 0 0 4;                expect_says "N must be at least 1"
     expect_exit 2 ./$b 1e30 0 4;             expect_says "N is too large"
@@ -35,8 +37,8 @@ fi
 # Without a GPU: exit 1, a clear sentence, no files (SMEM limits need a device,
 # and are covered by unit/test_cli and gpu/readonly.sh).
 if ! have_gpu; then
-    expect_exit 1 ./readonly 1e6 0 4 --out "$TMP/logs"; expect_says "no NVIDIA GPU found (CUDA: "
+    expect_exit 1 ./readonly 1e6 0 4 --out "$TMP/logs"; expect_no_gpu
     [ ! -e "$TMP/logs" ] || fail "a run without a GPU created $TMP/logs"
-    expect_exit 1 ./readonly_profile 1e6 0 4;          expect_says "no NVIDIA GPU found (CUDA: "
+    expect_exit 1 ./readonly_profile 1e6 0 4;          expect_no_gpu
 fi
 done_testing

@@ -35,8 +35,14 @@ check_report() {
         [ -e "$d/$t" ] || fail "index.html refers to $t, which does not exist"
     done < <(grep -oE '(src|href)="[^"#][^"]*"' "$d/index.html" | sed -E 's/^(src|href)="//; s/"$//')
     while IFS= read -r t; do
-        [ -e "$d/$t" ] || fail "index.md refers to $t, which does not exist"
+        case $t in
+            '#'*) grep -qF "<a id=\"${t#\#}\"></a>" "$d/index.md" || fail "index.md links to $t, which is no anchor of it" ;;
+            *) [ -e "$d/$t" ] || fail "index.md refers to $t, which does not exist" ;;
+        esac
     done < <(grep -oE '\]\([^)]+\)' "$d/index.md" | sed -E 's/^\]\(//; s/\)$//')
+    while IFS= read -r t; do
+        grep -q "<section id=\"$t\">" "$d/index.html" || fail "index.html links to #$t, which is no section of it"
+    done < <(grep -oE 'href="#[^"]*"' "$d/index.html" | sed -E 's/^href="#//; s/"$//' | sort -u)
     for t in device family-readonly overhead timelines latency ladder sweeps sectors files; do
         grep -q "<section id=\"$t\">" "$d/index.html" || fail "index.html lacks the section $t"
     done
@@ -74,17 +80,73 @@ gap=$(quiet_gaps "$TMP/report.err")
 awk -v g="$gap" 'BEGIN { exit !(g <= 10) }' || fail "the progress was silent for $gap s (at most 10 s allowed)"
 check_report "$TMP/report"
 D=$TMP/report
-head -n 3 "$D/index.md" | grep -q 'No GPU used (--no-gpu): this report shows the bundled reference results of NVIDIA' ||
-    fail "the top of index.md does not say it shows the bundled data: $(head -n 3 "$D/index.md")"
+report_width "$D"
+# the Markdown's sentences on one line each (the writer wraps them: tests/lib.sh)
+DM=$TMP/flat.md
+mdflat "$D/index.md" >"$DM"
+head -n 3 "$DM" | grep -q 'No GPU used (--no-gpu): this report shows the bundled reference results of NVIDIA' ||
+    fail "the top of index.md does not say it shows the bundled data: $(head -n 3 "$DM")"
 grep -q 'class="top">[^<]*bundled reference results of NVIDIA[^<]*measured 20' "$D/index.html" ||
     fail "the top of index.html does not say it shows the bundled data"
-grep -q 'failed:' "$D/index.md" && fail "the reference report has failed parts: $(grep -m3 'failed:' "$D/index.md")"
+grep -q 'failed:' "$DM" && fail "the reference report has failed parts: $(grep -m3 'failed:' "$DM")"
+
+# ---- the answers first: the first screen, and summary.json beside it
+[ "$(grep -m1 '^## ' "$D/index.md")" = "## At a glance" ] || fail "the report does not open with its first screen"
+grep -q '<section id="glance">' "$D/index.html" || fail "index.html has no first screen"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -m json.tool "$D/summary.json" >/dev/null || fail "summary.json is not JSON"
+    # jget GPU PATH: one value of summary.json (PATH: keys and indexes, dot-separated)
+    jget() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+g = [x for x in d["gpus"] if x["label"] == sys.argv[2]][0]
+for k in sys.argv[3].split("."):
+    g = g[int(k)] if isinstance(g, list) else g[k]
+print("%.6g" % g if isinstance(g, float) else g)' "$D/summary.json" "$1" "$2"; }
+    near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
+    for g in data/reference/*/; do
+        g=$(basename "$g") ref=data/reference/$g
+        [ "$(jget "$g" device.name)" = "$(bin/tsv meta "$ref/readonly_1e8_wpb4.tsv" device_name)" ] ||
+            fail "$g: summary.json's device is not the summary's"
+        near "$(jget "$g" device.dram_peak.value)" "$(bin/tsv meta "$ref/readonly_1e8_wpb4.tsv" peak_dram_GBps | cut -d' ' -f1)" 0.05 ||
+            fail "$g: summary.json's DRAM peak is not the summaries' peak_dram_GBps"
+        [ "$(jget "$g" device.dram_peak.unit)" = GB/s ] || fail "$g: the DRAM peak's unit is not GB/s"
+        near "$(jget "$g" ceiling.read.value)" "$(bin/tsv get "$ref/ceiling.tsv" bw_GBps --where operation=read)" 0.001 ||
+            fail "$g: summary.json's ceiling is not ceiling.tsv's read"
+        near "$(jget "$g" ladder.DRAM.cycles.value)" "$(bin/plot_ladder "$ref/latency_ca.tsv" --dram-latency | cut -f1)" 0.5 ||
+            fail "$g: summary.json's DRAM latency is not the ladder's plateau"
+        [ "$(jget "$g" ladder.DRAM.time.unit)" = ns ] || fail "$g: the ladder's time is not in ns"
+        best=$(paste <(bin/tsv get "$ref/readonly_1e8_wpb4.tsv" bw_GBps) <(bin/tsv get "$ref/readonly_1e8_wpb4.tsv" kernel) | sort -g | tail -n 1)
+        ro=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+g = [x for x in d["gpus"] if x["label"] == sys.argv[2]][0]
+f = [x for x in g["families"] if x["family"] == "readonly"][0]
+print(f["kernel"], f["bandwidth"]["value"], f["bandwidth"]["unit"])' "$D/summary.json" "$g")
+        read -r rk rv ru <<<"$ro"
+        [ "$rk $ru" = "${best#*	} GB/s" ] && near "$rv" "${best%	*}" 0.05 ||
+            fail "$g: summary.json's readonly headline is '$ro', not '${best#*	} ${best%	*} GB/s'"
+        if [ -f "$ref/overhead.tsv" ]; then
+            hi=$(bin/tsv get "$ref/overhead.tsv" overhead_pct | sort -g | tail -n 1)
+            near "$(jget "$g" probe_overhead_max.value)" "$hi" 0.001 || fail "$g: summary.json's largest overhead is not overhead.tsv's $hi"
+        fi
+        [ "$(jget "$g" drift.verdict)" = "not measured: this report shows results already on disk" ] ||
+            fail "$g: a report of bundled results gives a drift verdict"
+        mc=$ref/model_check/seed2025/model_check_summary.tsv
+        if [ -s "$mc" ]; then
+            [ "$(jget "$g" model_check.0.agree)" = "$(bin/tsv get "$mc" agree --where family=all)" ] ||
+                fail "$g: summary.json's model check is not seed 2025's agreement"
+            grep -qF "Model check on random configurations: $(bin/tsv get "$mc" agree --where family=all) of $(bin/tsv get "$mc" rows --where family=all) rows agree" "$DM" ||
+                fail "$g: the first screen does not give the model check's agreement"
+        fi
+    done
+else
+    echo "skip: python3 not installed: summary.json not read back"
+fi
 
 # ---- the random model check and its repeats, from the tables' own numbers
 mc=data/reference/h100/model_check/seed2025
 if [ -s "$mc/model_check_summary.tsv" ]; then
     ag=$(bin/tsv get "$mc/model_check_summary.tsv" agree --where family=all)
-    grep -q "h100: On random configurations nobody picked (scripts/model_check.sh; seed 2025, 100 configurations): $ag of 600 rows agree" "$D/index.md" ||
+    grep -q "h100: On random configurations nobody picked (scripts/model_check.sh; seed 2025, 100 configurations): $ag of 600 rows agree" "$DM" ||
         fail "the sector section does not give seed 2025's agreement ($ag of 600)"
     rows=0 over=0 nf=0
     for t in "$mc"/model_check_repeat_*.tsv; do
@@ -93,7 +155,7 @@ if [ -s "$mc/model_check_summary.tsv" ]; then
         over=$((over + $(bin/tsv get "$t" over_5pct --where quantity=any_judged)))
         nf=$((nf + 1))
     done
-    [ $nf -eq 0 ] || grep -q "h100: The same batches profiled again (--repeat, $nf families): $over of $rows rows moved a judged count by more than 5%" "$D/index.md" ||
+    [ $nf -eq 0 ] || grep -q "h100: The same batches profiled again (--repeat, $nf families): $over of $rows rows moved a judged count by more than 5%" "$DM" ||
         fail "the sector section does not give the repeats ($over of $rows rows, $nf families)"
 fi
 
@@ -103,11 +165,11 @@ for g in data/reference/*/; do g=${g%/}; GPUS+=("$(basename "$g")"); done
 
 # ---- the page stays readable: no raw 40-column table; the raw sector
 # tables are linked, not copied in
-wide=$(awk -F'|' '/^\|/ && NF - 2 > 30 { n++ } END { print n + 0 }' "$D/index.md")
+wide=$(awk -F'|' '/^\|/ && NF - 2 > 30 { n++ } END { print n + 0 }' "$DM")
 [ "$wide" -eq 0 ] || fail "index.md has $wide table rows of more than 30 columns"
 for f in data/reference/*/sectors_*.tsv; do
     g=$(basename "$(dirname "$f")")
-    grep -qF "(data/$g/$(basename "$f"))" "$D/index.md" || fail "index.md does not link $f"
+    grep -qF "(data/$g/$(basename "$f"))" "$DM" || fail "index.md does not link $f"
 done
 # ---- like for like: where one GPU's summary times the clean twin (it has
 # instr_ms) and another's the instrumented kernel, the table says so
@@ -117,8 +179,8 @@ if [ -f "$s1" ] && [ -f "$s2" ]; then
     bin/tsv get "$s1" instr_ms >/dev/null 2>&1 && c1=1
     bin/tsv get "$s2" instr_ms >/dev/null 2>&1 && c2=1
     if [ "$c1" != "$c2" ]; then
-        grep -q '| [a-z0-9]*: ms times |' "$D/index.md" || fail "the readonly summaries time different kernels but have no 'ms times' column"
-        grep -q '^> Not like for like: .* times the clean twin (ms, GB/s).* times the instrumented kernel (ms, GB/s)' "$D/index.md" ||
+        grep -q '| time of |' "$DM" || fail "the readonly summaries time different kernels but have no 'time of' column"
+        grep -q '^> Not like for like: .* times the clean twin (ms, GB/s).* times the instrumented kernel (ms, GB/s)' "$DM" ||
             fail "the readonly summaries time different kernels and no finding says so"
     fi
 fi
@@ -135,11 +197,11 @@ for g in "${GPUS[@]}"; do
         [ -s "$D/charts/$g/throughput_$b.svg" ] || fail "$g: charts/$g/throughput_$b.svg was not written"
         best=$(bin/tsv get "$f" bw_GBps | sort -g | tail -n 1)
         v=$(bin/tsv meta "$f" kernel)
-        grep -q "^> $g: $v: the highest bandwidth is $(awk -v a="$best" 'BEGIN { printf "%.1f", a }') GB/s" "$D/index.md" ||
+        grep -q "^> $g: $v: the highest bandwidth is $(awk -v a="$best" 'BEGIN { printf "%.1f", a }') GB/s" "$DM" ||
             fail "$g: no finding with the best point of $f ($best GB/s)"
     done
     [ $nsw -ge 4 ] || fail "$g: only $nsw bundled sweeps"
-    grep -q "not available: $g: no occupancy sweeps" "$D/index.md" && fail "$g: the sweeps are said to be missing"
+    grep -q "not available: $g: no occupancy sweeps" "$DM" && fail "$g: the sweeps are said to be missing"
 
     # ---- bug 2: the sector summary counts the main table only
     cmp=$D/tables/$g/sectors_readonly_compare.tsv
@@ -150,8 +212,8 @@ for g in "${GPUS[@]}"; do
         agree=$(bin/tsv get "$cmp" agree | grep -c '^yes$')
         judged=$(bin/tsv get "$cmp" agree | grep -vc '^-$')
         [ "$judged" -ge 1 ] || fail "$g: sector_compare judged no row"
-        grep -q "^> $g: $agree of $judged rows agree with the model" "$D/index.md" ||
-            fail "$g: the sector summary is not '$agree of $judged rows agree': $(grep -m1 "rows agree" "$D/index.md")"
+        grep -q "^> $g: $agree of $judged rows agree with the model" "$DM" ||
+            fail "$g: the sector summary is not '$agree of $judged rows agree': $(grep -m1 "rows agree" "$DM")"
         [ -s "$D/charts/$g/sectors_readonly.svg" ] || fail "$g: no sector chart"
     fi
 
@@ -163,23 +225,23 @@ for g in "${GPUS[@]}"; do
         a=$(bin/tsv get "$TMP/ls_$g.tsv" p50_cycles --where kernel=$v --where wpb=$lo)
         b=$(bin/tsv get "$TMP/ls_$g.tsv" p50_cycles --where kernel=$v --where wpb=$hi)
         want="$v: median warp latency $(r0 "$a") cycles at $lo warps per block, $(r0 "$b") at $hi (x$(ratio "$a" "$b"))"
-        grep -F "> $g: " "$D/index.md" | grep -qF "$want" || fail "$g: the timeline finding lacks '$want'"
+        grep -F "> $g: " "$DM" | grep -qF "$want" || fail "$g: the timeline finding lacks '$want'"
     done
 
     # ---- the Little's-law sentence uses the table's own median latency
     p50=$(r0 "$(bin/tsv get "$ref/readonly_1e8_wpb4.tsv" lat_p50_cycles --where kernel=baseline)")
-    grep -q "^> $g: baseline reaches [0-9]*% of peak at 4 warps per block; at the measured $p50-cycle median latency" "$D/index.md" ||
+    grep -q "^> $g: baseline reaches [0-9]*% of peak at 4 warps per block; at the measured $p50-cycle median latency" "$DM" ||
         fail "$g: no Little's-law sentence with the measured p50 ($p50 cycles) at 4 warps per block"
     # ---- the fastest kernel of each WPB
     for f in "$ref"/readonly_1e8_wpb*.tsv; do
         w=$(bin/tsv get "$f" warps_per_block | head -n 1)
         best=$(paste <(bin/tsv get "$f" bw_GBps) <(bin/tsv get "$f" kernel) | sort -g | tail -n 1)
-        grep -q "^> $g: Fastest kernel at $w warps per block: ${best#*	}, ${best%	*} GB/s" "$D/index.md" ||
+        grep -q "^> $g: Fastest kernel at $w warps per block: ${best#*	}, ${best%	*} GB/s" "$DM" ||
             fail "$g: the fastest kernel at WPB $w is not ${best#*	} (${best%	*} GB/s)"
     done
     # ---- the ladder's DRAM plateau, as bin/plot_ladder finds it
     dram=$(bin/plot_ladder "$ref/latency_ca.tsv" --dram-latency | cut -f1)
-    grep -q "^> $g: .* and DRAM $(r0 "$dram") cycles" "$D/index.md" || fail "$g: the ladder finding lacks DRAM $(r0 "$dram") cycles"
+    grep -q "^> $g: .* and DRAM $(r0 "$dram") cycles" "$DM" || fail "$g: the ladder finding lacks DRAM $(r0 "$dram") cycles"
 
     # ---- 3. every missing file is named, with the command that makes it
     bin/report expected "$ref" >"$TMP/exp_$g.tsv" || fail "$g: bin/report expected failed"
@@ -189,16 +251,16 @@ for g in "${GPUS[@]}"; do
         n=$((n + 1))
         [ -e "$ref/$file" ] && fail "$g: $file is listed as missing but is there"
         case $cmd in "scripts/"*"$ref"*) ;; *) fail "$g: the command for $file does not name a script and $ref: $cmd" ;; esac
-        grep -qF "| $file | $cmd |" "$D/index.md" || fail "$g: the report does not name the missing $file with '$cmd'"
+        md_row "$DM" "$file" "$cmd" || fail "$g: the report does not name the missing $file with '$cmd'"
     done <"$TMP/exp_$g.tsv"
     grep -q "^latency_ca.tsv" "$TMP/exp_$g.tsv" && fail "$g: latency_ca.tsv is listed as missing"
     # a set without overhead.tsv (the H200's predates it) is told the command;
     # one with it (the H100's) shows its largest overhead instead
     if [ -f "$ref/overhead.tsv" ]; then
-        grep -qF "not available: $g: overhead.tsv" "$D/index.md" && fail "$g: overhead.tsv is there but called not available"
+        grep -qF "not available: $g: overhead.tsv" "$DM" && fail "$g: overhead.tsv is there but called not available"
     else
         [ $n -ge 1 ] || fail "$g: nothing listed as missing (the set predates overhead.tsv)"
-        grep -qF "*not available: $g: overhead.tsv* (made by \`scripts/reference.sh $ref --only overhead\`)" "$D/index.md" ||
+        grep -qF "*not available: $g: overhead.tsv* (made by \`scripts/reference.sh $ref --only overhead\`)" "$DM" ||
             fail "$g: the probes' section does not say which command makes overhead.tsv"
     fi
 done
@@ -213,18 +275,23 @@ rm -f "$TMP/ref"/*/sectors_*.tsv "$TMP/ref/zzz_gpu"/sweep_*.tsv
 cp tests/fixtures/report/sweep_readonly_baseline_4.tsv "$TMP/ref/zzz_gpu/"
 expect_exit 0 bash "$R" --data "$TMP/ref" --out "$TMP/two"
 check_report "$TMP/two"
-grep -q '<th colspan="[0-9]*" class="group">aaa_gpu</th><th colspan="[0-9]*" class="group">zzz_gpu</th>' "$TMP/two/index.html" ||
-    fail "the summary tables have no column group per GPU"
-grep -q '| kernel | aaa_gpu: blocks/SM |' "$TMP/two/index.md" || fail "the Markdown tables do not name the GPU of each column"
+# one summary table per GPU, each named (side by side they did not fit a page)
+grep -q '<p>aaa_gpu (NVIDIA[^<]*):</p>' "$TMP/two/index.html" && grep -q '<p>zzz_gpu (NVIDIA[^<]*):</p>' "$TMP/two/index.html" ||
+    fail "the summary tables are not one per GPU, each named"
+grep -A2 '^aaa_gpu (NVIDIA.*):$' "$TMP/two/index.md" | grep -q '^| kernel | blocks per SM | time (ms) | GB/s |' ||
+    fail "the Markdown's summary tables do not follow the GPU they are of"
+report_width "$TMP/two"
+TM=$TMP/two_flat.md
+mdflat "$TMP/two/index.md" >"$TM"
 [ -s "$TMP/two/charts/ladder_all.svg" ] && [ -s "$TMP/two/charts/ladder_all.gp" ] || fail "no combined ladder chart of both GPUs"
 grep -q 'src="charts/ladder_all.svg"' "$TMP/two/index.html" || fail "the combined ladder is not in the report"
 grep -q 'src="charts/zzz_gpu/throughput_readonly_baseline_4.svg"' "$TMP/two/index.html" || fail "the sweep of the second GPU is not drawn"
-grep -qF '*not available: zzz_gpu: sectors_readonly.tsv (needs Nsight Compute)* (made by `scripts/ncu_profile.sh --out' "$TMP/two/index.md" ||
+grep -qF '*not available: zzz_gpu: sectors_readonly.tsv (needs Nsight Compute)* (made by `scripts/ncu_profile.sh --out' "$TM" ||
     fail "no note for the GPU without a sector table"
-grep -qF '*not available: zzz_gpu: sweep_readonly_float4_4.tsv* (made by `scripts/occupancy_profile.sh readonly_float4 4 --out' "$TMP/two/index.md" ||
+grep -qF '*not available: zzz_gpu: sweep_readonly_float4_4.tsv* (made by `scripts/occupancy_profile.sh readonly_float4 4 --out' "$TM" ||
     fail "no note for the missing sweep of the second GPU"
 best=$(bin/tsv get tests/fixtures/report/sweep_readonly_baseline_4.tsv bw_GBps | sort -g | tail -n 1)
-grep -q "zzz_gpu: baseline: the highest bandwidth is $best GB/s" "$TMP/two/index.md" ||
+grep -q "zzz_gpu: baseline: the highest bandwidth is $best GB/s" "$TM" ||
     fail "the sweep's computed finding is missing (the fixture's best point is $best GB/s)"
 (cd "$TMP/two/charts/aaa_gpu" && gnuplot -c warps_readonly_baseline_4.gp "$TMP/redraw.svg" >/dev/null 2>&1) &&
     [ -s "$TMP/redraw.svg" ] || fail "gnuplot -c warps_readonly_baseline_4.gp did not redraw the chart"

@@ -18,8 +18,93 @@ static char *written(const report_doc *d, int (*w)(const report_doc *, FILE *), 
     return buf;
 }
 
+/* The longest line of s outside ``` blocks. */
+static size_t longest_line(const char *s)
+{
+    size_t m = 0;
+    int code = 0;
+    for (const char *p = s; *p;) {
+        const size_t n = strcspn(p, "\n");
+        if (!strncmp(p, "```", 3)) code = !code;
+        else if (!code && n > m) m = n;
+        p += n + (p[n] == '\n');
+    }
+    return m;
+}
+
+/* Issue 38: tables that fit, prose that wraps, folds, the first screen first. */
+static void test_fit(void)
+{
+    report_doc *d = rd_new("fit");
+    rd_section *s = rd_section_add(d, "a", "A");
+    char para[1200] = "";
+    for (int i = 0; i < 100; i++) strcat(para, "word1234 ");
+    rd_para(d, s, "%s", para);
+    rd_finding(d, s, "%s", para);
+    /* two GPUs of 8 columns each, 20-character cells: 2 x 8 x 23 > 150 */
+    rd_table *t = rd_table_new(17);
+    rd_table_set(t, 0, 0, "kernel");
+    for (size_t c = 1; c < 17; c++) rd_table_set(t, 0, c, "column %zu", c);
+    for (size_t c = 1; c < 17; c++) rd_table_set(t, 1, c, "%020zu", c);
+    rd_table_set(t, 1, 0, "baseline");
+    rd_table_group(t, "h100", 8);
+    rd_table_group(t, "h200", 8);
+    rd_view v[16];
+    const size_t nv = rd_table_views(t, RD_TABLE_CHARS, v, 16);
+    CHECK(nv >= 2);
+    CHECK_STR_HAS(v[0].caption, "h100");
+    CHECK(v[0].col[0] == 0 && v[0].col[1] == 1);
+    size_t seen = 0;
+    for (size_t i = 0; i < nv; i++) {
+        CHECK(rd_table_width(t, v[i].col, v[i].ncol) <= RD_TABLE_CHARS);
+        CHECK(v[i].col[0] == 0);
+        seen += v[i].ncol - 1;
+    }
+    CHECK_EQ_U(seen, 16); /* every column once, in some view */
+    CHECK_STR_HAS(v[nv - 1].caption, "h200");
+    rd_views_free(v, nv);
+    rd_table_add(d, s, t);
+    /* a narrow table stays one, with its groups */
+    rd_table *n = rd_table_new(3);
+    rd_table_set(n, 0, 0, "k");
+    rd_table_set(n, 0, 1, "x");
+    rd_table_set(n, 0, 2, "y");
+    rd_table_group(n, "h100", 1);
+    rd_table_group(n, "h200", 1);
+    CHECK_EQ_U(rd_table_views(n, RD_TABLE_CHARS, v, 16), 1);
+    rd_views_free(v, 1);
+    rd_table_add(d, s, n);
+    rd_fold_start(d, s, "the raw table");
+    rd_para(d, s, "inside");
+    rd_fold_end(d, s);
+    rd_section *g = rd_section_add(d, "glance", "At a glance");
+    rd_section_to_front(d, g);
+    CHECK_STR_HAS(d->section[0].id, "glance");
+    CHECK_STR_HAS(d->section[1].id, "a");
+    int rc;
+    char *md = written(d, rd_write_markdown, &rc);
+    CHECK(rc == 0);
+    CHECK(longest_line(md) <= 200);
+    CHECK_STR_HAS(md, "<a id=\"glance\"></a>\n\n## At a glance");
+    CHECK(strstr(md, "## At a glance") < strstr(md, "## A\n"));
+    CHECK_STR_HAS(md, "*h100*");
+    CHECK_STR_HAS(md, "*h200*");
+    CHECK_STR_HAS(md, "| k | h100: x | h200: y |");
+    CHECK_STR_HAS(md, "<details><summary>the raw table</summary>");
+    CHECK_STR_HAS(md, "\n> word1234");
+    char *html = written(d, rd_write_html, &rc);
+    CHECK(rc == 0);
+    CHECK_STR_HAS(html, "<p class=\"tcap\">h100</p>");
+    CHECK_STR_HAS(html, "<details><summary>the raw table</summary>");
+    CHECK_STR_HAS(html, "</details>");
+    free(md);
+    free(html);
+    rd_free(d);
+}
+
 int main(void)
 {
+    test_fit();
     report_doc *d = rd_new("warplat <report>");
     CHECK(d != NULL);
     rd_set_top_note(d, "No GPU found: %d GPUs", 2);

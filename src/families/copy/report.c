@@ -74,7 +74,7 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r, const
             rc_kseries(&t, k[i], "batch", "bw_GBps", &sr);
             rc_pc_series(&pc, &sr, k[i], RC_LINESTYLE, 0);
         }
-        rc_pc_hline(&pc, memcpy_bw, mt, "with lines dt 3 lw 2 lc rgb '#9467bd'", 0);
+        rc_pc_hline(&pc, memcpy_bw, mt, "with lines dt 3 lw 3 lc rgb '#7f7f7f'", 0);
         what = "copy: bandwidth against elements per thread";
         xl = "set xlabel 'elements per thread (batch)'\nset logscale x 2\nset xtics (1, 2, 4, 8)\nset xrange [0.8:10]";
     } else if (!strcmp(kind, "copy_vector")) {
@@ -95,7 +95,7 @@ static int chart_copy(const char *out, const char *kind, const res_gpu *r, const
         }
         rc_pc_series(&pc, &a, "grid-stride loop (grid_scalar, grid_vector2, grid_vector4)", RC_LINESTYLE, 0);
         rc_pc_series(&pc, &b, "one access per thread (stride=1, vector2, vector4)", RC_LINESTYLE, 0);
-        rc_pc_hline(&pc, memcpy_bw, mt, "with lines dt 3 lw 2 lc rgb '#9467bd'", 0);
+        rc_pc_hline(&pc, memcpy_bw, mt, "with lines dt 3 lw 3 lc rgb '#7f7f7f'", 0);
         what = "copy: bandwidth against vector width";
         xl = "set xlabel 'elements per load and store (int, int2, int4)'\nset logscale x 2\nset xtics (1, 2, 4)\nset xrange [0.8:5]";
     } else {

@@ -13,7 +13,7 @@ set yrange [0:peak_GBps * 1.1]
 set xrange [0:65]
 set grid
 set key below center Left reverse font ',10' height 1
-plot dat index 1 using 1:2 with lines lw 2 lc rgb '#1f77b4' title 'Little''s law bound at 690.38 cycles: DRAM plateau of the latency ladder', \
+plot dat index 1 using 1:2 with lines lw 2 lc rgb '#1f77b4' title 'Little''s law bound at 690.38 cycles: DRAM plateau of the latency ladder (up to the DRAM peak)', \
      dat index 2 using 1:3 with points pt 6 ps 1.5 lc rgb '#2ca02c' title 'bound at each point''s measured mean latency', \
      dat index 0 using 1:3:4:5 with yerrorbars pt 7 lc rgb '#d62728' title 'measured (median, min..max)', \
      dat index 0 using 1:3 with lines lc rgb '#d62728' notitle, \
