@@ -68,12 +68,23 @@ static int chart_tiling(const char *out, const char *kind, const res_gpu *r, con
     snprintf(title, sizeof title, "tiling: time and DRAM bytes against tile size, DSIZE %s%s%s", n, *dev ? ", " : "", dev);
     tsv_free(&t);
     if (have_ncu) tsv_free(&nc);
-    return rc_pc_finish(&pc, title, "set xlabel 'tile (T x T threads per block)'\nset logscale x 2\nset xtics (8, 16, 32)\n"
-                                 "set xrange [6:40]\nset ylabel 'kernel time (ms)'\nset yrange [0:*]\n"
-                                 "set y2label 'DRAM bytes read (GB, log scale)'\nset logscale y2 10\n"
-                                 /* log: the ideal (0.5 GB at 8192) and the bytes
-                                  * read (69 GB) both stand clear of the axis */
-                                 "set y2range [0.1:*]\nset y2tics");
+    /* log y2: the ideal (0.5 GB at 8192) and the bytes read (69 GB) both
+     * stand clear of the axis; its floor is below the smallest of them (at
+     * DSIZE 2048 they are a few hundredths of a GB), so that none falls off */
+    double lo = have_ncu && ideal > 0 ? ideal / 1e9 : INFINITY;
+    for (size_t i = 0; i < gb.n; i++)
+        if (gb.y[i] > 0 && gb.y[i] < lo) lo = gb.y[i];
+    if (isfinite(naive_gb) && naive_gb > 0 && naive_gb < lo) lo = naive_gb;
+    char set[640];
+    snprintf(set, sizeof set,
+             "set xlabel 'tile (T x T threads per block)'\nset logscale x 2\nset xtics (8, 16, 32)\n"
+             "set xrange [6:40]\nset ylabel 'kernel time (ms)'\nset yrange [0:*]\n%s",
+             isfinite(lo) ? "set y2label 'DRAM bytes read (GB, log scale)'\nset logscale y2 10\nset y2tics\n" : "");
+    if (isfinite(lo)) {
+        const size_t len = strlen(set);
+        snprintf(set + len, sizeof set - len, "set y2range [%.3g:*]", pow(10.0, floor(log10(lo / 2))));
+    }
+    return rc_pc_finish(&pc, title, set);
 }
 
 static void sec_tiling(report_doc *d, rd_section *s, const rc_ctx *c)
