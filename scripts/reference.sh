@@ -129,7 +129,12 @@ step() {
     local name=$1; shift
     local t0=$SECONDS
     say "$name ..."
-    if "$@" 2>"$SCRATCH/step.err"; then
+    local rc=0
+    "$@" 2>"$SCRATCH/step.err" || rc=$?
+    # WARPLAT_TRACE_LOG=FILE: every step's stderr (with WARPLAT_TRACE=1 the
+    # engine's step times, src/engine/trace.c) appended there
+    [ -n "${WARPLAT_TRACE_LOG:-}" ] && { echo "## $name"; cat "$SCRATCH/step.err"; } >>"$WARPLAT_TRACE_LOG"
+    if [ $rc = 0 ]; then
         say "$name done ($((SECONDS - t0)) s)"
     else
         say "$name FAILED ($((SECONDS - t0)) s):"

@@ -66,6 +66,9 @@ static const eng_column COLUMNS[] = {
     COL(blocks, U64, 0, ALWAYS, "blocks in the grid"),
     COL(flops, DBL, 0, ALWAYS, "floating-point operations of one launch (0: none counted)"),
     COL(gflops, DBL, 1, TIMED, "flops / kernel_ms, GFLOP/s"),
+    COL(launches, U64, 0, TIMED, "timed launches of the clean kernel: --reps at most, fewer once the median is known within --precision"),
+    COL(kernel_ms_ci_lo, DBL, 4, TIMED, "the 95 % bootstrap interval of kernel_ms: its low end, ms"),
+    COL(kernel_ms_ci_hi, DBL, 4, TIMED, "... its high end, ms"),
 };
 enum { NCOLUMNS = sizeof COLUMNS / sizeof COLUMNS[0] };
 

@@ -32,6 +32,8 @@ typedef struct eng_row {
     int regs;
     uint64_t blocks;
     double flops, gflops;
+    uint64_t launches;         /* timed launches of the clean kernel (--reps at most) */
+    double kernel_ms_ci_lo, kernel_ms_ci_hi;   /* the 95 % bootstrap interval of kernel_ms */
 } eng_row;
 
 /* The header line: the column names, tab-separated, newline-terminated. */

@@ -47,6 +47,8 @@ typedef struct eng_opts {
     const char *out_dir, *sample, *ladder, *table, *devices;
     const char *batch;         /* --batch-file FILE: one run per line (batch.c) */
     double max_overhead, ceiling;
+    double precision;          /* --precision: stop timing once the median is known within it, % */
+    uint64_t min_reps;         /* --min-reps */
     uint64_t min_records, configs_max;
     cli_list points;
     int seed_given, carveout_given;
@@ -118,6 +120,8 @@ typedef struct eng_run {
     uint32_t sample_offset;    /* which block of each group of K records (warplog.h) */
     long inject_at;            /* WARPLAT_INJECT_CUDA_ERROR: the probe launch that fails */
     long probe_launches;       /* ... counted here */
+    int trace;                 /* WARPLAT_TRACE: step times on stderr (trace.c) */
+    double trace_t0;
 
     /* the device */
     warplog_header dev;
@@ -142,6 +146,8 @@ typedef struct eng_var {
 
 typedef struct eng_timing {
     double med, min, max;
+    double ci_lo, ci_hi;       /* the 95 % bootstrap interval of med */
+    uint64_t n;                /* launches timed */
 } eng_timing;
 
 /* One measured point: a variant at one SMEM (a sweep has several). */
@@ -190,6 +196,10 @@ void eng_die_status(const eng_run *r, int status, const char *fmt, ...)
 /* A hook's return code rc: nothing when 0, else the CUDA error with what the
  * engine was doing, and exit 1. */
 void eng_hook(const eng_run *r, int rc, const char *what, const char *variant);
+
+/* ---- trace.c: WARPLAT_TRACE, one stderr line per step with its time. */
+void eng_trace_start(eng_run *r);
+void eng_trace(const eng_run *r, const char *step, const char *what);
 
 /* ---- options.c */
 void eng_opts_defaults(eng_opts *o);

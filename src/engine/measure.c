@@ -12,6 +12,9 @@
 #include "probeset.h"
 #include "stats.h"
 
+/* resamples of the bootstrap interval of a median of at most 64 launches */
+enum { ENG_CI_DRAWS = 400 };
+
 /* The geometry of cfg of v into x: 0, or -1 with the reason in err. */
 static int variant_try(const eng_run *r, int v, int cfg, eng_var *x, char *err, size_t errlen)
 {
@@ -173,16 +176,33 @@ static float timed(eng_run *r, const eng_var *x, eng_mode m, uint32_t smem, uint
 static eng_timing summarize(double *t, size_t n)
 {
     eng_timing s;
+    stats_median_ci(t, n, 0.95, ENG_CI_DRAWS, 0x5eed, &s.ci_lo, &s.ci_hi);
+    s.n = n;
     s.med = stats_median_inplace(t, n);   /* sorts t */
     s.min = t[0];
     s.max = t[n - 1];
     return s;
 }
 
-/* reps interleaved launches of the clean twin and (K > 0) the probe kernel. */
+/* The median of t[0..n) is known within pct % on both sides (its 95 %
+ * bootstrap interval). */
+static int median_known(const double *t, size_t n, double pct)
+{
+    double lo, hi, sorted[64];
+    if (n > 64 || stats_median_ci(t, n, 0.95, ENG_CI_DRAWS, 0x5eed, &lo, &hi) != 0) return 0;
+    memcpy(sorted, t, n * sizeof *t);
+    const double med = stats_median_inplace(sorted, n);
+    return med > 0 && hi - med <= med * pct / 100 && med - lo <= med * pct / 100;
+}
+
+/* Interleaved launches of the clean twin and (K > 0) the probe kernel:
+ * at least --min-reps, at most --reps, stopping once both medians are known
+ * within --precision (0: always --reps). */
 static void measure(eng_run *r, const eng_var *x, uint32_t smem, uint32_t K, eng_point *p)
 {
     const uint64_t reps = r->opt.reps;
+    const uint64_t min_reps = r->opt.min_reps < reps ? r->opt.min_reps : reps;
+    const double pct = r->opt.precision;
     double *tc = malloc(reps * sizeof *tc), *ti = malloc(reps * sizeof *ti);
     if (!tc || !ti) eng_die(r, "out of host memory");
     if (K) {
@@ -191,13 +211,17 @@ static void measure(eng_run *r, const eng_var *x, uint32_t smem, uint32_t K, eng
          * they are written (the writer adds their forward distance to it) */
         ENG_CUDA(eng_device_globaltimer(&p->gt_base));
     }
-    for (uint64_t i = 0; i < reps; i++) {
-        tc[i] = timed(r, x, ENG_CLEAN, smem, 1);
-        if (K) ti[i] = timed(r, x, ENG_PROBE, smem, K);
+    uint64_t n = 0;
+    while (n < reps) {
+        tc[n] = timed(r, x, ENG_CLEAN, smem, 1);
+        if (K) ti[n] = timed(r, x, ENG_PROBE, smem, K);
+        n++;
+        if (pct > 0 && n >= min_reps && median_known(tc, n, pct) && (!K || median_known(ti, n, pct)))
+            break;
     }
-    p->clean = summarize(tc, reps);
+    p->clean = summarize(tc, n);
     if (K) {
-        p->instr = summarize(ti, reps);
+        p->instr = summarize(ti, n);
         p->overhead_pct = 100.0 * (p->instr.med / p->clean.med - 1.0);
         p->sample = K;
     }
@@ -264,6 +288,7 @@ void eng_run_point(eng_run *r, const eng_var *x, uint32_t smem, eng_point *p)
         if (probes) eng_launch_one(r, x, ENG_PROBE, smem, eng_first_sample(r, x));
     }
     ENG_CUDA(cudaDeviceSynchronize());
+    eng_trace(r, "warm-up", r->fam->variants[x->v].name);
     if (!probes) {
         measure(r, x, smem, 0, p);
         return;
@@ -274,6 +299,7 @@ void eng_run_point(eng_run *r, const eng_var *x, uint32_t smem, eng_point *p)
     } else {
         search_sample(r, x, smem, p);
     }
+    eng_trace(r, "launches", r->fam->variants[x->v].name);
     copy_probes(r, x, p);
 }
 

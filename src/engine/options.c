@@ -16,13 +16,15 @@ void eng_opts_defaults(eng_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->reps = 10;
+    o->min_reps = 5;
+    o->precision = 0.5;
     o->warmup = 2;
     o->seed = 12345;
     o->out_dir = "data";
     o->devices = "0";
     o->carveout = 100;
     o->level = 1;
-    o->max_overhead = 2.0;
+    o->max_overhead = 1.0;
     o->sample = "auto";
     o->min_records = 65536;
 }
@@ -41,7 +43,12 @@ static void common_options(eng_opts *o, cli_opt *t)
             "run only these variants (see --list-kernels; default: all)"),
         ENG_LISTS_HOST(LIST_OPTION)
         CLI_NUM_OPT("--reps", CLI_U64, 1, 10000, &o->reps, "R",
-            "timed launches of each kernel (default 10); medians are reported"),
+            "the most timed launches of each kernel (default 10); medians are reported"),
+        CLI_NUM_OPT("--min-reps", CLI_U64, 1, 10000, &o->min_reps, "R",
+            "the fewest timed launches (default 5; --reps when that is smaller)"),
+        {"--precision", 0, CLI_DOUBLE, 0, 0, 0, 100, &o->precision, "PCT",
+         "stop timing a kernel once the 95 % bootstrap interval of its median is\n"
+         "within PCT % of it on both sides (default 0.5; 0: always --reps launches)", 0, 0},
         CLI_NUM_OPT("--warmup", CLI_U64, 0, 1000, &o->warmup, "W", "untimed launches first (default 2)"),
         CLI_STRING_OPT("--sample", &o->sample, "K|auto|overhead",
             "record the warps of one block in K (K a power of two; 1 = all).  auto\n"
@@ -51,7 +58,7 @@ static void common_options(eng_opts *o, cli_opt *t)
         CLI_NUM_OPT("--min-records", CLI_COUNT, 0, 1ull << 40, &o->min_records, "R",
             "records --sample auto keeps at least (default 65536; all when fewer)"),
         {"--max-overhead", 0, CLI_DOUBLE, 0, 0, 0, 100, &o->max_overhead, "PCT",
-         "overhead of the probes that --sample auto accepts (default 2)", 0, 0},
+         "overhead of the probes that --sample auto accepts (default 1)", 0, 0},
         CLI_FLAG_OPT("--no-probes", &o->no_probes,
             "validate and time the clean twin only; no probes, no logs"),
         {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &o->seed, "S",

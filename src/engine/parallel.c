@@ -2,6 +2,9 @@
  * core.  Single-threaded, validating N = 1e8 took most of a run's wall time. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdlib.h>
+
+#include <cuda_runtime.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -46,4 +49,24 @@ uint64_t eng_parallel_check(uint64_t n, uint64_t (*fn)(void *, uint64_t, uint64_
         if (jobs[t].first < *first_bad) *first_bad = jobs[t].first;
     }
     return bad;
+}
+
+void *eng_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (cudaMallocHost(&p, bytes) == cudaSuccess) return p;
+    cudaGetLastError();   /* no page-locked memory: the pageable kind */
+    return malloc(bytes);
+}
+
+void eng_host_free(void *p)
+{
+    unsigned flags;
+    if (!p) return;
+    if (cudaHostGetFlags(&flags, p) == cudaSuccess) {
+        cudaFreeHost(p);
+        return;
+    }
+    cudaGetLastError();
+    free(p);
 }

@@ -263,7 +263,9 @@ static int run_all(eng_run *r, int argc, char **argv)
         fflush(r->tbl);
         failures += eng_run_selected(r);
     }
+    eng_trace(r, "measured", r->fam->name);
     failures += eng_finish_logs(r);
+    eng_trace(r, "logs", r->fam->name);
     if (eng_table_close(r, 1) != 0) failures++;   /* whole: every row, FAIL rows too */
     return failures;
 }
@@ -325,13 +327,16 @@ static int run_on_device(eng_run *r, int argc, char **argv, int ordinal)
     const eng_opts *o = &r->opt;
     int rc = open_device(r, ordinal);
     if (rc) return rc;
+    eng_trace(r, "device", r->dev.device_name);
     eng_lock_device(r);
     if ((rc = list_on_device(r)) >= 0) return rc;
     if (o->batch) return eng_run_batch(r, argc, argv);
     if ((rc = eng_check_configs(r)) != 0) return rc;
     if ((rc = eng_device_begin(r)) != 0) return rc;
+    eng_trace(r, "setup", r->fam->name);
     const int failures = run_all(r, argc, argv);
     eng_device_end(r);
+    eng_trace(r, "end", r->fam->name);
     return failures ? 1 : 0;
 }
 
@@ -343,6 +348,7 @@ int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
         return 1;
     }
     r->fam = f;
+    eng_trace_start(r);
     r->profile_only = profile_only;
     snprintf(r->prog, sizeof r->prog, "%s%s", f->name, profile_only ? "_profile" : "");
     int done, ords[64], nord = 0;

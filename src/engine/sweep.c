@@ -91,6 +91,7 @@ static void sweep_point(eng_run *r, const eng_var *x, int i, int np, int want, l
     const int probes = eng_has_probe(r, x);
     eng_point p;
     eng_run_point(r, x, (uint32_t)smem, &p);
+    eng_trace(r, "sweep point timed", r->fam->variants[x->v].name);
     if (p.bps != want)
         fprintf(stderr, "%s: warning: SMEM %ld gave %d blocks/SM, not %d\n", r->prog, smem, p.bps, want);
     const double bytes = x->g.bytes_read + x->g.bytes_written;
@@ -107,6 +108,7 @@ static void sweep_point(eng_run *r, const eng_var *x, int i, int np, int want, l
     char path[1100], infl[256];
     /* before the log's job takes the probes */
     const inflight_result inf = sweep_inflight(r, x, &p, c, infl, sizeof infl);
+    eng_trace(r, "sweep point in flight", r->fam->variants[x->v].name);
     if (p.probes) {
         char serr[300];
         if (probeset_summary(p.probes, p.nprobes, x->ctx.wpb, x->g.records_per_warp, &ls, serr,
@@ -119,6 +121,7 @@ static void sweep_point(eng_run *r, const eng_var *x, int i, int np, int want, l
         eng_log_path(r, path, sizeof path, x, p.bps);
         eng_fill_header(r, last, x, &p, clk);
         logname = eng_start_log(r, last, &p, path);
+        eng_trace(r, "sweep point summary", r->fam->variants[x->v].name);
     }
     char words[160];
     const int w = p.bps * (int)x->ctx.wpb;

@@ -157,6 +157,7 @@ static void measured_row(eng_run *r, const eng_var *x)
 {
     eng_point p;
     eng_run_point(r, x, x->ctx.smem_bytes, &p);
+    eng_trace(r, "timed", r->fam->variants[x->v].name);
     eng_row row;
     char fn[128], path[1100];
     row_common(r, x, &row, fn, sizeof fn);
@@ -166,6 +167,9 @@ static void measured_row(eng_run *r, const eng_var *x)
     row.kernel_ms = p.clean.med;
     row.kernel_ms_min = p.clean.min;
     row.kernel_ms_max = p.clean.max;
+    row.launches = p.clean.n;
+    row.kernel_ms_ci_lo = p.clean.ci_lo;
+    row.kernel_ms_ci_hi = p.clean.ci_hi;
     const double bytes = x->g.bytes_read + x->g.bytes_written;
     row.bw_GBps = bytes / (p.clean.med * 1e-3) / 1e9;
     row.pct_peak = 100.0 * row.bw_GBps / r->dev.peak_dram_GBps;
@@ -199,9 +203,12 @@ int eng_run_variant(eng_run *r, int v, int cfg)
     if (eng_variant_at(r, v, cfg, &x, 0) != 0) return 0;
     if (eng_has_probe(r, &x) && eng_nprobes_for(r, &x, eng_first_sample(r, &x)) > r->probe_cap)
         eng_die(r, "internal: probe buffer too small for %s", r->fam->variants[v].name);
+    const char *name = r->fam->variants[v].name;
     eng_prepare(r, &x);
+    eng_trace(r, "prepare", name);
     eng_check chk;
     const int ok = eng_validate(r, &x, x.ctx.smem_bytes, &chk);
+    eng_trace(r, "validate", name);
     const int bps0 = eng_occupancy(r, &x, ENG_CLEAN, x.ctx.smem_bytes);
     if (!ok) {
         fail_row(r, &x, &chk, bps0);
@@ -212,5 +219,6 @@ int eng_run_variant(eng_run *r, int v, int cfg)
                 r->prog, r->fam->variants[v].name, x.g.config, x.g.config[0] ? ", " : "",
                 (unsigned long long)x.g.blocks, x.ctx.tpb, bps0, (unsigned long long)chk.checked);
     measured_row(r, &x);
+    eng_trace(r, "row", name);
     return 0;
 }

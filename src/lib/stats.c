@@ -463,6 +463,46 @@ double stats_median_inplace(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* splitmix64: the bootstrap's generator (small, fixed, and the same on
+ * every platform, unlike rand()) */
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int stats_median_ci(const double *x, size_t n, double level, unsigned draws, uint64_t seed,
+                    double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (n == 0 || draws == 0 || !(level > 0 && level < 1)) return -1;
+    if (n == 1) {
+        *lo = *hi = x[0];
+        return 0;
+    }
+    double *res = malloc(n * sizeof *res), *med = malloc(draws * sizeof *med);
+    if (!res || !med) {
+        free(res);
+        free(med);
+        return -1;
+    }
+    uint64_t st = seed;
+    for (unsigned d = 0; d < draws; d++) {
+        for (size_t i = 0; i < n; i++) res[i] = x[splitmix64(&st) % n];
+        med[d] = stats_median_inplace(res, n);
+    }
+    qsort(med, draws, sizeof *med, cmp_double);
+    /* the quantiles as the order statistics at floor(q (draws - 1) + 0.5) */
+    const double qlo = 0.5 * (1 - level), qhi = 0.5 * (1 + level);
+    *lo = med[(size_t)(qlo * (draws - 1) + 0.5)];
+    *hi = med[(size_t)(qhi * (draws - 1) + 0.5)];
+    free(res);
+    free(med);
+    return 0;
+}
+
 /* ------------------------------------------------------- warps in flight */
 
 typedef struct ivl { uint64_t start, end; } ivl;

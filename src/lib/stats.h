@@ -145,6 +145,15 @@ int lat_stats_read_log(lat_stats *s, const char *path, warplog_header *h,
  * median of timings: the mean of the middle two for even n); NAN when n is 0. */
 double stats_median_inplace(double *v, size_t n);
 
+/* The percentile bootstrap interval of the median of x[0..n) (x is not
+ * changed): `draws` resamples of n values with replacement, from a fixed
+ * generator seeded with seed (the same data give the same interval), and
+ * the (1 - level) / 2 and (1 + level) / 2 quantiles of their medians in
+ * *lo and *hi.  n = 1: both are x[0].  0, or -1 (n = 0, draws = 0, level
+ * outside (0, 1), out of memory: *lo and *hi NAN). */
+int stats_median_ci(const double *x, size_t n, double level, unsigned draws, uint64_t seed,
+                    double *lo, double *hi);
+
 /* cycles / clock_MHz * 1000; NAN when clock_MHz <= 0. */
 double lat_cycles_to_ns(double cycles, double clock_MHz);
 

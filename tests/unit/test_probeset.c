@@ -37,6 +37,27 @@ int main(void)
     /* the clock wraps its low 32 bits between two warps of one SM */
     warp_probe w[2] = {P(0xfffffff0u, 0x40, 2, 0, 0), P(0x10u, 0x10, 2, 0, 0)};
     CHECK_EQ_I(probeset_max_concurrency(w, 2), 2);
+    /* random intervals on 3 SMs (the radix sort's every digit moves):
+     * against counting, at each start, the intervals of its SM that cover it */
+    for (unsigned seed = 1; seed <= 20; seed++) {
+        enum { NR = 300 };
+        warp_probe r[NR];
+        srand(seed);
+        for (int i = 0; i < NR; i++)
+            r[i] = P((uint32_t)rand() * 2654435761u % (seed * 5000u + 50u), 1u + (uint32_t)rand() % 400u,
+                     (uint32_t)rand() % 3u, 0, 0);
+        long want = 0;
+        for (int i = 0; i < NR; i++) {
+            long cover = 0;
+            const uint32_t si = r[i].start_lo;
+            for (int j = 0; j < NR; j++) {
+                const uint32_t sj = r[j].start_lo, ej = sj + (r[j].lat_smid & 0xffffffu);
+                if (r[j].lat_smid >> 24 == r[i].lat_smid >> 24 && sj <= si && si <= ej) cover++;
+            }
+            if (cover > want) want = cover;
+        }
+        CHECK_EQ_I(probeset_max_concurrency(r, NR), want);
+    }
 
     /* in flight (inflight.h) across that wrap: blocks 0 and 1 on SM 2,
      * windows [-16,48] and [16,32] around the wrap: span 64, integral

@@ -463,8 +463,43 @@ static void test_overlap(void)
     free(r);
 }
 
+/* The bootstrap interval of a median: identical launches give a point;
+ * it holds the median and lies within [min, max]; the same seed gives the
+ * same interval; a wider spread gives a wider interval; bad input refused. */
+static void test_median_ci(void)
+{
+    double lo, hi;
+    const double same[5] = {0.25, 0.25, 0.25, 0.25, 0.25};
+    CHECK(stats_median_ci(same, 5, 0.95, 200, 7, &lo, &hi) == 0);
+    CHECK_NEAR(lo, 0.25, 0);
+    CHECK_NEAR(hi, 0.25, 0);
+    const double x[7] = {1.00, 1.01, 0.99, 1.02, 0.98, 1.00, 1.005};
+    double sorted[7];
+    memcpy(sorted, x, sizeof x);
+    const double med = stats_median_inplace(sorted, 7);
+    CHECK(stats_median_ci(x, 7, 0.95, 400, 7, &lo, &hi) == 0);
+    CHECK(lo <= med && med <= hi);
+    CHECK(lo >= 0.98 && hi <= 1.02);
+    CHECK(lo < hi);
+    double lo2, hi2;
+    CHECK(stats_median_ci(x, 7, 0.95, 400, 7, &lo2, &hi2) == 0);
+    CHECK_NEAR(lo2, lo, 0);
+    CHECK_NEAR(hi2, hi, 0);
+    const double wide[7] = {1.00, 1.10, 0.90, 1.20, 0.80, 1.00, 1.05};
+    CHECK(stats_median_ci(wide, 7, 0.95, 400, 7, &lo2, &hi2) == 0);
+    CHECK(hi2 - lo2 > hi - lo);
+    const double one = 3.5;
+    CHECK(stats_median_ci(&one, 1, 0.95, 10, 1, &lo, &hi) == 0);
+    CHECK_NEAR(lo, 3.5, 0);
+    CHECK(stats_median_ci(x, 0, 0.95, 10, 1, &lo, &hi) == -1);
+    CHECK(isnan(lo) && isnan(hi));
+    CHECK(stats_median_ci(x, 7, 1.0, 10, 1, &lo, &hi) == -1);
+    CHECK(stats_median_ci(x, 7, 0.95, 0, 1, &lo, &hi) == -1);
+}
+
 int main(void)
 {
+    test_median_ci();
     test_hand_computed();
     test_single_and_empty();
     test_against_sort();

@@ -374,7 +374,7 @@ static int ce_setup(eng_ctx *c)
      * accesses, or 64 resident blocks per SM */
     s->max_threads = n + 64ull * 2048 * (uint64_t)c->dev->sm_count;
     if ((e = cudaMalloc((void **)&s->partial, s->max_threads * sizeof(float))) != cudaSuccess) return e;
-    s->h_out = (float *)malloc((n > s->max_threads ? n : s->max_threads) * sizeof(float));
+    s->h_out = (float *)eng_host_alloc((n > s->max_threads ? n : s->max_threads) * sizeof(float));
     if (!s->h_out) return (int)cudaErrorMemoryAllocation;
     /* the CPU's sums, on every core (eng_parallel_check adds up what each
      * range returns; the values are small integers, so the sums are exact) */
@@ -475,7 +475,7 @@ static void ce_teardown(eng_ctx *c)
     cudaFree(s->b);
     cudaFree(s->c);
     cudaFree(s->partial);
-    free(s->h_out);
+    eng_host_free(s->h_out);
     free(s);
     c->state = NULL;
 }

@@ -514,7 +514,7 @@ static int cp_setup(eng_ctx *c)
     if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
     s->in = s->in_base + opt_offset;
     s->out = s->out_base + opt_offset;
-    s->h_out = (int *)malloc(c->n * sizeof(int));
+    s->h_out = (int *)eng_host_alloc(c->n * sizeof(int));
     if (!s->h_out) return (int)cudaErrorMemoryAllocation;
     cp_init_kernel<<<4096, 256>>>(s->in, c->n);
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
@@ -612,7 +612,7 @@ static void cp_teardown(eng_ctx *c)
     cudaFree(s->in_base);
     cudaFree(s->out_base);
     cudaFree(s->sink);
-    free(s->h_out);
+    eng_host_free(s->h_out);
     free(s);
     c->state = NULL;
 }

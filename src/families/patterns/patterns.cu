@@ -363,7 +363,7 @@ static int pa_setup(eng_ctx *c)
     if (!s->h_sum) return (int)cudaErrorMemoryAllocation;
     if (writes) {
         if ((e = cudaMalloc((void **)&s->out, c->n * sizeof(float))) != cudaSuccess) return e;
-        s->h_out = (float *)malloc(c->n * sizeof(float));
+        s->h_out = (float *)eng_host_alloc(c->n * sizeof(float));
         s->mask = (unsigned char *)malloc(c->n);
         if (!s->h_out || !s->mask) return (int)cudaErrorMemoryAllocation;
     }
@@ -514,7 +514,7 @@ static void pa_teardown(eng_ctx *c)
     cudaFree(s->warp_sum);
     cudaFree(s->sink);
     free(s->h_sum);
-    free(s->h_out);
+    eng_host_free(s->h_out);
     free(s->mask);
     free(s);
     c->state = NULL;
