@@ -69,6 +69,7 @@ static const eng_column COLUMNS[] = {
     COL(launches, U64, 0, TIMED, "timed launches of the clean kernel: --reps at most, fewer once the median is known within --precision"),
     COL(kernel_ms_ci_lo, DBL, 4, TIMED, "the 95 % bootstrap interval of kernel_ms: its low end, ms"),
     COL(kernel_ms_ci_hi, DBL, 4, TIMED, "... its high end, ms"),
+    COL(overhead_met, INT, 0, PROBED, "1: overhead_pct is at most --max-overhead; 0: above it even at the sparsest sampling tried (too few blocks to record fewer)"),
 };
 enum { NCOLUMNS = sizeof COLUMNS / sizeof COLUMNS[0] };
 

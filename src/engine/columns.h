@@ -34,6 +34,7 @@ typedef struct eng_row {
     double flops, gflops;
     uint64_t launches;         /* timed launches of the clean kernel (--reps at most) */
     double kernel_ms_ci_lo, kernel_ms_ci_hi;   /* the 95 % bootstrap interval of kernel_ms */
+    int overhead_met;          /* overhead_pct <= --max-overhead */
 } eng_row;
 
 /* The header line: the column names, tab-separated, newline-terminated. */

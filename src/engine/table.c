@@ -184,6 +184,7 @@ static void measured_row(eng_run *r, const eng_var *x)
         row.instr_ms_min = p.instr.min;
         row.instr_ms_max = p.instr.max;
         row.overhead_pct = p.overhead_pct;
+        row.overhead_met = p.overhead_met;
     }
     eng_columns_row(r->tbl, &row);
     fflush(r->tbl);

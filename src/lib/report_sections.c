@@ -142,6 +142,28 @@ void rc_sec_device(report_doc *d, const rc_ctx *c)
     }
 }
 
+/* The rows whose overhead stayed above --max-overhead even at the sparsest
+ * sampling the run tried (overhead_met 0: too few blocks to record fewer),
+ * named in one finding; tables without the column say nothing. */
+static void overhead_unmet(report_doc *d, rd_section *s, const tsv_table *t, const char *p)
+{
+    if (tsv_col(t, "overhead_met") < 0) return;
+    char list[1024] = "";
+    size_t n = 0, len = 0;
+    for (size_t r = 0; r < t->nrow; r++) {
+        if (strcmp(tsv_get(t, r, "overhead_met"), "0") != 0) continue;
+        if (n++ < 8 && len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s at WPB %s (%+.2f%%)", n > 1 ? ", " : "",
+                                    tsv_get(t, r, "variant"), tsv_get(t, r, "wpb"), tsv_num(t, r, "overhead_pct"));
+    }
+    if (n == 0)
+        rd_finding(d, s, "%sEvery row's overhead is within the run's --max-overhead.", p);
+    else
+        rd_finding(d, s, "%s%zu row%s stayed above the run's --max-overhead even at the sparsest sampling "
+                         "tried (too few blocks to record fewer): %s%s.", p, n, n == 1 ? "" : "s", list,
+                   n > 8 ? ", ..." : "");
+}
+
 void rc_sec_overhead(report_doc *d, const rc_ctx *c)
 {
     rd_section *s = rc_section_open(d, RC_SEC_OVERHEAD);
@@ -178,6 +200,7 @@ void rc_sec_overhead(report_doc *d, const rc_ctx *c)
                                tsv_num(&t, lo, "overhead_pct"), tsv_get(&t, lo, "variant"),
                                tsv_get(&t, lo, "wpb"), tsv_num(&t, hi, "overhead_pct"),
                                tsv_get(&t, hi, "variant"), tsv_get(&t, hi, "wpb"));
+                overhead_unmet(d, s, &t, p);
             }
             if (k == 1) {
                 /* which K is unperturbed, and has it converged (sampling.h) */

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# tests/cli/report_overhead.sh - the report's overhead section names the rows
+# whose probe overhead stayed above --max-overhead even at the sparsest
+# sampling (overhead.tsv's overhead_met = 0, issue 37), and says so when
+# every row is within it; a table without the column (the bundled ones
+# before it) gets neither sentence.
+source "$(dirname "$0")/../lib.sh"
+require_bin bin/report bin/tsv
+D=$TMP/h100
+cp -r "$ROOT/data/reference/h100" "$D"
+bin/tsv get "$D/overhead.tsv" overhead_met >/dev/null 2>&1 && fail "the bundled overhead.tsv has overhead_met: this test's 'without' case is gone"
+expect_exit 0 scripts/report.sh --data "$D" --out "$TMP/r0" --no-charts
+grep -q "max-overhead" "$TMP/r0/index.md" && fail "a table without overhead_met: no sentence on it expected"
+# every row met, then two rows not (strided at WPB 32, random_access at WPB 2)
+awk 'BEGIN { FS = OFS = "\t" } /^#/ { print; next } !h { print $0, "overhead_met"; h = 1; next } { print $0, 1 }' \
+    "$ROOT/data/reference/h100/overhead.tsv" >"$D/overhead.tsv"
+expect_exit 0 scripts/report.sh --data "$D" --out "$TMP/r1" --no-charts
+grep -q "Every row's overhead is within the run's --max-overhead" "$TMP/r1/index.md" ||
+    fail "every row met: the report should say so"
+awk 'BEGIN { FS = OFS = "\t" } /^#/ { print; next } !h { print $0, "overhead_met"; h = 1; next }
+     { m = ($1 == "strided" && $2 == 32) || ($1 == "random_access" && $2 == 2) ? 0 : 1; print $0, m }' \
+    "$ROOT/data/reference/h100/overhead.tsv" >"$D/overhead.tsv"
+expect_exit 0 scripts/report.sh --data "$D" --out "$TMP/r2" --no-charts
+line=$(grep "stayed above the run's --max-overhead" "$TMP/r2/index.md")
+case $line in *"2 rows stayed above"*"random_access at WPB 2"*"strided at WPB 32"*) ;;
+    *) fail "two rows unmet: expected both named in table order, got: $line" ;; esac
+done_testing
