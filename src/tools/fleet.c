@@ -52,7 +52,9 @@ static void usage(FILE *f, const cli_opt *opts)
         "the median in MADs.  A GPU is flagged when a figure lies more than K MADs\n"
         "from its model's median; the MAD is floored at FLOOR %% of the median (and\n"
         "the figure's resolution) so that identical GPUs are not flagged for\n"
-        "rounding; a model with fewer than MIN GPUs is not judged.\n"
+        "rounding; a model with fewer than MIN GPUs is not judged.  Read bandwidth\n"
+        "is also flagged more than PCT %% below its model's median, whatever the\n"
+        "MAD rule says; each flag names its rule (mad, pct_below_median, both).\n"
         "\n"
         "  report DIR...   DIR: one GPU's results folder (scripts/reference.sh)\n"
         "  collect ROOT    every results folder under ROOT (a --device all run,\n"
@@ -63,7 +65,8 @@ static void usage(FILE *f, const cli_opt *opts)
     fprintf(f,
         "\n"
         "Writes FLEETDIR/fleet.tsv (gpu, name, figure, value, unit, median, mad,\n"
-        "distance_mads, flagged, ...), fleet_summary.tsv and fleet_chart.tsv.\n"
+        "distance_mads, pct_from_median, flagged, rule, ...), fleet_summary.tsv and\n"
+        "fleet_chart.tsv.\n"
         "Exit status: 0 written (also with flagged GPUs), 1 runtime error, 2 usage.\n");
 }
 
@@ -223,8 +226,9 @@ static int print_summary(const fleet_gpu *g, size_t nd, const fleet_rule *rule, 
             const fleet_fig *x = &g[i].fig[k];
             if (x->flagged != 1) continue;
             if (!any) printf("flagged: %s (%s):", g[i].label, g[i].name);
-            printf("%s %s %.6g %s against a median of %.6g (%+.1f MADs)", any ? ";" : "",
-                   fleet_figures[k].name, x->value, fleet_figures[k].unit, x->median, x->distance_mads);
+            printf("%s %s %.6g %s against a median of %.6g (%+.1f MADs, %+.2f%%; rule %s)", any ? ";" : "",
+                   fleet_figures[k].name, x->value, fleet_figures[k].unit, x->median, x->distance_mads,
+                   x->pct_from_median, fleet_flag_rule(x));
             any = 1;
         }
         if (any) printf("\n"), nflag++;
@@ -295,6 +299,8 @@ int main(int argc, char **argv)
          "the MAD's floor, % of the median (default 1)", 0, 0},
         {"--min-group", 0, CLI_U64, 3, 100000, 0, 0, &min_group, "MIN",
          "fewest GPUs of a model to judge it (default 3, at least 3)", 0, 0},
+        {"--pct-below", 0, CLI_DOUBLE, 0, 0, 0, 50, &rule.pct_below, "PCT",
+         "flag read bandwidth more than PCT % below the median (default 5; 0: off)", 0, 0},
         {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &list, 0, "collect: print the folders found, write nothing", 0, 0},
         {"--depth", 0, CLI_U64, 1, 16, 0, 0, &depth, "D", "collect: look D folders deep (default 4)", 0, 0},
         {"--ordinal", 0, CLI_U64, 0, 1023, 0, 0, &ordinal, "K", "key: the GPU's ordinal (default 0)", 0, 0},

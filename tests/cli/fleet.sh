@@ -121,6 +121,56 @@ expect_says "0 flagged"
 expect_exit 0 bin/fleet collect "$R" --out "$TMP/floor" --floor-pct 10
 expect_says "0 flagged"
 
+# ---- the second rule: read bandwidth more than 5 % below the median is
+# flagged whatever the MAD rule says.  Seven H100s of a fleet that spreads
+# by a few percent (device.tsv and ceiling.tsv each, the read row scaled):
+# one card 6 % slow, within 3 MADs of the spread but flagged by the 5 %
+# rule, and one 3 % slow, flagged by neither.
+P=$TMP/pct
+i=0
+for f in 0.94 0.97 0.975 1.00 1.01 1.025 1.03; do
+    d=$P/gpu$i; mkdir -p "$d"
+    sed "s/^device_uuid.*/device_uuid\tGPU-0000000$i-0000-0000-0000-000000000000/" $H100/device.tsv >"$d/device.tsv"
+    bin/tsv_scale $H100/ceiling.tsv --columns bw_GBps --factor $f --out "$d/ceiling.tsv" 2>/dev/null || fail "tsv_scale $f"
+    i=$((i + 1))
+done
+base=$(bin/tsv get $H100/ceiling.tsv bw_GBps --where operation=read)
+slow6=$(bin/tsv get "$P/gpu0/ceiling.tsv" bw_GBps --where operation=read)
+slow3=$(bin/tsv get "$P/gpu1/ceiling.tsv" bw_GBps --where operation=read)
+# (tsv_scale keeps the column's one decimal)
+close "$slow6" "$(awk -v b="$base" 'BEGIN { print 0.94 * b }')" 0.06 || fail "the 6 % card reads $slow6 GB/s"
+expect_exit 0 bin/fleet collect "$P"
+expect_says "flagged: gpu0 (NVIDIA H100 80GB HBM3): read_bw_GBps $slow6 GB/s against a median of $base"
+expect_says "rule pct_below_median)"
+expect_says "1 flagged"
+F=$P/fleet.tsv
+[ "$(get "$F" gpu3 read_bw_GBps median)" = "$base" ] || fail "the median is not the unscaled card's $base"
+# MAD: the deviations 6, 3, 2.5, 0, 1, 2.5, 3 % -> 2.5 % of the median; the
+# 6 % card is -2.4 MADs out (the MAD rule lets it pass) and -6 % (flagged)
+close "$(get "$F" gpu0 read_bw_GBps mad)" "$(awk -v b="$base" 'BEGIN { print 0.025 * b }')" 0.1 || fail "the MAD is not 2.5 %"
+close "$(get "$F" gpu0 read_bw_GBps distance_mads)" -2.4 0.006 || fail "the 6 % card is $(get "$F" gpu0 read_bw_GBps distance_mads) MADs out"
+close "$(get "$F" gpu0 read_bw_GBps pct_from_median)" -6 0.006 || fail "the 6 % card is $(get "$F" gpu0 read_bw_GBps pct_from_median) % off"
+[ "$(get "$F" gpu0 read_bw_GBps flagged)" = 1 ] || fail "the 6 % slow card is not flagged"
+[ "$(get "$F" gpu0 read_bw_GBps rule)" = pct_below_median ] || fail "the 6 % card's rule: $(get "$F" gpu0 read_bw_GBps rule)"
+close "$(get "$F" gpu1 read_bw_GBps pct_from_median)" -3 0.006 || fail "the 3 % card is $(get "$F" gpu1 read_bw_GBps pct_from_median) % off"
+[ "$(get "$F" gpu1 read_bw_GBps flagged)" = 0 ] || fail "the 3 % slow card is flagged"
+[ "$(get "$F" gpu1 read_bw_GBps rule)" = - ] || fail "the 3 % card has a rule"
+[ "$(bin/tsv get "$P/fleet_summary.tsv" flagged_figures --where gpu=gpu0)" = "read_bw_GBps -2.4 (pct_below_median)" ] ||
+    fail "the summary of the 6 % card: $(bin/tsv get "$P/fleet_summary.tsv" flagged_figures --where gpu=gpu0)"
+for g in gpu1 gpu2 gpu3 gpu4 gpu5 gpu6; do
+    [ "$(bin/tsv get "$P/fleet_summary.tsv" verdict --where gpu=$g)" = ok ] || fail "$g is not ok"
+done
+# the chart's band: its low end 5 % below the median, above the MADs' band
+close "$(bin/tsv get "$P/fleet_chart.tsv" band_lo --where gpu=gpu0 --where figure=read_bw_GBps)" \
+    "$(awk -v b="$base" 'BEGIN { print 0.95 * b }')" 0.01 || fail "the chart's band does not end 5 % below"
+[ "$(bin/tsv get "$P/fleet_chart.tsv" rule --where gpu=gpu0 --where figure=read_bw_GBps)" = pct_below_median ] ||
+    fail "the chart's rule column"
+[ "$(bin/tsv meta "$F" pct_below)" = 5 ] || fail "pct_below metadata"
+# the rule off, or looser than 6 %: nobody flagged
+expect_exit 0 bin/fleet collect "$P" --out "$TMP/pct0" --pct-below 0;   expect_says "0 flagged"
+expect_exit 0 bin/fleet collect "$P" --out "$TMP/pct7" --pct-below 7;   expect_says "0 flagged"
+expect_exit 2 bin/fleet collect "$P" --pct-below 60;                     expect_says "--pct-below"
+
 # ---- the folder key
 expect_exit 0 bin/fleet key $H100 --ordinal 3
 uuid8=$(bin/tsv get $H100/device.tsv value --where key=device_uuid | sed 's/^GPU-//' | cut -c1-8)
