@@ -120,7 +120,7 @@ ENGINE_CU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard src/engine/*.cu))
 ENGINE_OBJ := $(ENGINE_C_OBJ) $(ENGINE_CU_OBJ)
 
 ifneq ($(NVCC),)
-CUDA_BINS := $(FAMILIES) $(FAMILIES:%=%_profile) latency
+CUDA_BINS := $(FAMILIES) $(FAMILIES:%=%_profile) latency p2p
 else
 CUDA_BINS :=
 endif
@@ -217,6 +217,17 @@ endef
 $(foreach f,$(FAMILIES),$(eval $(call family_link,$(f))))
 
 latency: $(B)/src/latency.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
+	@$(if $(Q),echo "  NVLINK  $@")
+	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(NV_SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+# ./p2p: one GPU reading another's memory (src/p2p.c, src/kernels/p2p.cu;
+# the chase is the ladder's kernel)
+$(B)/src/p2p.o: src/p2p.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (CUDA host)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -Isrc -c $< -o $@
+
+p2p: $(B)/src/p2p.o $(B)/src/kernels/p2p.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
 	@$(if $(Q),echo "  NVLINK  $@")
 	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(NV_SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
