@@ -5,6 +5,7 @@
  *   fleet report DIR... --out FLEETDIR [--chart FILE] [rule options]
  *   fleet collect ROOT [--out FLEETDIR] [--list] [--depth D] [--chart FILE] [rule options]
  *   fleet key DIR [--ordinal K]
+ *   fleet devices SPEC < (nvidia-smi -L)
  *
  * report   DIR is one GPU's results folder (scripts/reference.sh OUTDIR).
  *          Writes FLEETDIR/fleet.tsv (one row per GPU and figure),
@@ -18,6 +19,10 @@
  * key      The folder name a GPU's results get in a fleet:
  *          gpu<K>-<8 hex of the UUID>-<name> (names_gpu), with "nouuid" when
  *          the folder does not record a UUID (older results).
+ * devices  The GPUs SPEC names (all, an ordinal, or a list 0,2) among those
+ *          that nvidia-smi -L lists on stdin, one ordinal a line: what
+ *          scripts/report.sh measures.  Exit 2 when SPEC is no such form,
+ *          1 when it names a GPU the list lacks or the list has none.
  *
  * Exit status: 0 written (flagged GPUs are a result, not a failure); 1 a
  * folder is unreadable, no results were found, or an output could not be
@@ -35,6 +40,7 @@
 #include "cli.h"
 #include "fleet.h"
 #include "gp.h"
+#include "gpusel.h"
 #include "outfile.h"
 
 #define PROG "fleet"
@@ -45,6 +51,7 @@ static void usage(FILE *f, const cli_opt *opts)
         "usage: " PROG " report DIR... --out FLEETDIR [options]\n"
         "       " PROG " collect ROOT [--out FLEETDIR] [--list] [--depth D] [options]\n"
         "       " PROG " key DIR [--ordinal K]\n"
+        "       nvidia-smi -L | " PROG " devices SPEC\n"
         "\n"
         "Compare GPUs of one model: per figure (DRAM and L2 latency plateaus, read\n"
         "bandwidth, SM clock under load, probe overhead) the median over the GPUs of\n"
@@ -60,6 +67,8 @@ static void usage(FILE *f, const cli_opt *opts)
         "  collect ROOT    every results folder under ROOT (a --device all run,\n"
         "                  the RESULTS folder of scripts/slurm/submit.sh)\n"
         "  key DIR         print the folder name of DIR's GPU in a fleet\n"
+        "  devices SPEC    the GPUs SPEC (all, K, or K,L,...) names among those\n"
+        "                  nvidia-smi -L lists on stdin, one ordinal a line\n"
         "\n");
     cli_print_options(f, opts);
     fprintf(f,
@@ -163,6 +172,32 @@ static int cmd_key(const char *dir, uint64_t ordinal)
     }
     printf("%s\n", key);
     free(g);
+    return outfile_check_stdout(PROG);
+}
+
+/* fleet devices SPEC: the selected ordinals.  The exit status. */
+static int cmd_devices(const char *spec)
+{
+    static char text[1 << 16];
+    int avail[GPUSEL_MAX], sel[GPUSEL_MAX];
+    char err[512];
+    /* the form first (with no GPU listed only a bad form says -1), then stdin */
+    if (gpusel_select(spec, avail, 0, sel, GPUSEL_MAX, err, sizeof err) == -1)
+        return cli_usage_error(PROG, "devices: %s", err);
+    const size_t got = fread(text, 1, sizeof text - 1, stdin);
+    text[got] = 0;
+    const int n = gpusel_parse_smi_list(text, avail, GPUSEL_MAX, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    const int k = gpusel_select(spec, avail, n, sel, GPUSEL_MAX, err, sizeof err);
+    if (k == -1) return cli_usage_error(PROG, "devices: %s", err);
+    if (k < 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    for (int i = 0; i < k; i++) printf("%d\n", sel[i]);
     return outfile_check_stdout(PROG);
 }
 
@@ -309,7 +344,7 @@ int main(int argc, char **argv)
     cli_parse_result r;
     int rc = cli_tool_parse(PROG, argc, argv, opts, CLI_MAX_POS, usage, &r);
     if (rc >= 0) return rc;
-    if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect or key)");
+    if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect, key or devices)");
     rule.min_group = (int)min_group;
     const char *cmd = r.pos[0];
 
@@ -317,10 +352,14 @@ int main(int argc, char **argv)
         if (r.npos != 2) return cli_usage_error(PROG, "key takes one DIR");
         return cmd_key(r.pos[1], ordinal);
     }
+    if (!strcmp(cmd, "devices")) {
+        if (r.npos != 2) return cli_usage_error(PROG, "devices takes one SPEC (all, an ordinal, or a list such as 0,2)");
+        return cmd_devices(r.pos[1]);
+    }
 
     const int collect = !strcmp(cmd, "collect");
     if (!collect && strcmp(cmd, "report") != 0)
-        return cli_usage_error(PROG, "unknown command '%s' (report, collect or key)", cmd);
+        return cli_usage_error(PROG, "unknown command '%s' (report, collect, key or devices)", cmd);
     if (collect && r.npos != 2) return cli_usage_error(PROG, "collect takes one ROOT");
     if (!collect && r.npos < 2) return cli_usage_error(PROG, "report needs at least one DIR");
     if (!collect && !out) return cli_usage_error(PROG, "report needs --out FLEETDIR");
