@@ -171,6 +171,25 @@ expect_exit 0 bin/fleet collect "$P" --out "$TMP/pct0" --pct-below 0;   expect_s
 expect_exit 0 bin/fleet collect "$P" --out "$TMP/pct7" --pct-below 7;   expect_says "0 flagged"
 expect_exit 2 bin/fleet collect "$P" --pct-below 60;                     expect_says "--pct-below"
 
+# ---- concurrent: one GPU alone against the same GPU with all running
+C=$TMP/conc; mkdir -p "$C"; cp -R $H100 "$C/all"
+bin/tsv_scale $H100/latency_ca.tsv --columns cycles_per_load,ns_per_load --factor 1.10 \
+    --rows-from bytes=67108864 --out "$C/all/latency_ca.tsv" 2>/dev/null || fail "tsv_scale"
+expect_exit 2 bin/fleet concurrent $H100 "$C/all";        expect_says "--alone-s and --all-s"
+expect_exit 2 bin/fleet concurrent $H100 --alone-s 1 --all-s 1; expect_says "ALONE and ALL"
+expect_exit 1 bin/fleet concurrent $H100 "$TMP/empty" --alone-s 1 --all-s 1; expect_says "holds no GPU results"
+expect_exit 0 bin/fleet concurrent $H100 "$C/all" --alone-s 100 --all-s 120 --out "$C/c.tsv"
+expect_says "cycles: OUTSIDE (+10.00%, tolerance 5%)"
+expect_says "read_bw_GBps: alone $base, with all GPUs $base GB/s: within (+0.00%, tolerance 5%)"
+expect_says "wall time: alone 100.0 s, all GPUs at once 120.0 s: 1.200 x (limit 1.15 x): OUTSIDE"
+[ "$(bin/tsv get "$C/c.tsv" verdict --where figure=dram_lat_cycles)" = outside ] || fail "DRAM 10 % slower is within 5 %"
+close "$(bin/tsv get "$C/c.tsv" diff_pct --where figure=dram_lat_cycles)" 10 0.02 || fail "DRAM is not 10 % apart"
+[ "$(bin/tsv get "$C/c.tsv" verdict --where figure=read_bw_GBps)" = within ] || fail "the same bandwidth is not within"
+[ "$(bin/tsv meta "$C/c.tsv" wall_ratio)" = 1.200 ] || fail "wall_ratio"
+[ "$(bin/tsv meta "$C/c.tsv" wall_verdict)" = outside ] || fail "wall_verdict"
+expect_exit 0 bin/fleet concurrent $H100 "$C/all" --alone-s 100 --all-s 114 --out "$C/c.tsv"
+[ "$(bin/tsv meta "$C/c.tsv" wall_verdict)" = within ] || fail "1.14 x is not within 1.15 x"
+
 # ---- the folder key
 expect_exit 0 bin/fleet key $H100 --ordinal 3
 uuid8=$(bin/tsv get $H100/device.tsv value --where key=device_uuid | sed 's/^GPU-//' | cut -c1-8)
