@@ -190,6 +190,26 @@ close "$(bin/tsv get "$C/c.tsv" diff_pct --where figure=dram_lat_cycles)" 10 0.0
 expect_exit 0 bin/fleet concurrent $H100 "$C/all" --alone-s 100 --all-s 114 --out "$C/c.tsv"
 [ "$(bin/tsv meta "$C/c.tsv" wall_verdict)" = within ] || fail "1.14 x is not within 1.15 x"
 
+# ---- devices: the GPUs of nvidia-smi -L that a --device names (what
+# scripts/report.sh and reference.sh --device LIST|all measure)
+L4=$(for k in 0 1 2 3; do echo "GPU $k: NVIDIA H100 80GB HBM3 (UUID: GPU-${k}0000000-0000-0000-0000-000000000000)"; done)
+[ "$(bin/fleet devices all <<<"$L4" | paste -sd,)" = 0,1,2,3 ] || fail "devices all"
+[ "$(bin/fleet devices 3,1 <<<"$L4" | paste -sd,)" = 3,1 ] || fail "devices 3,1"
+[ "$(bin/fleet devices all <<<"GPU 0: NVIDIA H200 (UUID: GPU-1)" | paste -sd,)" = 0 ] || fail "devices all of one GPU"
+expect_exit 1 bin/fleet devices 4 <<<"$L4";    expect_says "this host has no GPU 4 (nvidia-smi lists 0, 1, 2, 3)"
+expect_exit 1 bin/fleet devices all </dev/null; expect_says "nvidia-smi lists no GPU"
+expect_exit 2 bin/fleet devices 1-2 </dev/null; expect_says "'1-2' is not all, an ordinal or a list"
+expect_exit 2 bin/fleet devices;               expect_says "devices takes one SPEC"
+# reference.sh --device LIST refuses before it measures anything
+mkdir -p "$TMP/smi"
+printf '#!/usr/bin/env bash
+case "$*" in *-L*) printf "%%s\\n" "GPU 0: A (UUID: x)" "GPU 1: A (UUID: y)" ;; esac\n' >"$TMP/smi/nvidia-smi"
+chmod +x "$TMP/smi/nvidia-smi"
+expect_exit 1 env PATH="$TMP/smi:$PATH" bash scripts/reference.sh "$TMP/refout" --device 0,5
+expect_says "this host has no GPU 5 (nvidia-smi lists 0, 1)"
+expect_exit 2 env PATH="$TMP/smi:$PATH" bash scripts/reference.sh "$TMP/refout" --device 0,,1
+[ -z "$(ls -A "$TMP/refout")" ] || fail "reference.sh wrote into $TMP/refout for GPUs the host lacks"
+
 # ---- the folder key
 expect_exit 0 bin/fleet key $H100 --ordinal 3
 uuid8=$(bin/tsv get $H100/device.tsv value --where key=device_uuid | sed 's/^GPU-//' | cut -c1-8)
