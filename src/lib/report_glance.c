@@ -446,7 +446,7 @@ static int fleet_model(report_doc *d, rd_section *s, const tsv_table *t, const t
                    ff(t, r, "figure"), ff(t, r, "value"), ff(t, r, "unit"), ff(t, r, "median"),
                    tsv_num(t, r, "pct_from_median"), tsv_num(t, r, "distance_mads"), ff(t, r, "rule"));
     }
-    if (!nflag && note) rd_finding(d, s, "%s: %s, %s.", model, ngpu == 1 ? "one GPU" : "its GPUs", note);
+    if (!nflag && note) rd_finding(d, s, "%s: not judged (%s).", model, note + strlen("not judged: "));
     else if (!nflag) rd_finding(d, s, "%s: no GPU stands out; every figure is within both rules.", model);
     return nflag;
 }
