@@ -34,7 +34,8 @@
 #      concurrency.tsv, timing.tsv, README.md, runlogs/, and alone/<gpu0>/
 #      (GPU 0 alone: collect NAME with --depth 1, as fleet.tsv was, or it is
 #      counted twice); beside it DIR/summary.txt (the verdicts),
-#      DIR/report.md (the report's index.md) and DIR/fleet_host.log.
+#      DIR/report.md (the report's index.md) and DIR/fleet_host.log.  A pack
+#      over 15 MiB is split: NAME.tar.gz.part-aa, -ab, ... (cat them).
 #
 # Exit status: 0 every step ran (the verdicts are results, in summary.txt);
 # 1 a step failed (what ran is still packed); 2 usage; 77 fewer than two GPUs.
@@ -178,5 +179,11 @@ Made by \`scripts/fleet_host.sh${Q:+ ${Q[*]}}\` (issue 40) on $(date -u +%Y-%m-%
 - \`topology.txt\`: \`nvidia-smi topo -m\`; \`p2p.tsv\`: \`./p2p${Q:+ ${Q[*]}}\`, one GPU reading another's memory
 EOF
 tar -C "$W" -czf "$DEST/$NAME.tar.gz" "$NAME" && say "packed $DEST/$NAME.tar.gz ($(du -h "$DEST/$NAME.tar.gz" | cut -f1))"
+# a file that comes back from a lent GPU machine holds at most 16 MiB:
+# larger, the pack goes in parts (cat NAME.tar.gz.part-* > NAME.tar.gz)
+if [ -n "$(find "$DEST/$NAME.tar.gz" -size +15M 2>/dev/null)" ]; then
+    split -b 15M "$DEST/$NAME.tar.gz" "$DEST/$NAME.tar.gz.part-" && rm -f "$DEST/$NAME.tar.gz" &&
+        say "split into $(ls "$DEST" | grep -c "^$NAME.tar.gz.part-") parts: cat $NAME.tar.gz.part-* > $NAME.tar.gz"
+fi
 say "done: $DEST ($(ls "$DEST" | tr '\n' ' '))"
 [ ${#FAILED[@]} -eq 0 ]
