@@ -280,7 +280,7 @@ report:
 	$(Q)bash scripts/report.sh $(REPORT_ARGS)
 
 clean:
-	rm -rf $(B) $(FB) bin $(FAMILIES) $(FAMILIES:%=%_profile) latency
+	rm -rf $(B) $(FB) bin $(FAMILIES) $(FAMILIES:%=%_profile) latency p2p
 
 # ---- fuzzing ---------------------------------------------------------------
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
