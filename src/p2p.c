@@ -414,6 +414,9 @@ int main(int argc, char **argv)
         if (!A.reps_given) A.reps = 5;
         if (!A.lat_given) A.lat_bytes = 256ull << 20;
     }
+    if (A.reader_given && A.owner_given && A.reader == A.owner)
+        return cli_usage_error(PROG, "--reader and --owner name one GPU (%llu): a peer is another GPU",
+                               (unsigned long long)A.reader);
     if (A.bytes % 16) return cli_usage_error(PROG, "--bytes must be a multiple of 16 (got %llu)", (unsigned long long)A.bytes);
     if (A.lat_bytes < (1ull << 20) || A.lat_bytes / SPACING > UINT32_MAX)
         return cli_usage_error(PROG, "--lat-bytes must be between 1M and %lluG", (unsigned long long)UINT32_MAX / (1u << 23));

@@ -13,6 +13,7 @@ expect_exit 0 "$ROOT/p2p" --help;          expect_says "cudaDeviceCanAccessPeer"
 expect_exit 2 "$ROOT/p2p" --bytes 17;      expect_says "multiple of 16"
 expect_exit 2 "$ROOT/p2p" --reps 1;        expect_says "--reps"
 expect_exit 2 "$ROOT/p2p" extra;           expect_says "unexpected argument"
+expect_exit 2 "$ROOT/p2p" --reader 1 --owner 1; expect_says "a peer is another GPU"
 require_gpu
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$ngpu" -ge 2 ] || skip "one GPU: no peer to read from"
