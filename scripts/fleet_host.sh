@@ -99,10 +99,12 @@ step() {
 }
 
 # ---------------------------------------------------------------- 1. build
-build() { make -s -j"$(nproc 2>/dev/null || echo 8)" all >"$P/runlogs/make.log" 2>&1 || { tail -n 30 "$P/runlogs/make.log"; return 1; }; }
-step "make all" build || { say "the build failed: nothing can be measured"; exit 1; }
-for b in readonly latency bin/fleet bin/tsv bin/report "$P2P"; do
-    [ -x "$b" ] || [ -x "./$b" ] || { say "make did not build $b (is nvcc on PATH?)"; exit 1; }
+# (-k: what can be built is; the run needs the experiments and bin/, and
+# ./p2p only for its own step)
+build() { make -k -s -j"$(nproc 2>/dev/null || echo 8)" all >"$P/runlogs/make.log" 2>&1 || { tail -n 30 "$P/runlogs/make.log"; return 1; }; }
+step "make all" build
+for b in readonly latency bin/fleet bin/tsv bin/report bin/names; do
+    [ -x "./$b" ] || { say "make did not build ./$b (is nvcc on PATH? see above): nothing can be measured"; exit 1; }
 done
 
 # ---------------------------------------------------------------- 2. the GPUs
@@ -130,6 +132,7 @@ step "bin/fleet collect" bin/fleet collect "$P" --depth 1
 step "nvidia-smi topo -m" bash -c 'nvidia-smi topo -m >"$1" 2>&1' _ "$P/topology.txt"
 # exit 77 (no pair may access each other) is a result: p2p.tsv says why
 p2p_run() {
+    [ -x "$P2P" ] || { echo "$P2P was not built"; return 1; }
     timeout -k 15 300 "$P2P" "${Q[@]}" --out "$P/p2p.tsv" 2>"$P/runlogs/p2p.log"
     local rc=$?
     [ $rc -eq 77 ] || return $rc
@@ -160,6 +163,13 @@ fi
         echo "fleet: $g: $(bin/tsv get "$P/fleet_summary.tsv" verdict --where gpu="$g") ($(bin/tsv get "$P/fleet_summary.tsv" flagged_figures --where gpu="$g"))"
     done
     [ -f "$P/p2p.tsv" ] && echo "p2p: $(grep -c . "$P/p2p.tsv") lines in p2p.tsv$(bin/tsv meta "$P/p2p.tsv" skipped 2>/dev/null | sed 's/^/; skipped: /')"
+    for op in read copy memcpy_peer latency; do   # GPU 0 reading GPU 1, and GPU 0's own memory
+        for o in 1 0; do
+            v=$(bin/tsv get "$P/p2p.tsv" bw_GBps --where reader=0 --where owner=$o --where op=$op 2>/dev/null)
+            l=$(bin/tsv get "$P/p2p.tsv" lat_ns --where reader=0 --where owner=$o --where op=$op 2>/dev/null)
+            [ -n "$v$l" ] && echo "p2p: GPU 0 reading GPU $o's memory, $op: $v GB/s, latency $l ns"
+        done
+    done
     [ ${#FAILED[@]} -eq 0 ] && echo "failed steps: none" || echo "failed steps: $(printf '%s; ' "${FAILED[@]}")"
 } | tee -a "$DEST/summary.txt"
 mkdir -p "$P/alone" && [ -d "$A/gpu0" ] && [ -n "$KEY" ] && cp -R "$A/gpu0" "$P/alone/$KEY"
