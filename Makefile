@@ -120,7 +120,7 @@ ENGINE_CU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard src/engine/*.cu))
 ENGINE_OBJ := $(ENGINE_C_OBJ) $(ENGINE_CU_OBJ)
 
 ifneq ($(NVCC),)
-CUDA_BINS := $(FAMILIES) $(FAMILIES:%=%_profile) latency
+CUDA_BINS := $(FAMILIES) $(FAMILIES:%=%_profile) latency p2p
 else
 CUDA_BINS :=
 endif
@@ -220,6 +220,17 @@ latency: $(B)/src/latency.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
 	@$(if $(Q),echo "  NVLINK  $@")
 	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(NV_SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
+# ./p2p: one GPU reading another's memory (src/p2p.c, src/kernels/p2p.cu;
+# the chase is the ladder's kernel)
+$(B)/src/p2p.o: src/p2p.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (CUDA host)")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -Isrc -c $< -o $@
+
+p2p: $(B)/src/p2p.o $(B)/src/kernels/p2p.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
+	@$(if $(Q),echo "  NVLINK  $@")
+	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(NV_SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
 # ---- tests, report ---------------------------------------------------------
 # `make test`, `make report` and `make fuzz` first install what they need
 # (scripts/ensure_deps.sh JOB: apt-get, where this user is root or has sudo
@@ -269,7 +280,7 @@ report:
 	$(Q)bash scripts/report.sh $(REPORT_ARGS)
 
 clean:
-	rm -rf $(B) $(FB) bin $(FAMILIES) $(FAMILIES:%=%_profile) latency
+	rm -rf $(B) $(FB) bin $(FAMILIES) $(FAMILIES:%=%_profile) latency p2p
 
 # ---- fuzzing ---------------------------------------------------------------
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)

@@ -75,12 +75,14 @@ OUTDIR=$(cd "$OUTDIR" && pwd)
 # several GPUs: this script once per GPU, in parallel, each into its folder
 case $DEVICE in
     all|*,*)
-        if [ "$DEVICE" = all ]; then
-            ords=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null) ||
-                { echo "reference.sh: --device all: nvidia-smi lists no GPU" >&2; exit 1; }
-        else
-            ords=${DEVICE//,/ }
-        fi
+        # the GPUs of nvidia-smi -L that DEVICE names (bin/fleet devices:
+        # a GPU the host lacks, or a list of another form, is refused here)
+        ords=$(nvidia-smi -L 2>/dev/null | bin/fleet devices "$DEVICE") || {
+            rc=$?
+            echo "reference.sh: --device $DEVICE: nothing measured" >&2
+            [ $rc -eq 2 ] && exit 2
+            exit 1
+        }
         pids=() dirs=()
         for d in $ords; do
             ./readonly --device-info --device "$d" >"$OUTDIR/.device_$d.tsv" ||

@@ -8,7 +8,11 @@
 #
 #   --quick       shorter GPU runs (scripts/reference.sh --quick: N = 1e7,
 #                 the quick ladder, one sweep)
-#   --device D    CUDA device ordinal of the GPU runs (default 0)
+#   --device D    the GPUs of the GPU runs: an ordinal (0, 1, ...), a list
+#                 (0,2) or all (default: all; on a host with one GPU that is
+#                 GPU 0).  Several GPUs are measured at once, one folder
+#                 each (scripts/reference.sh --device LIST), then compared
+#                 (bin/fleet collect): the first screen shows the fleet
 #   --out DIR     where the report goes (default report): DIR/index.html,
 #                 DIR/index.md, DIR/charts/ (each SVG with its gnuplot script
 #                 and data), DIR/data/<gpu>/ (the results shown), DIR/logs/
@@ -42,7 +46,10 @@
 #   1. with a usable GPU (nvidia-smi lists one, ./readonly is built):
 #      scripts/reference.sh DIR/data/<gpu> measures the reference set (and
 #      scripts/ncu_profile.sh all the sector tables of every family with a
-#      model, where ncu is installed);
+#      model, where ncu is installed); with several GPUs, each into its
+#      DIR/data/gpu<k>-<uuid>-<name>/ at once, and bin/fleet collect DIR/data
+#      writes the fleet tables beside them (the GPUs come from nvidia-smi -L
+#      through bin/fleet devices: NVIDIA_SMI names another program);
 #      otherwise the results are copied into DIR/data/<gpu>/;
 #   2. bin/report plan DIR lists the charts; bin/report run-plan draws them
 #      on every core (each job an argv, never a shell string: a path may
@@ -67,7 +74,7 @@ REFERENCE=${WARPLAT_REFERENCE:-data/reference}
 usage() { sed -n '2,/^set -uo/p' "$0" | sed -e '/^set -uo/d' -e 's/^# \{0,1\}//'; }
 usage_error() { echo "report.sh: $*" >&2; echo "Try 'scripts/report.sh --help'." >&2; exit 2; }
 
-QUICK=0 DEVICE=0 OUTDIR=report DATA="" NOGPU=0 CHARTS=1 LOG="" REF=""
+QUICK=0 DEVICE="" OUTDIR=report DATA="" NOGPU=0 CHARTS=1 LOG="" REF=""
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
@@ -84,7 +91,8 @@ while [ $# -gt 0 ]; do
         *) usage_error "unknown argument '$1'" ;;
     esac
 done
-case $DEVICE in ''|*[!0-9]*) usage_error "--device must be a GPU ordinal (0, 1, ...), not '$DEVICE'" ;; esac
+# the form only (bin/fleet devices checks it against the GPUs once built)
+case ${DEVICE:-all} in all) ;; ''|*[!0-9,]*) usage_error "--device must be a GPU ordinal (0, 1, ...), a list (0,2) or all, not '$DEVICE'" ;; esac
 case $OUTDIR in /*) ;; *) OUTDIR=$CALLER_PWD/$OUTDIR ;; esac
 if [ -n "$DATA" ]; then
     case $DATA in /*) ;; *) DATA=$CALLER_PWD/$DATA ;; esac
@@ -230,7 +238,9 @@ mkdir -p "$STAGE/data" "$LOGDIR" || { say "cannot create folders in $STAGE"; exi
 printf 'step\tstatus\tstart_us\tend_us\n' >"$LOGDIR/steps.tsv"
 
 
-have_gpu() { command -v "$NVIDIA_SMI" >/dev/null 2>&1 && "$NVIDIA_SMI" -L 2>/dev/null | grep -q '^GPU'; }
+# (grep reads every line: grep -q would stop at the first and, with
+# pipefail, a list of several GPUs could fail on the writer's SIGPIPE)
+have_gpu() { command -v "$NVIDIA_SMI" >/dev/null 2>&1 && "$NVIDIA_SMI" -L 2>/dev/null | grep '^GPU' >/dev/null; }
 # the Makefile's own search for nvcc
 have_nvcc() { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }
 MODE="" NOTE=""
@@ -238,8 +248,7 @@ if [ -n "$LOG" ]; then MODE=kernel NOTE=$LOG
 elif [ -n "$DATA" ]; then MODE=data NOTE=$DATA
 elif [ $NOGPU = 0 ] && have_gpu && { [ -x "$READONLY" ] || have_nvcc; }; then
     # a fresh clone has no ./readonly yet: the build step below makes it
-    MODE=gpu NOTE="device $DEVICE"
-    [ $QUICK = 1 ] && NOTE+=", --quick (shorter runs)"
+    MODE=gpu   # NOTE: once the GPUs are known (after the build)
 else
     MODE=reference
     if [ $NOGPU = 1 ]; then NOTE="No GPU used (--no-gpu)"
@@ -260,6 +269,18 @@ FAMILIES=$(bin/names families | paste -sd,) && [ -n "$FAMILIES" ] || { say "bin/
 if [ $MODE = gpu ] && [ ! -x "$READONLY" ]; then
     say "make did not build $READONLY (see $LOGDIR/make.log): nothing can be measured"
     exit 1
+fi
+# the GPUs to measure: those --device names (default all) among the ones
+# nvidia-smi -L lists; one GPU is the run of one GPU, as it always was
+GPUS=()
+if [ $MODE = gpu ]; then
+    "$NVIDIA_SMI" -L 2>/dev/null >"$WORK/smi_list.txt"
+    mapfile -t GPUS < <(bin/fleet devices "${DEVICE:-all}" <"$WORK/smi_list.txt" 2>"$WORK/devices.err")
+    if [ ${#GPUS[@]} -eq 0 ]; then say "--device ${DEVICE:-all}: $(cat "$WORK/devices.err")"; exit 2; fi
+    DEVICE=${GPUS[0]}
+    if [ ${#GPUS[@]} -eq 1 ]; then NOTE="device $DEVICE"
+    else DEVICES=$(IFS=,; printf '%s' "${GPUS[*]}"); NOTE="devices $DEVICES (${#GPUS[@]} GPUs at once)"; fi
+    [ $QUICK = 1 ] && NOTE+=", --quick (shorter runs)"
 fi
 
 # ---------------------------------------------------------------- 2. results
@@ -291,6 +312,40 @@ measure() {
     fi
     return 0
 }
+# several GPUs at once: scripts/reference.sh --device LIST writes one folder
+# per GPU into data/ (and one log each, moved to logs/); then each GPU's
+# sector tables, one GPU after the other (Nsight Compute on the GPU alone),
+# and the fleet tables beside the folders (bin/fleet collect)
+measure_all() {
+    local q=() t0 rc d f dirs=() ord
+    [ $QUICK = 1 ] && q=(--quick)
+    t0=$(now_us)
+    in_bg bash "$REFERENCE_SCRIPT" "$STAGE/data" --device "$DEVICES" "${q[@]}"
+    rc=$?
+    part "measure: the reference set on GPUs $DEVICES at once (scripts/reference.sh --device $DEVICES)" $rc "$t0"
+    [ $rc -eq 0 ] || say "some measurements failed (above, and logs/reference_*.log); reporting the others"
+    for f in "$STAGE"/data/*.log; do [ -f "$f" ] && mv -- "$f" "$LOGDIR/reference_${f##*/}"; done
+    mapfile -d '' -t dirs < <(bin/report gpus "$STAGE/data" --nul)
+    [ ${#dirs[@]} -gt 0 ] || { say "no GPU's results were written into $STAGE/data"; return 1; }
+    for d in "${dirs[@]}"; do SOURCES+=("${d##*/}=$OUTDIR/data/${d##*/}"); done
+    if command -v ncu >/dev/null 2>&1 && [ -f "$NCU_SCRIPT" ]; then
+        for d in "${dirs[@]}"; do
+            ord=$(bin/tsv get "$d/device.tsv" value --where key=device_ordinal) || continue
+            t0=$(now_us)
+            CUDA_VISIBLE_DEVICES=$ord in_bg bash "$NCU_SCRIPT" all --out "$d" "${q[@]}"
+            rc=$?
+            part "measure: the sector tables of GPU $ord (scripts/ncu_profile.sh all)" $rc "$t0"
+            [ $rc -eq 0 ] || say "a sector table of GPU $ord failed (above)"
+        done
+    else
+        say "ncu not found: no sector table (the report says which command makes it)"
+    fi
+    t0=$(now_us)
+    bin/fleet collect "$STAGE/data" --depth 1 >&2
+    rc=$?
+    part "compare the GPUs (bin/fleet collect)" $rc "$t0"
+    return 0
+}
 # copy SRC LABEL: the tables and the small logs (not logs_1e7, logs_1e8: they
 # are large and the report does not read them)
 copy_one() {
@@ -309,6 +364,10 @@ collect() {
         copy_one "$d" "${d##*/}" || { echo "could not copy $d" >&2; return 1; }
         SOURCES+=("${d##*/}=${d#"$PWD"/}")
     done
+    # the fleet tables of a folder of several GPUs' folders (bin/fleet collect)
+    for d in fleet.tsv fleet_summary.tsv fleet_chart.tsv; do
+        [ ! -f "$src/$d" ] || cp -- "$src/$d" "$STAGE/data/" || { echo "could not copy $src/$d" >&2; return 1; }
+    done
 }
 # your kernel's log: the verdict and the statistics (its charts: bin/report
 # plan --log, step 3)
@@ -322,6 +381,8 @@ kernel_tables() {
 if [ $MODE = kernel ]; then
     step "the verdict and statistics of $LOG (bin/verdict, bin/latency_stats)" kernel_tables ||
         { say "$LOG could not be read: nothing to report"; exit 1; }
+elif [ $MODE = gpu ] && [ ${#GPUS[@]} -gt 1 ]; then
+    step "measure GPUs $DEVICES at once (scripts/reference.sh --device $DEVICES), then compare them (bin/fleet)" measure_all
 elif [ $MODE = gpu ]; then
     step "measure GPU $DEVICE (scripts/reference.sh)" measure
 else

@@ -37,7 +37,7 @@ const fleet_figure_def fleet_figures[FLEET_NFIG] = {
     [FLEET_L2_FAR_LAT_CYCLES]  = {"l2_far_lat_cycles", "cycles", 0.1,
                                   "L2 hit latency, far partition"},
     [FLEET_READ_BW_GBPS]       = {"read_bw_GBps", "GB/s", 0.1,
-                                  "best read bandwidth (ceiling.tsv, else readonly float4 at WPB 4)"},
+                                  "best read bandwidth (ceiling.tsv, else readonly float4 at WPB 4)", 1},
     [FLEET_SM_CLOCK_MHZ]       = {"sm_clock_MHz", "MHz", 1.0,
                                   "SM clock measured under a memory-bound load"},
     /* the overhead is a few percent and may be near 0: a relative floor alone
@@ -59,6 +59,7 @@ void fleet_rule_default(fleet_rule *r)
     r->k_mads = 3.0;
     r->floor_pct = 1.0;
     r->min_group = 3;
+    r->pct_below = 5.0;
 }
 
 /* ------------------------------------------------------------ statistics */
@@ -113,8 +114,9 @@ void fleet_judge_values(const double *v, size_t n, double resolution, const flee
         f->median = med;
         f->mad = mad;
         f->floor = floor_v;
-        f->distance_mads = NAN;
+        f->distance_mads = f->pct_from_median = NAN;
         f->flagged = -1;
+        f->by_mad = f->by_pct = 0;
         f->note[0] = 0;
         if (!isfinite(v[i])) {
             snprintf(f->note, sizeof f->note, "no value");
@@ -125,12 +127,31 @@ void fleet_judge_values(const double *v, size_t n, double resolution, const flee
         } else {
             const double scale = mad > floor_v ? mad : floor_v;
             f->distance_mads = (v[i] - med) / scale;
-            f->flagged = fabs(f->distance_mads) > rule->k_mads;
+            f->pct_from_median = med != 0 ? 100.0 * (v[i] - med) / fabs(med) : NAN;
+            f->flagged = f->by_mad = fabs(f->distance_mads) > rule->k_mads;
             if (mad < floor_v)
                 snprintf(f->note, sizeof f->note, "MAD %.3g below the floor: distance in floors of %.3g",
                          mad, floor_v);
         }
     }
+}
+
+void fleet_judge_below(fleet_fig *out, size_t n, double pct_below)
+{
+    for (size_t i = 0; i < n && pct_below > 0; i++)
+        if (out[i].flagged >= 0 && out[i].pct_from_median < -pct_below) out[i].by_pct = out[i].flagged = 1;
+}
+
+void fleet_judge_figure(const double *v, size_t n, int fig, const fleet_rule *rule, fleet_fig *out)
+{
+    fleet_judge_values(v, n, fleet_figures[fig].resolution, rule, out);
+    if (fleet_figures[fig].below_rule) fleet_judge_below(out, n, rule->pct_below);
+}
+
+const char *fleet_flag_rule(const fleet_fig *x)
+{
+    if (x->flagged != 1) return "-";
+    return x->by_mad && x->by_pct ? "both" : x->by_pct ? "pct_below_median" : "mad";
 }
 
 int fleet_judge(fleet_gpu *gpus, size_t n, const fleet_rule *rule)
@@ -151,16 +172,12 @@ int fleet_judge(fleet_gpu *gpus, size_t n, const fleet_rule *rule)
             if (!done[b] && !strcmp(gpus[b].name, gpus[a].name)) idx[m++] = b, done[b] = 1;
         for (int f = 0; f < FLEET_NFIG; f++) {
             for (size_t i = 0; i < m; i++) v[i] = gpus[idx[i]].fig[f].value;
-            fleet_judge_values(v, m, fleet_figures[f].resolution, rule, res);
-            for (size_t i = 0; i < m; i++) {
+            fleet_judge_figure(v, m, f, rule, res);
+            for (size_t i = 0; i < m; i++) {   /* the judgement, not the value and its source */
                 fleet_fig *dst = &gpus[idx[i]].fig[f];
-                dst->n = res[i].n;
-                dst->median = res[i].median;
-                dst->mad = res[i].mad;
-                dst->floor = res[i].floor;
-                dst->distance_mads = res[i].distance_mads;
-                dst->flagged = res[i].flagged;
-                snprintf(dst->note, sizeof dst->note, "%s", res[i].note);
+                res[i].value = dst->value;
+                memcpy(res[i].source, dst->source, sizeof res[i].source);
+                *dst = res[i];
             }
         }
     }
@@ -467,6 +484,7 @@ int fleet_read_gpu(const char *dir, const char *label, fleet_gpu *g, char *err, 
     for (int f = 0; f < FLEET_NFIG; f++) {
         g->fig[f].value = NAN;
         g->fig[f].median = g->fig[f].mad = g->fig[f].floor = g->fig[f].distance_mads = NAN;
+        g->fig[f].pct_from_median = NAN;
         g->fig[f].flagged = -1;
     }
     read_identity(dir, g);
@@ -490,10 +508,11 @@ static void put_rule(FILE *f, const fleet_rule *r, const fleet_gpu *g, size_t n)
     fprintf(f, "# rule\tflagged when |value - median| > %g x max(MAD, floor); median and MAD (median "
                "absolute deviation, unscaled) over the GPUs of one model (device name) that have the "
                "figure; floor = max(%g %% of |median|, the figure's resolution); models with fewer "
-               "than %d such GPUs are not judged\n",
-            r->k_mads, r->floor_pct, r->min_group);
-    fprintf(f, "# k_mads\t%g\n# floor_pct\t%g\n# min_group\t%d\n# gpus\t%zu\n", r->k_mads, r->floor_pct,
-            r->min_group, n);
+               "than %d such GPUs are not judged; read_bw_GBps is also flagged more than %g %% below the "
+               "median, whatever the MAD rule says (0: off)\n",
+            r->k_mads, r->floor_pct, r->min_group, r->pct_below);
+    fprintf(f, "# k_mads\t%g\n# floor_pct\t%g\n# min_group\t%d\n# pct_below\t%g\n# gpus\t%zu\n", r->k_mads,
+            r->floor_pct, r->min_group, r->pct_below, n);
     /* the models, each with its number of GPUs */
     size_t nmodels = 0;
     fprintf(f, "# models\t");
@@ -518,9 +537,9 @@ static void write_fleet(FILE *f, const fleet_gpu *g, size_t n, const fleet_rule 
         fprintf(f, "# figure_%s\t%s (%s)\n", fleet_figures[k].name, fleet_figures[k].what,
                 fleet_figures[k].unit);
     fprintf(f, "# distance_mads\t(value - median) / max(mad, mad_floor), signed; flagged 1, 0, or - "
-               "(not judged: see note)\n");
-    fprintf(f, "gpu\tname\tfigure\tvalue\tunit\tmedian\tmad\tdistance_mads\tflagged\tuuid\tn\t"
-               "mad_floor\tsource\tnote\tfolder\n");
+               "(not judged: see note); rule: what flagged it (mad, pct_below_median, both; - when not)\n");
+    fprintf(f, "gpu\tname\tfigure\tvalue\tunit\tmedian\tmad\tdistance_mads\tpct_from_median\tflagged\trule\t"
+               "uuid\tn\tmad_floor\tsource\tnote\tfolder\n");
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < FLEET_NFIG; k++) {
             const fleet_fig *x = &g[i].fig[k];
@@ -532,7 +551,10 @@ static void write_fleet(FILE *f, const fleet_gpu *g, size_t n, const fleet_rule 
             put_num(f, "%.4g", x->mad);
             fputc('\t', f);
             put_num(f, "%.2f", x->distance_mads);
-            fprintf(f, "\t%s\t%s\t%d\t", x->flagged < 0 ? "-" : x->flagged ? "1" : "0", g[i].uuid, x->n);
+            fputc('\t', f);
+            put_num(f, "%.2f", x->pct_from_median);
+            fprintf(f, "\t%s\t%s\t%s\t%d\t", x->flagged < 0 ? "-" : x->flagged ? "1" : "0", fleet_flag_rule(x),
+                    g[i].uuid, x->n);
             put_num(f, "%.4g", x->floor);
             char src[sizeof x->source], note[sizeof x->note], dir[sizeof g[i].dir];
             field_copy(src, sizeof src, x->source);
@@ -565,8 +587,8 @@ static void write_summary(FILE *f, const fleet_gpu *g, size_t n, const fleet_rul
             if (x->flagged == 1) {
                 flagged++;
                 const size_t l = strlen(list);
-                snprintf(list + l, sizeof list - l, "%s%s %+.1f", l ? ", " : "", fleet_figures[k].name,
-                         x->distance_mads);
+                snprintf(list + l, sizeof list - l, "%s%s %+.1f (%s)", l ? ", " : "", fleet_figures[k].name,
+                         x->distance_mads, fleet_flag_rule(x));
             }
         }
         fprintf(f, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", g[i].label, g[i].name, g[i].uuid, have, judged,
@@ -580,9 +602,10 @@ static void write_summary(FILE *f, const fleet_gpu *g, size_t n, const fleet_rul
 static void write_chart(FILE *f, const fleet_gpu *g, size_t n, const fleet_rule *r)
 {
     fprintf(f, "# fleet chart data: per figure and model, each GPU's value, its ratio to the model's "
-               "median and the band median +- k x max(MAD, floor) that the rule allows\n");
+               "median and the band median +- k x max(MAD, floor) that the rule allows (read_bw_GBps: its "
+               "low end at most pct_below %% below the median)\n");
     fprintf(f, "# k_mads\t%g\n", r->k_mads);
-    fprintf(f, "figure\tunit\tname\tgpu\tindex\tvalue\tratio\tdistance_mads\tband_lo\tband_hi\tflagged\n");
+    fprintf(f, "figure\tunit\tname\tgpu\tindex\tvalue\tratio\tdistance_mads\tband_lo\tband_hi\tflagged\trule\n");
     for (int k = 0; k < FLEET_NFIG; k++) {
         for (size_t a = 0; a < n; a++) {
             int seen = 0;
@@ -594,6 +617,9 @@ static void write_chart(FILE *f, const fleet_gpu *g, size_t n, const fleet_rule 
                 const fleet_fig *x = &g[b].fig[k];
                 if (!isfinite(x->value)) continue;
                 const double scale = x->mad > x->floor ? x->mad : x->floor;
+                double lo = x->median - r->k_mads * scale;   /* the band: both rules */
+                if (fleet_figures[k].below_rule && r->pct_below > 0 && x->median * (1 - r->pct_below / 100) > lo)
+                    lo = x->median * (1 - r->pct_below / 100);
                 fprintf(f, "%s\t%s\t%s\t%s\t%d\t", fleet_figures[k].name, fleet_figures[k].unit, g[b].name,
                         g[b].label, ++index);
                 put_num(f, "%.6g", x->value);
@@ -602,10 +628,10 @@ static void write_chart(FILE *f, const fleet_gpu *g, size_t n, const fleet_rule 
                 fputc('\t', f);
                 put_num(f, "%.2f", x->distance_mads);
                 fputc('\t', f);
-                put_num(f, "%.6g", x->flagged >= 0 ? x->median - r->k_mads * scale : NAN);
+                put_num(f, "%.6g", x->flagged >= 0 ? lo : NAN);
                 fputc('\t', f);
                 put_num(f, "%.6g", x->flagged >= 0 ? x->median + r->k_mads * scale : NAN);
-                fprintf(f, "\t%s\n", x->flagged < 0 ? "-" : x->flagged ? "1" : "0");
+                fprintf(f, "\t%s\t%s\n", x->flagged < 0 ? "-" : x->flagged ? "1" : "0", fleet_flag_rule(x));
             }
         }
     }

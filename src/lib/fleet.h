@@ -27,6 +27,13 @@
  * With fewer than min_group (3) GPUs of a model no GPU is judged: of two
  * that disagree, the median cannot say which one is off.
  *
+ * The second rule, for the figures marked below_rule (read bandwidth): a
+ * GPU more than pct_below (5) % below its model's median is flagged
+ * whatever the MAD rule says.  In a fleet whose cards spread by a few
+ * percent the MAD grows with the spread, and a 6 % slow card can lie
+ * within 3 MADs; sites flag a card 4-10 % slow.  Each flag says which rule
+ * raised it (fleet_flag_rule): mad, pct_below_median or both.
+ *
  * Plain C11 and POSIX (directory listing).
  */
 #ifndef WARPLAT_FLEET_H
@@ -54,6 +61,7 @@ typedef struct fleet_figure_def {
     const char *unit;         /* "cycles" */
     double resolution;        /* smallest floor of the MAD, in the unit */
     const char *what;         /* one line for the report */
+    int below_rule;           /* 1: the pct_below rule applies too */
 } fleet_figure_def;
 
 extern const fleet_figure_def fleet_figures[FLEET_NFIG];
@@ -65,6 +73,8 @@ typedef struct fleet_rule {
     double k_mads;            /* flagged beyond this many MADs (default 3) */
     double floor_pct;         /* the MAD's floor, % of |median| (default 1) */
     int min_group;            /* fewest GPUs of a model to judge (default 3) */
+    double pct_below;         /* below_rule figures: flagged more than this
+                               * % below the median (default 5; 0: off) */
 } fleet_rule;
 
 void fleet_rule_default(fleet_rule *r);
@@ -77,7 +87,9 @@ typedef struct fleet_fig {
     int n;                    /* GPUs of this model that have the figure */
     double median, mad, floor;/* NAN when not judged */
     double distance_mads;     /* signed; NAN when not judged */
+    double pct_from_median;   /* 100 (value - median) / |median|; NAN when not judged */
     int flagged;              /* 1, 0, or -1: not judged (see note) */
+    int by_mad, by_pct;       /* which rule flagged it (both may) */
     char note[160];           /* why not judged, or "" */
 } fleet_fig;
 
@@ -107,9 +119,22 @@ double fleet_median(const double *v, size_t n);
 double fleet_mad(const double *v, size_t n, double median);
 
 /* The statistics of one figure over one group of values: fills each
- * out[i] (n, median, mad, floor, distance_mads, flagged, note) for v[i]. */
+ * out[i] (n, median, mad, floor, distance_mads, pct_from_median, flagged,
+ * by_mad, note) for v[i].  The MAD rule only. */
 void fleet_judge_values(const double *v, size_t n, double resolution, const fleet_rule *rule,
                         fleet_fig *out);
+
+/* The percentage rule on judged values (after fleet_judge_values): each
+ * out[i] more than pct_below % below its median gets by_pct and flagged
+ * (pct_below <= 0: nothing). */
+void fleet_judge_below(fleet_fig *out, size_t n, double pct_below);
+
+/* Both rules as fleet_judge applies them to figure fig (fleet_figure_id). */
+void fleet_judge_figure(const double *v, size_t n, int fig, const fleet_rule *rule, fleet_fig *out);
+
+/* The rule that flagged x: "mad", "pct_below_median", "both", or "-"
+ * (within, or not judged). */
+const char *fleet_flag_rule(const fleet_fig *x);
 
 /* Group gpus by device name and judge every figure within each group.
  * Returns 0, -1 when memory runs out. */

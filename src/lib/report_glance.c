@@ -361,6 +361,131 @@ static void gpu_block(report_doc *d, rd_section *s, const rc_ctx *c, int gi, con
     }
 }
 
+/* ------------------------------------------------------------ the fleet */
+
+/* A field of fleet.tsv's row r, "" when the column is missing. */
+static const char *ff(const tsv_table *t, size_t r, const char *col)
+{
+    const char *v = tsv_get(t, r, col);
+    return v ? v : "";
+}
+
+/* The row whose a is va and b is vb, or -1. */
+static long tsv_find2(const tsv_table *t, const char *a, const char *va, const char *b, const char *vb)
+{
+    for (long r = tsv_find(t, a, va, 0); r >= 0; r = tsv_find(t, a, va, (size_t)r + 1))
+        if (!strcmp(ff(t, (size_t)r, b), vb)) return r;
+    return -1;
+}
+
+static void fleet_value(char *buf, size_t len, const tsv_table *t, size_t r)
+{
+    const double v = tsv_num(t, r, "value");
+    const char *fmt = !strcmp(ff(t, r, "unit"), "%") ? "%.2f" : "%.1f";
+    if (!isfinite(v)) { snprintf(buf, len, "-"); return; }
+    int u = snprintf(buf, len, fmt, v);
+    if (!strcmp(ff(t, r, "flagged"), "1") && u > 0 && (size_t)u < len)
+        snprintf(buf + u, len - (size_t)u, " (flagged: %s)", ff(t, r, "rule"));
+}
+
+/* One model's table: a row per GPU, a column per figure that some GPU of
+ * the model has, the verdict; then the median and the MAD.  The flags as
+ * findings, each with its rule.  Returns the GPUs flagged. */
+static int fleet_model(report_doc *d, rd_section *s, const tsv_table *t, const tsv_table *sum, const char *model)
+{
+    int figs[FLEET_NFIG], nf = 0, ngpu = 0, nflag = 0;
+    const char *gpus[RC_MAX_GPUS * 8];
+    for (int k = 0; k < FLEET_NFIG; k++) {
+        int any = 0;
+        for (size_t r = 0; r < t->nrow; r++)
+            any |= !strcmp(ff(t, r, "name"), model) && !strcmp(ff(t, r, "figure"), fleet_figures[k].name) &&
+                   isfinite(tsv_num(t, r, "value"));
+        if (any) figs[nf++] = k;
+    }
+    for (size_t r = 0; r < t->nrow; r++) {
+        if (strcmp(ff(t, r, "name"), model)) continue;
+        int seen = 0;
+        for (int i = 0; i < ngpu && !seen; i++) seen = !strcmp(gpus[i], ff(t, r, "gpu"));
+        if (!seen && ngpu < (int)(sizeof gpus / sizeof gpus[0])) gpus[ngpu++] = ff(t, r, "gpu");
+    }
+    rd_table *tab = rd_table_new((size_t)nf + 2);
+    rd_table_set(tab, 0, 0, "gpu");
+    for (int j = 0; j < nf; j++) rd_table_set(tab, 0, (size_t)j + 1, "%s", fleet_figures[figs[j]].name);
+    rd_table_set(tab, 0, (size_t)nf + 1, "verdict");
+    char cell[160];
+    for (int i = 0; i < ngpu; i++) {
+        rd_table_set(tab, (size_t)i + 1, 0, "%s", gpus[i]);
+        for (int j = 0; j < nf; j++) {
+            const long r = tsv_find2(t, "gpu", gpus[i], "figure", fleet_figures[figs[j]].name);
+            if (r < 0) { rd_table_set(tab, (size_t)i + 1, (size_t)j + 1, "-"); continue; }
+            fleet_value(cell, sizeof cell, t, (size_t)r);
+            rd_table_set(tab, (size_t)i + 1, (size_t)j + 1, "%s", cell);
+        }
+        const long v = sum ? tsv_find(sum, "gpu", gpus[i], 0) : -1;
+        rd_table_set(tab, (size_t)i + 1, (size_t)nf + 1, "%s", v >= 0 ? ff(sum, (size_t)v, "verdict") : "-");
+    }
+    static const char *const stat[2] = {"median", "mad"};
+    for (int q = 0; q < 2; q++) {
+        rd_table_set(tab, (size_t)ngpu + 1 + q, 0, "%s", q ? "MAD" : "median");
+        for (int j = 0; j < nf; j++) {
+            const long r = ngpu ? tsv_find2(t, "gpu", gpus[0], "figure", fleet_figures[figs[j]].name) : -1;
+            const double v = r >= 0 ? tsv_num(t, (size_t)r, stat[q]) : NAN;
+            const int pct = !strcmp(fleet_figures[figs[j]].unit, "%");
+            rd_table_set(tab, (size_t)ngpu + 1 + q, (size_t)j + 1, isfinite(v) ? (q || pct ? "%.2f" : "%.1f") : "-", v);
+        }
+        rd_table_set(tab, (size_t)ngpu + 1 + q, (size_t)nf + 1, "-");
+    }
+    rd_table_add(d, s, tab);
+    const char *note = NULL;
+    for (size_t r = 0; r < t->nrow; r++) {
+        if (strcmp(ff(t, r, "name"), model)) continue;
+        if (!strcmp(ff(t, r, "flagged"), "-") && !strncmp(ff(t, r, "note"), "not judged", 10) && !note) note = ff(t, r, "note");
+        if (strcmp(ff(t, r, "flagged"), "1")) continue;
+        nflag++;
+        rd_finding(d, s, "Flagged: %s, %s %s %s against the median %s (%+.2f%%, %+.1f MADs): rule %s.", ff(t, r, "gpu"),
+                   ff(t, r, "figure"), ff(t, r, "value"), ff(t, r, "unit"), ff(t, r, "median"),
+                   tsv_num(t, r, "pct_from_median"), tsv_num(t, r, "distance_mads"), ff(t, r, "rule"));
+    }
+    if (!nflag && note) rd_finding(d, s, "%s: not judged (%s).", model, note + strlen("not judged: "));
+    else if (!nflag) rd_finding(d, s, "%s: no GPU stands out; every figure is within both rules.", model);
+    return nflag;
+}
+
+/* The fleet of a report of several GPUs measured together: data/fleet.tsv
+ * (bin/fleet collect), a table per model, and the flags with their rule.
+ * Nothing when the report has no fleet.tsv (one GPU). */
+static void fleet_block(report_doc *d, rd_section *s, const rc_ctx *c)
+{
+    char path[4200], err[512];
+    snprintf(path, sizeof path, "%s/data/fleet.tsv", c->outdir);
+    if (!rc_exists(path)) return;
+    tsv_table t, sum;
+    if (tsv_read(path, &t, err, sizeof err) != 0) {
+        rd_failed(d, s, "the fleet table (data/fleet.tsv)", err);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/data/fleet_summary.tsv", c->outdir);
+    const int have_sum = rc_exists(path) && tsv_read(path, &sum, err, sizeof err) == 0;
+    rd_heading(d, s, "The fleet: %.0f GPUs measured at once", tsv_meta_num(&t, "gpus"));
+    rd_para(d, s, "Each figure of each GPU against the median of the GPUs of its model (bin/fleet, docs/fleet.md): "
+                  "flagged when it lies more than %g MADs from the median (rule mad), or, for read_bw_GBps, more "
+                  "than %g%% below it (rule pct_below_median); a model with fewer than %g GPUs is not judged.",
+            tsv_meta_num(&t, "k_mads"), tsv_meta_num(&t, "pct_below"), tsv_meta_num(&t, "min_group"));
+    const char *models[RC_MAX_GPUS * 8];
+    int nm = 0;
+    for (size_t r = 0; r < t.nrow; r++) {
+        int seen = 0;
+        for (int i = 0; i < nm && !seen; i++) seen = !strcmp(models[i], ff(&t, r, "name"));
+        if (!seen && nm < (int)(sizeof models / sizeof models[0])) models[nm++] = ff(&t, r, "name");
+    }
+    for (int i = 0; i < nm; i++) fleet_model(d, s, &t, have_sum ? &sum : NULL, models[i]);
+    rd_links_start(d, s, "data:");
+    rd_link(d, s, "data/fleet.tsv", "fleet.tsv");
+    if (have_sum) rd_link(d, s, "data/fleet_summary.tsv", "fleet_summary.tsv");
+    if (have_sum) tsv_free(&sum);
+    tsv_free(&t);
+}
+
 /* ------------------------------------------------------------ summary.json */
 
 static void json_lat(FILE *f, const char *name, double cyc, double ns, int last)
@@ -479,6 +604,7 @@ int rc_glance_finish(report_doc *d, const rc_ctx *c, const char *mode, const cha
     rd_section *s = rd_section_add(d, "glance", "At a glance");
     rd_para(d, s, "The answers first, one block per GPU; each line links to the section it comes from. "
                   "The same figures, with their units, are in summary.json beside this page.");
+    fleet_block(d, s, c);
     for (int gi = 0; gi < c->ng; gi++) {
         gpu_figures(&c->g[gi], mode, ref_root, &xs[gi]);
         gpu_block(d, s, c, gi, &xs[gi]);

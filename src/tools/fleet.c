@@ -5,6 +5,8 @@
  *   fleet report DIR... --out FLEETDIR [--chart FILE] [rule options]
  *   fleet collect ROOT [--out FLEETDIR] [--list] [--depth D] [--chart FILE] [rule options]
  *   fleet key DIR [--ordinal K]
+ *   fleet devices SPEC < (nvidia-smi -L)
+ *   fleet concurrent ALONE ALL --alone-s S --all-s S [--out FILE]
  *
  * report   DIR is one GPU's results folder (scripts/reference.sh OUTDIR).
  *          Writes FLEETDIR/fleet.tsv (one row per GPU and figure),
@@ -18,6 +20,16 @@
  * key      The folder name a GPU's results get in a fleet:
  *          gpu<K>-<8 hex of the UUID>-<name> (names_gpu), with "nouuid" when
  *          the folder does not record a UUID (older results).
+ * devices  The GPUs SPEC names (all, an ordinal, or a list 0,2) among those
+ *          that nvidia-smi -L lists on stdin, one ordinal a line: what
+ *          scripts/report.sh measures.  Exit 2 when SPEC is no such form,
+ *          1 when it names a GPU the list lacks or the list has none.
+ * concurrent  One GPU measured alone (ALONE) against the same GPU measured
+ *          while every GPU of the host ran (ALL): the drift table's
+ *          figures and tolerances (drift.h), and the two runs' wall times
+ *          against the limit of --wall-limit (1.15) times the alone run.
+ *          TSV to stdout or --out; a verdict line per figure on stderr.
+ *          Exit 0 written (also when outside), 1 a folder unreadable.
  *
  * Exit status: 0 written (flagged GPUs are a result, not a failure); 1 a
  * folder is unreadable, no results were found, or an output could not be
@@ -33,8 +45,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "drift.h"
 #include "fleet.h"
 #include "gp.h"
+#include "gpusel.h"
 #include "outfile.h"
 
 #define PROG "fleet"
@@ -45,6 +59,8 @@ static void usage(FILE *f, const cli_opt *opts)
         "usage: " PROG " report DIR... --out FLEETDIR [options]\n"
         "       " PROG " collect ROOT [--out FLEETDIR] [--list] [--depth D] [options]\n"
         "       " PROG " key DIR [--ordinal K]\n"
+        "       nvidia-smi -L | " PROG " devices SPEC\n"
+        "       " PROG " concurrent ALONE ALL --alone-s S --all-s S [--out FILE]\n"
         "\n"
         "Compare GPUs of one model: per figure (DRAM and L2 latency plateaus, read\n"
         "bandwidth, SM clock under load, probe overhead) the median over the GPUs of\n"
@@ -52,18 +68,26 @@ static void usage(FILE *f, const cli_opt *opts)
         "the median in MADs.  A GPU is flagged when a figure lies more than K MADs\n"
         "from its model's median; the MAD is floored at FLOOR %% of the median (and\n"
         "the figure's resolution) so that identical GPUs are not flagged for\n"
-        "rounding; a model with fewer than MIN GPUs is not judged.\n"
+        "rounding; a model with fewer than MIN GPUs is not judged.  Read bandwidth\n"
+        "is also flagged more than PCT %% below its model's median, whatever the\n"
+        "MAD rule says; each flag names its rule (mad, pct_below_median, both).\n"
         "\n"
         "  report DIR...   DIR: one GPU's results folder (scripts/reference.sh)\n"
         "  collect ROOT    every results folder under ROOT (a --device all run,\n"
         "                  the RESULTS folder of scripts/slurm/submit.sh)\n"
         "  key DIR         print the folder name of DIR's GPU in a fleet\n"
+        "  devices SPEC    the GPUs SPEC (all, K, or K,L,...) names among those\n"
+        "                  nvidia-smi -L lists on stdin, one ordinal a line\n"
+        "  concurrent ALONE ALL   one GPU measured alone against the same GPU while\n"
+        "                  every GPU ran: the drift figures within their tolerances,\n"
+        "                  and the wall times (ALL at most --wall-limit x ALONE)\n"
         "\n");
     cli_print_options(f, opts);
     fprintf(f,
         "\n"
         "Writes FLEETDIR/fleet.tsv (gpu, name, figure, value, unit, median, mad,\n"
-        "distance_mads, flagged, ...), fleet_summary.tsv and fleet_chart.tsv.\n"
+        "distance_mads, pct_from_median, flagged, rule, ...), fleet_summary.tsv and\n"
+        "fleet_chart.tsv.\n"
         "Exit status: 0 written (also with flagged GPUs), 1 runtime error, 2 usage.\n");
 }
 
@@ -163,6 +187,84 @@ static int cmd_key(const char *dir, uint64_t ordinal)
     return outfile_check_stdout(PROG);
 }
 
+/* fleet devices SPEC: the selected ordinals.  The exit status. */
+static int cmd_devices(const char *spec)
+{
+    static char text[1 << 16];
+    int avail[GPUSEL_MAX], sel[GPUSEL_MAX];
+    char err[512];
+    /* the form first (with no GPU listed only a bad form says -1), then stdin */
+    if (gpusel_select(spec, avail, 0, sel, GPUSEL_MAX, err, sizeof err) == -1)
+        return cli_usage_error(PROG, "devices: %s", err);
+    const size_t got = fread(text, 1, sizeof text - 1, stdin);
+    text[got] = 0;
+    const int n = gpusel_parse_smi_list(text, avail, GPUSEL_MAX, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    const int k = gpusel_select(spec, avail, n, sel, GPUSEL_MAX, err, sizeof err);
+    if (k == -1) return cli_usage_error(PROG, "devices: %s", err);
+    if (k < 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    for (int i = 0; i < k; i++) printf("%d\n", sel[i]);
+    return outfile_check_stdout(PROG);
+}
+
+/* The table of fleet concurrent, into f. */
+static void put_concurrent(FILE *f, const drift_row *rows, const char *alone, const char *all, double ta, double tb,
+                           double limit)
+{
+    const double ratio = tb / ta;
+    fprintf(f, "# concurrent: one GPU measured alone (bundled) and while every GPU of the host ran (today), "
+               "each figure against the drift tolerance (drift.h)\n");
+    fprintf(f, "# alone_wall_s\t%.1f\n# all_wall_s\t%.1f\n# wall_ratio\t%.3f\n# wall_limit\t%g\n"
+               "# wall_verdict\t%s\n", ta, tb, ratio, limit, ratio <= limit ? "within" : "outside");
+    drift_write_tsv(f, rows, all, alone);
+}
+
+/* fleet concurrent ALONE ALL: the exit status. */
+static int cmd_concurrent(const char *alone, const char *all, double ta, double tb, double limit, const char *out)
+{
+    drift_row rows[FLEET_NFIG];
+    char err[1024];
+    const int outside = drift_compare(all, alone, rows, err, sizeof err);
+    if (outside < 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    if (out) {
+        outfile o;
+        FILE *f = outfile_open(&o, out, "w", err, sizeof err);
+        if (!f) {
+            fprintf(stderr, PROG ": %s\n", err);
+            return 1;
+        }
+        put_concurrent(f, rows, alone, all, ta, tb, limit);
+        if (outfile_commit(&o, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            return 1;
+        }
+    } else {
+        put_concurrent(stdout, rows, alone, all, ta, tb, limit);
+    }
+    for (int i = 0; i < FLEET_NFIG; i++) {
+        const drift_row *r = &rows[i];
+        fprintf(stderr, "%s: alone %.6g, with all GPUs %.6g %s: %s", r->figure, r->bundled, r->today, r->unit,
+                r->verdict == 1 ? "within" : r->verdict == 0 ? "OUTSIDE" : "not compared");
+        if (r->verdict >= 0)
+            fprintf(stderr, " (%+.2f%s, tolerance %g%s)", r->tol_relative ? r->diff_pct : r->diff,
+                    r->tol_relative ? "%" : "", r->tol, r->tol_relative ? "%" : " points");
+        fputc('\n', stderr);
+    }
+    fprintf(stderr, "wall time: alone %.1f s, all GPUs at once %.1f s: %.3f x (limit %g x): %s\n", ta, tb, tb / ta,
+            limit, tb / ta <= limit ? "within" : "OUTSIDE");
+    fprintf(stderr, "concurrent: %d figure%s outside the drift tolerance\n", outside, outside == 1 ? "" : "s");
+    return out ? 0 : outfile_check_stdout(PROG);
+}
+
 /* Read every folder into g[], each labelled (the gpu column): its path
  * under root (collect) or its base name.  0, or 1 after a sentence. */
 static int read_gpus(char **dirs, size_t nd, const char *root, int collect, fleet_gpu *g)
@@ -223,8 +325,9 @@ static int print_summary(const fleet_gpu *g, size_t nd, const fleet_rule *rule, 
             const fleet_fig *x = &g[i].fig[k];
             if (x->flagged != 1) continue;
             if (!any) printf("flagged: %s (%s):", g[i].label, g[i].name);
-            printf("%s %s %.6g %s against a median of %.6g (%+.1f MADs)", any ? ";" : "",
-                   fleet_figures[k].name, x->value, fleet_figures[k].unit, x->median, x->distance_mads);
+            printf("%s %s %.6g %s against a median of %.6g (%+.1f MADs, %+.2f%%; rule %s)", any ? ";" : "",
+                   fleet_figures[k].name, x->value, fleet_figures[k].unit, x->median, x->distance_mads,
+                   x->pct_from_median, fleet_flag_rule(x));
             any = 1;
         }
         if (any) printf("\n"), nflag++;
@@ -282,6 +385,7 @@ int main(int argc, char **argv)
 {
     const char *out = NULL, *chart = NULL;
     int list = 0;
+    double alone_s = NAN, all_s = NAN, wall_limit = 1.15;
     uint64_t depth = 4, ordinal = 0, min_group = 3;
     fleet_rule rule;
     fleet_rule_default(&rule);
@@ -295,15 +399,21 @@ int main(int argc, char **argv)
          "the MAD's floor, % of the median (default 1)", 0, 0},
         {"--min-group", 0, CLI_U64, 3, 100000, 0, 0, &min_group, "MIN",
          "fewest GPUs of a model to judge it (default 3, at least 3)", 0, 0},
+        {"--pct-below", 0, CLI_DOUBLE, 0, 0, 0, 50, &rule.pct_below, "PCT",
+         "flag read bandwidth more than PCT % below the median (default 5; 0: off)", 0, 0},
         {"--list", 0, CLI_FLAG, 0, 0, 0, 0, &list, 0, "collect: print the folders found, write nothing", 0, 0},
         {"--depth", 0, CLI_U64, 1, 16, 0, 0, &depth, "D", "collect: look D folders deep (default 4)", 0, 0},
+        {"--alone-s", 0, CLI_DOUBLE, 0, 0, 0.001, 1e7, &alone_s, "S", "concurrent: the alone run's wall time", 0, 0},
+        {"--all-s", 0, CLI_DOUBLE, 0, 0, 0.001, 1e7, &all_s, "S", "concurrent: the all-GPUs run's wall time", 0, 0},
+        {"--wall-limit", 0, CLI_DOUBLE, 0, 0, 1, 100, &wall_limit, "R",
+         "concurrent: the all-GPUs run may take R x the alone run (default 1.15)", 0, 0},
         {"--ordinal", 0, CLI_U64, 0, 1023, 0, 0, &ordinal, "K", "key: the GPU's ordinal (default 0)", 0, 0},
         CLI_END,
     };
     cli_parse_result r;
     int rc = cli_tool_parse(PROG, argc, argv, opts, CLI_MAX_POS, usage, &r);
     if (rc >= 0) return rc;
-    if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect or key)");
+    if (r.npos < 1) return cli_usage_error(PROG, "a command is missing (report, collect, key or devices)");
     rule.min_group = (int)min_group;
     const char *cmd = r.pos[0];
 
@@ -311,10 +421,19 @@ int main(int argc, char **argv)
         if (r.npos != 2) return cli_usage_error(PROG, "key takes one DIR");
         return cmd_key(r.pos[1], ordinal);
     }
+    if (!strcmp(cmd, "concurrent")) {
+        if (r.npos != 3) return cli_usage_error(PROG, "concurrent takes ALONE and ALL (two results folders of one GPU)");
+        if (!isfinite(alone_s) || !isfinite(all_s)) return cli_usage_error(PROG, "concurrent needs --alone-s and --all-s");
+        return cmd_concurrent(r.pos[1], r.pos[2], alone_s, all_s, wall_limit, out);
+    }
+    if (!strcmp(cmd, "devices")) {
+        if (r.npos != 2) return cli_usage_error(PROG, "devices takes one SPEC (all, an ordinal, or a list such as 0,2)");
+        return cmd_devices(r.pos[1]);
+    }
 
     const int collect = !strcmp(cmd, "collect");
     if (!collect && strcmp(cmd, "report") != 0)
-        return cli_usage_error(PROG, "unknown command '%s' (report, collect or key)", cmd);
+        return cli_usage_error(PROG, "unknown command '%s' (report, collect, key or devices)", cmd);
     if (collect && r.npos != 2) return cli_usage_error(PROG, "collect takes one ROOT");
     if (!collect && r.npos < 2) return cli_usage_error(PROG, "report needs at least one DIR");
     if (!collect && !out) return cli_usage_error(PROG, "report needs --out FLEETDIR");

@@ -121,6 +121,95 @@ expect_says "0 flagged"
 expect_exit 0 bin/fleet collect "$R" --out "$TMP/floor" --floor-pct 10
 expect_says "0 flagged"
 
+# ---- the second rule: read bandwidth more than 5 % below the median is
+# flagged whatever the MAD rule says.  Seven H100s of a fleet that spreads
+# by a few percent (device.tsv and ceiling.tsv each, the read row scaled):
+# one card 6 % slow, within 3 MADs of the spread but flagged by the 5 %
+# rule, and one 3 % slow, flagged by neither.
+P=$TMP/pct
+i=0
+for f in 0.94 0.97 0.975 1.00 1.01 1.025 1.03; do
+    d=$P/gpu$i; mkdir -p "$d"
+    sed "s/^device_uuid.*/device_uuid\tGPU-0000000$i-0000-0000-0000-000000000000/" $H100/device.tsv >"$d/device.tsv"
+    bin/tsv_scale $H100/ceiling.tsv --columns bw_GBps --factor $f --out "$d/ceiling.tsv" 2>/dev/null || fail "tsv_scale $f"
+    i=$((i + 1))
+done
+base=$(bin/tsv get $H100/ceiling.tsv bw_GBps --where operation=read)
+slow6=$(bin/tsv get "$P/gpu0/ceiling.tsv" bw_GBps --where operation=read)
+slow3=$(bin/tsv get "$P/gpu1/ceiling.tsv" bw_GBps --where operation=read)
+# (tsv_scale keeps the column's one decimal)
+close "$slow6" "$(awk -v b="$base" 'BEGIN { print 0.94 * b }')" 0.06 || fail "the 6 % card reads $slow6 GB/s"
+expect_exit 0 bin/fleet collect "$P"
+expect_says "flagged: gpu0 (NVIDIA H100 80GB HBM3): read_bw_GBps $slow6 GB/s against a median of $base"
+expect_says "rule pct_below_median)"
+expect_says "1 flagged"
+F=$P/fleet.tsv
+[ "$(get "$F" gpu3 read_bw_GBps median)" = "$base" ] || fail "the median is not the unscaled card's $base"
+# MAD: the deviations 6, 3, 2.5, 0, 1, 2.5, 3 % -> 2.5 % of the median; the
+# 6 % card is -2.4 MADs out (the MAD rule lets it pass) and -6 % (flagged)
+close "$(get "$F" gpu0 read_bw_GBps mad)" "$(awk -v b="$base" 'BEGIN { print 0.025 * b }')" 0.1 || fail "the MAD is not 2.5 %"
+close "$(get "$F" gpu0 read_bw_GBps distance_mads)" -2.4 0.006 || fail "the 6 % card is $(get "$F" gpu0 read_bw_GBps distance_mads) MADs out"
+close "$(get "$F" gpu0 read_bw_GBps pct_from_median)" -6 0.006 || fail "the 6 % card is $(get "$F" gpu0 read_bw_GBps pct_from_median) % off"
+[ "$(get "$F" gpu0 read_bw_GBps flagged)" = 1 ] || fail "the 6 % slow card is not flagged"
+[ "$(get "$F" gpu0 read_bw_GBps rule)" = pct_below_median ] || fail "the 6 % card's rule: $(get "$F" gpu0 read_bw_GBps rule)"
+close "$(get "$F" gpu1 read_bw_GBps pct_from_median)" -3 0.006 || fail "the 3 % card is $(get "$F" gpu1 read_bw_GBps pct_from_median) % off"
+[ "$(get "$F" gpu1 read_bw_GBps flagged)" = 0 ] || fail "the 3 % slow card is flagged"
+[ "$(get "$F" gpu1 read_bw_GBps rule)" = - ] || fail "the 3 % card has a rule"
+[ "$(bin/tsv get "$P/fleet_summary.tsv" flagged_figures --where gpu=gpu0)" = "read_bw_GBps -2.4 (pct_below_median)" ] ||
+    fail "the summary of the 6 % card: $(bin/tsv get "$P/fleet_summary.tsv" flagged_figures --where gpu=gpu0)"
+for g in gpu1 gpu2 gpu3 gpu4 gpu5 gpu6; do
+    [ "$(bin/tsv get "$P/fleet_summary.tsv" verdict --where gpu=$g)" = ok ] || fail "$g is not ok"
+done
+# the chart's band: its low end 5 % below the median, above the MADs' band
+close "$(bin/tsv get "$P/fleet_chart.tsv" band_lo --where gpu=gpu0 --where figure=read_bw_GBps)" \
+    "$(awk -v b="$base" 'BEGIN { print 0.95 * b }')" 0.01 || fail "the chart's band does not end 5 % below"
+[ "$(bin/tsv get "$P/fleet_chart.tsv" rule --where gpu=gpu0 --where figure=read_bw_GBps)" = pct_below_median ] ||
+    fail "the chart's rule column"
+[ "$(bin/tsv meta "$F" pct_below)" = 5 ] || fail "pct_below metadata"
+# the rule off, or looser than 6 %: nobody flagged
+expect_exit 0 bin/fleet collect "$P" --out "$TMP/pct0" --pct-below 0;   expect_says "0 flagged"
+expect_exit 0 bin/fleet collect "$P" --out "$TMP/pct7" --pct-below 7;   expect_says "0 flagged"
+expect_exit 2 bin/fleet collect "$P" --pct-below 60;                     expect_says "--pct-below"
+
+# ---- concurrent: one GPU alone against the same GPU with all running
+C=$TMP/conc; mkdir -p "$C"; cp -R $H100 "$C/all"
+bin/tsv_scale $H100/latency_ca.tsv --columns cycles_per_load,ns_per_load --factor 1.10 \
+    --rows-from bytes=67108864 --out "$C/all/latency_ca.tsv" 2>/dev/null || fail "tsv_scale"
+expect_exit 2 bin/fleet concurrent $H100 "$C/all";        expect_says "--alone-s and --all-s"
+expect_exit 2 bin/fleet concurrent $H100 --alone-s 1 --all-s 1; expect_says "ALONE and ALL"
+expect_exit 1 bin/fleet concurrent $H100 "$TMP/empty" --alone-s 1 --all-s 1; expect_says "holds no GPU results"
+expect_exit 0 bin/fleet concurrent $H100 "$C/all" --alone-s 100 --all-s 120 --out "$C/c.tsv"
+expect_says "cycles: OUTSIDE (+10.00%, tolerance 5%)"
+expect_says "read_bw_GBps: alone $base, with all GPUs $base GB/s: within (+0.00%, tolerance 5%)"
+expect_says "wall time: alone 100.0 s, all GPUs at once 120.0 s: 1.200 x (limit 1.15 x): OUTSIDE"
+[ "$(bin/tsv get "$C/c.tsv" verdict --where figure=dram_lat_cycles)" = outside ] || fail "DRAM 10 % slower is within 5 %"
+close "$(bin/tsv get "$C/c.tsv" diff_pct --where figure=dram_lat_cycles)" 10 0.02 || fail "DRAM is not 10 % apart"
+[ "$(bin/tsv get "$C/c.tsv" verdict --where figure=read_bw_GBps)" = within ] || fail "the same bandwidth is not within"
+[ "$(bin/tsv meta "$C/c.tsv" wall_ratio)" = 1.200 ] || fail "wall_ratio"
+[ "$(bin/tsv meta "$C/c.tsv" wall_verdict)" = outside ] || fail "wall_verdict"
+expect_exit 0 bin/fleet concurrent $H100 "$C/all" --alone-s 100 --all-s 114 --out "$C/c.tsv"
+[ "$(bin/tsv meta "$C/c.tsv" wall_verdict)" = within ] || fail "1.14 x is not within 1.15 x"
+
+# ---- devices: the GPUs of nvidia-smi -L that a --device names (what
+# scripts/report.sh and reference.sh --device LIST|all measure)
+L4=$(for k in 0 1 2 3; do echo "GPU $k: NVIDIA H100 80GB HBM3 (UUID: GPU-${k}0000000-0000-0000-0000-000000000000)"; done)
+[ "$(bin/fleet devices all <<<"$L4" | paste -sd,)" = 0,1,2,3 ] || fail "devices all"
+[ "$(bin/fleet devices 3,1 <<<"$L4" | paste -sd,)" = 3,1 ] || fail "devices 3,1"
+[ "$(bin/fleet devices all <<<"GPU 0: NVIDIA H200 (UUID: GPU-1)" | paste -sd,)" = 0 ] || fail "devices all of one GPU"
+expect_exit 1 bin/fleet devices 4 <<<"$L4";    expect_says "this host has no GPU 4 (nvidia-smi lists 0, 1, 2, 3)"
+expect_exit 1 bin/fleet devices all </dev/null; expect_says "nvidia-smi lists no GPU"
+expect_exit 2 bin/fleet devices 1-2 </dev/null; expect_says "'1-2' is not all, an ordinal or a list"
+expect_exit 2 bin/fleet devices;               expect_says "devices takes one SPEC"
+# reference.sh --device LIST refuses before it measures anything
+mkdir -p "$TMP/smi"
+printf '#!/usr/bin/env bash
+case "$*" in *-L*) printf "%%s\\n" "GPU 0: A (UUID: x)" "GPU 1: A (UUID: y)" ;; esac\n' >"$TMP/smi/nvidia-smi"
+chmod +x "$TMP/smi/nvidia-smi"
+expect_exit 1 env PATH="$TMP/smi:$PATH" bash scripts/reference.sh "$TMP/refout" --device 0,5
+expect_says "this host has no GPU 5 (nvidia-smi lists 0, 1)"
+expect_exit 2 env PATH="$TMP/smi:$PATH" bash scripts/reference.sh "$TMP/refout" --device 0,,1
+[ -z "$(ls -A "$TMP/refout")" ] || fail "reference.sh wrote into $TMP/refout for GPUs the host lacks"
+
 # ---- the folder key
 expect_exit 0 bin/fleet key $H100 --ordinal 3
 uuid8=$(bin/tsv get $H100/device.tsv value --where key=device_uuid | sed 's/^GPU-//' | cut -c1-8)

@@ -156,6 +156,65 @@ static void test_rule(void)
     CHECK_EQ_I(out[2].flagged, 0);
 }
 
+/* The second rule: read bandwidth more than 5 % below the median is
+ * flagged whatever the MAD rule says, and each flag names its rule. */
+static void test_below(void)
+{
+    fleet_rule r;
+    fleet_rule_default(&r);
+    CHECK_NEAR(r.pct_below, 5, 0);
+    CHECK_EQ_I(fleet_figures[FLEET_READ_BW_GBPS].below_rule, 1);
+    for (int k = 0; k < FLEET_NFIG; k++)
+        if (k != FLEET_READ_BW_GBPS) CHECK_EQ_I(fleet_figures[k].below_rule, 0);
+    fleet_fig out[8];
+    /* a fleet that spreads by 2 %: median 3000, MAD 60; the card 6 % slow
+     * is exactly 3 MADs out (within the MAD rule), 6 % below the median */
+    const double a[] = {2820, 2910, 2940, 3000, 3030, 3060, 3090};
+    fleet_judge_figure(a, 7, FLEET_READ_BW_GBPS, &r, out);
+    CHECK_NEAR(out[0].median, 3000, 0);
+    CHECK_NEAR(out[0].mad, 60, 0);
+    CHECK_NEAR(out[0].distance_mads, -3, 1e-12);
+    CHECK_NEAR(out[0].pct_from_median, -6, 1e-12);
+    CHECK_EQ_I(out[0].flagged, 1);
+    CHECK_EQ_I(out[0].by_mad, 0);
+    CHECK_EQ_I(out[0].by_pct, 1);
+    CHECK(!strcmp(fleet_flag_rule(&out[0]), "pct_below_median"));
+    CHECK_NEAR(out[1].pct_from_median, -3, 1e-12);         /* 3 % slow: within both */
+    CHECK_EQ_I(out[1].flagged, 0);
+    CHECK(!strcmp(fleet_flag_rule(&out[1]), "-"));
+    for (int i = 1; i < 7; i++) CHECK_EQ_I(out[i].flagged, 0);
+    /* the same values as another figure: the MAD rule only */
+    fleet_judge_figure(a, 7, FLEET_DRAM_LAT_CYCLES, &r, out);
+    CHECK_EQ_I(out[0].flagged, 0);
+    /* the rule turned off (0), and a looser one (7 %) */
+    fleet_rule off = r;
+    off.pct_below = 0;
+    fleet_judge_figure(a, 7, FLEET_READ_BW_GBPS, &off, out);
+    CHECK_EQ_I(out[0].flagged, 0);
+    off.pct_below = 7;
+    fleet_judge_figure(a, 7, FLEET_READ_BW_GBPS, &off, out);
+    CHECK_EQ_I(out[0].flagged, 0);
+    /* exactly 5 % below is within; just beyond it is flagged */
+    const double b[] = {2850, 3000, 3000, 2849.9, 3000};
+    fleet_judge_figure(b, 5, FLEET_READ_BW_GBPS, &r, out);
+    CHECK_EQ_I(out[0].by_pct, 0);
+    CHECK_EQ_I(out[3].by_pct, 1);
+    /* tight siblings: the 6 % card is far out by the MADs too: both */
+    const double c[] = {3000, 3001, 2999, 3000, 2820};
+    fleet_judge_figure(c, 5, FLEET_READ_BW_GBPS, &r, out);
+    CHECK(!strcmp(fleet_flag_rule(&out[4]), "both"));
+    /* a card far above the median: the MAD rule, never the percentage one */
+    const double d[] = {3000, 3001, 2999, 3000, 3300};
+    fleet_judge_figure(d, 5, FLEET_READ_BW_GBPS, &r, out);
+    CHECK(!strcmp(fleet_flag_rule(&out[4]), "mad"));
+    /* too few GPUs: nothing judged, by either rule */
+    const double e[] = {3000, 2500};
+    fleet_judge_figure(e, 2, FLEET_READ_BW_GBPS, &r, out);
+    CHECK_EQ_I(out[1].flagged, -1);
+    CHECK(isnan(out[1].pct_from_median));
+    CHECK(!strcmp(fleet_flag_rule(&out[1]), "-"));
+}
+
 static void set_all(fleet_gpu *g, const char *label, const char *name, double dram)
 {
     memset(g, 0, sizeof *g);
@@ -311,11 +370,15 @@ static void test_write(void)
         CHECK_NEAR(tsv_num(&t, (size_t)row, "value"), 816.17, 1e-9);
         CHECK_NEAR(tsv_num(&t, (size_t)row, "median"), 680.14, 1e-9);
         CHECK_NEAR(tsv_num(&t, (size_t)row, "distance_mads"), 20.0, 0.01);
+        CHECK_NEAR(tsv_num(&t, (size_t)row, "pct_from_median"), 20.0, 0.01);
+        CHECK(!strcmp(tsv_get(&t, (size_t)row, "rule"), "mad"));
         CHECK(!strcmp(tsv_get(&t, (size_t)row, "source"), "a source with a tab"));
     }
     long b = tsv_find(&t, "gpu", "m-gpu0", 0);
     CHECK(b >= 0);
     if (b >= 0) CHECK(!strcmp(tsv_get(&t, (size_t)b, "flagged"), "-"));
+    if (b >= 0) CHECK(!strcmp(tsv_get(&t, (size_t)b, "rule"), "-"));
+    CHECK_NEAR(tsv_meta_num(&t, "pct_below"), 5, 0);
     tsv_free(&t);
 
     snprintf(p, sizeof p, "%s/fleet_summary.tsv", out);
@@ -324,7 +387,7 @@ static void test_write(void)
     CHECK_NEAR(tsv_meta_num(&t, "flagged_gpus"), 1, 0);
     long s = tsv_find(&t, "gpu", "n-gpu2", 0);
     CHECK(s >= 0 && !strcmp(tsv_get(&t, (size_t)s, "verdict"), "flagged"));
-    if (s >= 0) CHECK_STR_HAS(tsv_get(&t, (size_t)s, "flagged_figures"), "dram_lat_cycles +20.0");
+    if (s >= 0) CHECK_STR_HAS(tsv_get(&t, (size_t)s, "flagged_figures"), "dram_lat_cycles +20.0 (mad)");
     s = tsv_find(&t, "gpu", "n-gpu0", 0);
     CHECK(s >= 0 && !strcmp(tsv_get(&t, (size_t)s, "verdict"), "ok"));
     s = tsv_find(&t, "gpu", "m-gpu0", 0);
@@ -413,6 +476,7 @@ int main(void)
     }
     test_median_mad();
     test_rule();
+    test_below();
     test_groups();
     test_read();
     test_write();
