@@ -4,6 +4,7 @@
 # the CUDA Toolkit and two GPUs or more.
 #
 #   scripts/fleet_host.sh [--quick] [--out DIR] [--name NAME] [--step-limit S]
+#                         [--alone DIR --alone-s S]
 #
 #   --quick         scripts/reference.sh --quick (N = 1e7, the quick ladder)
 #                   and ./p2p --quick: the whole script in about 5 minutes
@@ -13,6 +14,10 @@
 #   --name NAME     the folder the pack holds (default fleet-h100x4)
 #   --step-limit S  stop a reference run after S seconds (default 270 with
 #                   --quick, 560 without), so that what ran is still packed
+#   --alone DIR     GPU 0 alone was measured already (for example by make
+#                   report --device 0 on this host, whose data/<gpu0>/ is
+#                   DIR), taking S seconds (--alone-s): step 3 is not run
+#                   again, so that the two runs fit in two calls of 10 minutes
 #
 # Steps, each with its wall time on stderr:
 #   1. make -j all (the experiments, bin/, ./p2p)
@@ -48,20 +53,27 @@ P2P=${P2P:-./p2p}
 usage() { sed -n '2,/^set -uo/p' "$0" | sed -e '/^set -uo/d' -e 's/^# \{0,1\}//'; }
 usage_error() { echo "fleet_host.sh: $*" >&2; echo "Try 'scripts/fleet_host.sh --help'." >&2; exit 2; }
 
-QUICK=0 DEST=${OUT:-fleet-host-out} NAME=fleet-h100x4 LIMIT=""
+QUICK=0 DEST=${OUT:-fleet-host-out} NAME=fleet-h100x4 LIMIT="" ALONE="" ALONE_S=""
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --quick) QUICK=1; shift ;;
-        --out|--name|--step-limit)
+        --out|--name|--step-limit|--alone|--alone-s)
             [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
-            case $1 in --out) DEST=$2 ;; --name) NAME=$2 ;; --step-limit) LIMIT=$2 ;; esac
+            case $1 in --out) DEST=$2 ;; --name) NAME=$2 ;; --step-limit) LIMIT=$2 ;;
+                       --alone) ALONE=$2 ;; --alone-s) ALONE_S=$2 ;; esac
             shift 2 ;;
         *) usage_error "unknown argument '$1'" ;;
     esac
 done
 case $NAME in ''|*/*|.*) usage_error "--name must be a plain folder name, not '$NAME'" ;; esac
 case ${LIMIT:-1} in *[!0-9]*) usage_error "--step-limit wants whole seconds, not '$LIMIT'" ;; esac
+if [ -n "$ALONE$ALONE_S" ]; then
+    [ -n "$ALONE" ] && [ -n "$ALONE_S" ] || usage_error "--alone and --alone-s go together"
+    [ -f "$ALONE/device.tsv" ] || usage_error "--alone $ALONE: no device.tsv there (not a results folder)"
+    case $ALONE_S in ''|*[!0-9.]*|*.*.*) usage_error "--alone-s wants seconds, not '$ALONE_S'" ;; esac
+    ALONE=$(cd "$ALONE" && pwd)
+fi
 Q=()
 [ $QUICK = 1 ] && Q=(--quick)
 if [ -z "$LIMIT" ]; then if [ $QUICK = 1 ]; then LIMIT=270; else LIMIT=560; fi; fi
@@ -117,9 +129,17 @@ nvidia-smi --query-gpu=index,name,uuid,pstate,temperature.gpu,power.draw,clocks.
     --format=csv >"$P/runlogs/nvidia-smi-before.csv" 2>&1
 
 # ---------------------------------------------------------------- 3, 4. alone, then all at once
-step "reference.sh GPU 0 alone${Q:+ ${Q[*]}}" timeout -k 15 "$LIMIT" "$REFERENCE_SCRIPT" "$A/gpu0" --device 0 "${Q[@]}" \
-    2>"$P/runlogs/reference_alone_gpu0.log"
-T_ALONE=$WALL
+if [ -n "$ALONE" ]; then
+    # measured before this script: its folder stands for A/gpu0
+    ln -s "$ALONE" "$A/gpu0"
+    T_ALONE=$ALONE_S
+    printf '%s\t%s\t%s\n' "reference.sh GPU 0 alone (measured before, --alone $ALONE)" ok "$T_ALONE" >>"$P/timing.tsv"
+    say "GPU 0 alone: $ALONE, $T_ALONE s (measured before)"
+else
+    step "reference.sh GPU 0 alone${Q:+ ${Q[*]}}" timeout -k 15 "$LIMIT" "$REFERENCE_SCRIPT" "$A/gpu0" --device 0 "${Q[@]}" \
+        2>"$P/runlogs/reference_alone_gpu0.log"
+    T_ALONE=$WALL
+fi
 step "reference.sh all ${#GPUS[@]} GPUs at once${Q:+ ${Q[*]}}" timeout -k 15 "$LIMIT" "$REFERENCE_SCRIPT" "$P" --device all \
     "${Q[@]}" 2>"$P/runlogs/reference_all.log"
 T_ALL=$WALL
@@ -172,7 +192,7 @@ fi
     done
     [ ${#FAILED[@]} -eq 0 ] && echo "failed steps: none" || echo "failed steps: $(printf '%s; ' "${FAILED[@]}")"
 } | tee -a "$DEST/summary.txt"
-mkdir -p "$P/alone" && [ -d "$A/gpu0" ] && [ -n "$KEY" ] && cp -R "$A/gpu0" "$P/alone/$KEY"
+mkdir -p "$P/alone" && [ -d "$A/gpu0" ] && [ -n "$KEY" ] && cp -RL "$A/gpu0" "$P/alone/$KEY"
 cat >"$P/README.md" <<EOF
 # $NAME: every GPU of one host measured at once
 
