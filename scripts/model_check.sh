@@ -7,6 +7,7 @@
 #
 #   scripts/model_check.sh FAMILY|LIST|all --random K (--seed S | --seed-from-commit [REV] [--second-seed])
 #                          [--out DIR] [--repeat R]
+#   scripts/model_check.sh FAMILY|LIST|all --calib [--out DIR] [--repeat R]
 #
 #   FAMILY       a family the check draws (bin/model_check families: the
 #                sector model's and atomics), a comma-separated LIST of them,
@@ -23,6 +24,9 @@
 #                model's files since REV, in git's work tree) are in every
 #                table's header; a change is marked "no: ...", and said
 #   --out DIR    the results folder (default data/model_check)
+#   --calib      instead of drawing: the family's calibration probes, the
+#                fixed configurations of src/families/FAMILY/calib.tsv (a
+#                family without one is left out); no --random, no seed
 #   --repeat R   profile each family's batch R times (default 3): the
 #                judged rule takes each row's median and spread over the R
 #                runs; the strict table judges run 1
@@ -71,7 +75,7 @@ usage() { sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'; 
 usage_error() { echo "model_check.sh: $*" >&2; echo "Try 'scripts/model_check.sh --help'." >&2; exit 2; }
 die() { echo "model_check.sh: $*" >&2; exit 1; }
 
-FAMILY="" K="" SEED="" OUTDIR=data/model_check REPEAT=3 FROM_COMMIT="" SECOND=0
+FAMILY="" K="" SEED="" OUTDIR=data/model_check REPEAT=3 FROM_COMMIT="" SECOND=0 CALIB=0
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
@@ -84,6 +88,7 @@ while [ $# -gt 0 ]; do
             esac
             shift ;;
         --second-seed) SECOND=1; shift ;;
+        --calib) CALIB=1; shift ;;
         --random|--seed|--out|--repeat)
             [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
             case $1 in --random) K=$2 ;; --seed) SEED=$2 ;; --out) OUTDIR=$2 ;; --repeat) REPEAT=$2 ;; esac
@@ -100,6 +105,14 @@ fams=${FAMILY//,/ }
 for f in $fams; do
     case " $DRAWN " in *" $f "*) ;; *) usage_error "unknown FAMILY '$f' (${DRAWN// /, } or all)" ;; esac
 done
+if [ "$CALIB" = 1 ]; then
+    [ -z "$K$SEED$FROM_COMMIT" ] || usage_error "--calib takes no --random, --seed or --seed-from-commit"
+    [ "$SECOND" = 0 ] || usage_error "--calib takes no --second-seed"
+    cal=""
+    for f in $fams; do [ -s "src/families/$f/calib.tsv" ] && cal="$cal $f"; done
+    [ -n "$cal" ] || usage_error "no family of '$FAMILY' has calibration probes (src/families/FAMILY/calib.tsv)"
+    fams=$cal K=probes SEED=none
+fi
 [ -n "$K" ] || usage_error "--random K is missing"
 [ -n "$SEED" ] && [ -n "$FROM_COMMIT" ] && usage_error "--seed and --seed-from-commit exclude each other"
 [ "$SECOND" = 1 ] && [ -z "$FROM_COMMIT" ] && usage_error "--second-seed goes with --seed-from-commit"
@@ -186,8 +199,14 @@ check() {
     [ -x "$prog" ] || die "$prog is missing: build it with 'make'"
     local held=()
     [ -z "$COMMIT" ] || held=(--commit "$COMMIT" --held-out "$HELD")
-    bin/model_check draw "$f" --random "$K" --seed "$SEED" --batch-file "$WORK/$f.batch" \
-        --draws "$WORK/${f}_draws.tsv" "${held[@]}" || die "$f: bin/model_check draw failed"
+    if [ "$CALIB" = 1 ]; then
+        cp "src/families/$f/calib.tsv" "$WORK/${f}_draws.tsv" &&
+            bin/model_check batch --draws "$WORK/${f}_draws.tsv" --batch-file "$WORK/$f.batch" ||
+            die "$f: bin/model_check batch of src/families/$f/calib.tsv failed"
+    else
+        bin/model_check draw "$f" --random "$K" --seed "$SEED" --batch-file "$WORK/$f.batch" \
+            --draws "$WORK/${f}_draws.tsv" "${held[@]}" || die "$f: bin/model_check draw failed"
+    fi
     if [ "$(bin/model_check kind "$f")" = atomics ]; then
         metrics=$(bin/model_check metrics atomics) || die "$f: metrics"
     elif [ -s "$WORK/query_metrics.txt" ]; then

@@ -473,3 +473,25 @@ int mc_commit_seeds(const char *hash, uint64_t seed[2], char *err, size_t errlen
     }
     return 0;
 }
+
+/* ---------------------------------------------------------------- fixed batches */
+
+int mc_batch_of_draws(const tsv_table *draws, FILE *batch, char *err, size_t errlen)
+{
+    static const char *const DCOLS[] = {"id", "family", "variant", "n", "warps_per_block", "args"};
+    for (size_t i = 0; i < sizeof DCOLS / sizeof DCOLS[0]; i++)
+        if (tsv_col(draws, DCOLS[i]) < 0) {
+            snprintf(err, errlen, "%s has no column %s (is it a draws' table?)", draws->name, DCOLS[i]);
+            return -1;
+        }
+    fprintf(batch, "# model_check batch: the fixed configurations of %s\n", draws->name);
+    for (size_t r = 0; r < draws->nrow; r++) {
+        const char *args = tsv_get(draws, r, "args");
+        if (!*args || strchr(args, '#')) {
+            snprintf(err, errlen, "%s: row %zu: no args, or a '#' in them", draws->name, r + 1);
+            return -1;
+        }
+        fprintf(batch, "%s  # id=%s variant=%s\n", args, tsv_get(draws, r, "id"), tsv_get(draws, r, "variant"));
+    }
+    return 0;
+}

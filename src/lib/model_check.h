@@ -82,6 +82,11 @@ int mc_draw_meta(const struct fam_model *m, uint64_t seed, unsigned k, const cha
  * -1 with err (fewer than 16 hex digits, a character not hex). */
 int mc_commit_seeds(const char *hash, uint64_t seed[2], char *err, size_t errlen);
 
+/* The engine's --batch-file of a draws' table written by hand (fixed
+ * configurations: the calibration probes): per row "ARGS  # id=I
+ * variant=V".  0, or -1 with err (a column missing, a row without args). */
+int mc_batch_of_draws(const tsv_table *draws, FILE *batch, char *err, size_t errlen);
+
 /* The git pathspecs of the model's files: a change to any of them since the
  * frozen commit means the seeds are not held out.  NULL-terminated. */
 extern const char *const MC_MODEL_PATHS[];

@@ -30,6 +30,9 @@
  *       ncu's --metrics list of the atomics comparison
  *   model_check atomics-compare --runs RUNS.tsv --ncu EXT.tsv [--dram-granularity B] [--out FILE]
  *       the atomics batch's comparison table (model_atomics.h)
+ *   model_check batch --draws DRAWS.tsv --batch-file FILE
+ *       the engine's --batch-file of a fixed draws' table (the calibration
+ *       probes, src/families/FAMILY/calib.tsv)
  *   model_check seeds HASH
  *       the two seeds of a frozen commit: its first and next 8 hex digits
  *   model_check model-paths
@@ -66,6 +69,7 @@ static const char usage_text[] =
     "       model_check tolerate [--draws DRAWS.tsv] [--out FILE] CMP.tsv...\n"
     "       model_check tsummary [--out FILE] [--worst N --worst-out FILE] TOL.tsv...\n"
     "       model_check kind FAMILY | metrics atomics | seeds HASH | model-paths\n"
+    "       model_check batch --draws DRAWS.tsv --batch-file FILE\n"
     "       model_check atomics-compare --runs RUNS.tsv --ncu EXT.tsv [--dram-granularity B] [--out FILE]\n"
     "The sector model checked on random configurations (docs/model_check.md).\n"
     "Exit status: 0 ok, 1 failure, 2 usage.\n";
@@ -439,6 +443,27 @@ static int cmd_atomics_compare(const mc_args *a)
     return rc;
 }
 
+static int cmd_batch(const mc_args *a)
+{
+    if (!a->draws || !a->batch) return cli_usage_error(PROG, "batch takes --draws DRAWS.tsv and --batch-file FILE");
+    tsv_table d;
+    char err[1400];
+    if (tsv_read(a->draws, &d, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    outfile o;
+    int rc = 1;
+    FILE *f = outfile_open(&o, a->batch, "w", err, sizeof err);
+    if (!f) fprintf(stderr, PROG ": %s\n", err);
+    else if (mc_batch_of_draws(&d, f, err, sizeof err) != 0) {
+        outfile_abort(&o);
+        fprintf(stderr, PROG ": %s\n", err);
+    } else rc = close_out(&o, a->batch, f);
+    tsv_free(&d);
+    return rc;
+}
+
 static int cmd_small(const char *cmd, char **pos, int npos)
 {
     char err[256], buf[4096];
@@ -506,10 +531,11 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "repeat")) return cmd_repeat(&a, r.pos + 1, r.npos - 1);
     if (!strcmp(cmd, "tolerate")) return cmd_tolerate(&a, r.pos + 1, r.npos - 1);
     if (!strcmp(cmd, "tsummary")) return cmd_tsummary(&a, r.pos + 1, r.npos - 1);
+    if (!strcmp(cmd, "batch")) return r.npos == 1 ? cmd_batch(&a) : cli_usage_error(PROG, "batch takes no argument");
     if (!strcmp(cmd, "atomics-compare"))
         return r.npos == 1 ? cmd_atomics_compare(&a) : cli_usage_error(PROG, "atomics-compare takes no argument");
     if (!strcmp(cmd, "kind") || !strcmp(cmd, "metrics") || !strcmp(cmd, "seeds") || !strcmp(cmd, "model-paths"))
         return cmd_small(cmd, r.pos + 1, r.npos - 1);
     return cli_usage_error(PROG, "unknown command '%s' (families, draw, judge, summary, repeat, tolerate, tsummary, "
-                                 "kind, metrics, atomics-compare, seeds, model-paths)", cmd);
+                                 "kind, metrics, atomics-compare, batch, seeds, model-paths)", cmd);
 }
