@@ -11,8 +11,9 @@
 #
 #   --commit HASH   the frozen model commit whose hash gives the seeds
 #                   (scripts/model_check.sh --seed-from-commit); default: the
-#                   last commit that changed the model's files (git), which
-#                   needs a git repository; without one give the full hash
+#                   last commit that changed the model's files (git), and
+#                   where there is no git repository FROZEN_COMMIT below (a
+#                   test keeps it the last commit that changed them)
 #   --second-seed   the commit's second seed (its hash's next 8 hex digits)
 #   --random K      configurations per family (default 15).  The sizing:
 #                   on the H100 one configuration and ncu run took about
@@ -46,6 +47,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
+FROZEN_COMMIT=4c6423922ae0f9856dd0f15db8f36837a0365835
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
@@ -85,6 +87,10 @@ say "ncu	$(ncu --version 2>/dev/null | tail -n 1)"
 step build make -j"$(nproc)" all tools || { say "result	the build failed: see run.log"; exit 1; }
 
 SEEDARGS=(--seed-from-commit)
+if [ -z "$COMMIT" ] && ! git rev-parse --git-dir >/dev/null 2>&1; then
+    COMMIT=$FROZEN_COMMIT
+    say "commit	no git repository here: the seeds of FROZEN_COMMIT $COMMIT (held out: unknown)"
+fi
 [ -n "$COMMIT" ] && SEEDARGS+=("$COMMIT")
 FAMS=$(bin/model_check families | paste -sd' ')
 say "families	$FAMS"

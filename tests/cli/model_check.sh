@@ -139,6 +139,9 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
     grep -q "^# held_out	" "$OUT/model_check_tol_patterns.tsv" || fail "--seed-from-commit: no held_out line"
     grep -q "^# seed	$S2\$" "$OUT/model_check_patterns.tsv" || fail "--second-seed: not seed $S2"
     grep -q "^# commit	$C\$" "$OUT/model_check_tol_summary.tsv" || fail "tsummary: no commit line"
+    # the device script's commit for hosts without git is the model's last
+    grep -q "^FROZEN_COMMIT=$C\$" scripts/model_check_device.sh ||
+        fail "scripts/model_check_device.sh: FROZEN_COMMIT is not $C, the last commit that changed the model's files"
 fi
 # atomics (its own model): the committed H100 run at N = 1e7, compared in
 # the sector comparison's columns, agrees on every count
