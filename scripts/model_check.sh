@@ -205,7 +205,7 @@ check() {
             die "$f: bin/model_check batch of src/families/$f/calib.tsv failed"
     else
         bin/model_check draw "$f" --random "$K" --seed "$SEED" --batch-file "$WORK/$f.batch" \
-            --draws "$WORK/${f}_draws.tsv" "${held[@]}" || die "$f: bin/model_check draw failed"
+            --draws "$WORK/${f}_draws.tsv" ${held[@]+"${held[@]}"} || die "$f: bin/model_check draw failed"
     fi
     if [ "$(bin/model_check kind "$f")" = atomics ]; then
         metrics=$(bin/model_check metrics atomics) || die "$f: metrics"

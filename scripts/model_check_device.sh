@@ -117,7 +117,7 @@ if [ "$CALIB" = 1 ]; then
     done
 fi
 for f in $FAMS; do
-    family "check $f" "$BUDGET" "$f" --random "$K" "${SEEDARGS[@]}" "${SECOND[@]}" --repeat "$REPEAT" --out "$RES"
+    family "check $f" "$BUDGET" "$f" --random "$K" "${SEEDARGS[@]}" ${SECOND[@]+"${SECOND[@]}"} --repeat "$REPEAT" --out "$RES"
 done
 grep -m 1 'seed .* from commit' "$LOG" | sed 's/^model_check.sh: /seeds\t/' >>"$STATUS"
 say "checked	${done_f[*]:-none}"
