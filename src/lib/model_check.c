@@ -70,8 +70,10 @@ static size_t pick_variants(const struct fam_model *m, const char *only, const s
     return n;
 }
 
-static void draw_head(FILE *f, const struct fam_model *m, uint64_t seed, unsigned k, const char *only)
+static void draw_head(FILE *f, const struct fam_model *m, uint64_t seed, unsigned k, const char *only,
+                      const char *meta)
 {
+    if (meta && *meta) fputs(meta, f);
     fprintf(f, "# model_check draw: random configurations of the sector model (docs/model_check.md)\n"
                "# family\t%s\n# seed\t%llu\n# configurations\t%u\n# variants\t%s\n"
                "# ranges\tN %llu..%llu (log-uniform, not rounded); WPB 1..%u; offsets 0..%u; "
@@ -88,6 +90,12 @@ static void draw_head(FILE *f, const struct fam_model *m, uint64_t seed, unsigne
 int mc_draw(const struct fam_model *m, uint64_t seed, unsigned k, const char *only, FILE *batch,
             FILE *draws, char *err, size_t errlen)
 {
+    return mc_draw_meta(m, seed, k, only, NULL, batch, draws, err, errlen);
+}
+
+int mc_draw_meta(const struct fam_model *m, uint64_t seed, unsigned k, const char *only, const char *meta,
+                 FILE *batch, FILE *draws, char *err, size_t errlen)
+{
     if (!m->draw) {
         set_err(err, errlen, "%s has no random draws (its model has no draw hook)", m->name);
         return -1;
@@ -103,8 +111,8 @@ int mc_draw(const struct fam_model *m, uint64_t seed, unsigned k, const char *on
         if (!err[0]) set_err(err, errlen, "%s has no modelled variant to draw", m->name);
         return -1;
     }
-    draw_head(batch, m, seed, k, only);
-    draw_head(draws, m, seed, k, only);
+    draw_head(batch, m, seed, k, only, meta);
+    draw_head(draws, m, seed, k, only, meta);
     fprintf(draws, "id\tfamily\tvariant\tn\twarps_per_block\targs\n");
     for (unsigned i = 0; i < k; i++) {
         const sf_variant *v = vs[i % nv];
@@ -132,7 +140,7 @@ int mc_draw(const struct fam_model *m, uint64_t seed, unsigned k, const char *on
 /* ------------------------------------------------------------ judge */
 
 /* Does the comma-separated list contain name? */
-static int in_list(const char *list, const char *name)
+int mc_in_list(const char *list, const char *name)
 {
     const size_t n = strlen(name);
     for (const char *p = list; p && *p;) {
@@ -149,11 +157,11 @@ mc_class mc_classify(const char *agree, const char *mismatch, const char *wide)
     const char *mm = mismatch ? mismatch : "-";
     if (strstr(mm, "not measured")) return MC_NOT_MEASURED;
     if (!agree || strcmp(agree, "yes")) {
-        if (in_list(mm, "blocks")) return MC_GRID;
-        if (in_list(mm, "l1_requests") || in_list(mm, "l1_sectors")) return MC_L1;
-        if (in_list(mm, "l1_hits")) return MC_HITS;
-        if (in_list(mm, "l2_requests") || in_list(mm, "l2_sectors")) return MC_L2;
-        if (in_list(mm, "dram_sectors")) return MC_DRAM;
+        if (mc_in_list(mm, "blocks")) return MC_GRID;
+        if (mc_in_list(mm, "l1_requests") || mc_in_list(mm, "l1_sectors")) return MC_L1;
+        if (mc_in_list(mm, "l1_hits")) return MC_HITS;
+        if (mc_in_list(mm, "l2_requests") || mc_in_list(mm, "l2_sectors")) return MC_L2;
+        if (mc_in_list(mm, "dram_sectors")) return MC_DRAM;
         return MC_NOT_MEASURED;   /* "no" with no quantity named: requests or sectors absent */
     }
     if (wide && strcmp(wide, "-") && *wide) return MC_WIDE;
@@ -188,16 +196,16 @@ static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
 static void not_judged(const tsv_table *cmp, size_t r, const char *judged, char *out, size_t len)
 {
     out[0] = 0;
-    if (!isnan(tsv_num(cmp, r, "l1_hits_meas")) && !in_list(judged, "l1_hits"))
+    if (!isnan(tsv_num(cmp, r, "l1_hits_meas")) && !mc_in_list(judged, "l1_hits"))
         snprintf(out, len, "l1_hits");
-    if (!isnan(tsv_num(cmp, r, "dram_sectors_meas")) && !in_list(judged, "dram_sectors"))
+    if (!isnan(tsv_num(cmp, r, "dram_sectors_meas")) && !mc_in_list(judged, "dram_sectors"))
         snprintf(out + strlen(out), len - strlen(out), "%sdram_sectors", out[0] ? "," : "");
     if (!out[0]) snprintf(out, len, "-");
 }
 
 /* The draw of cmp's row r: from *cursor on, the first of its variant, n and
  * WPB; -1 when none (the cursor stays). */
-static long join_draw(const tsv_table *cmp, size_t r, const tsv_table *draws, size_t *cursor)
+long mc_join_draw(const tsv_table *cmp, size_t r, const tsv_table *draws, size_t *cursor)
 {
     if (!draws) return -1;
     const char *v = tsv_get(cmp, r, "variant");
@@ -261,7 +269,7 @@ int mc_judge(const tsv_table *cmp, const tsv_table *draws, FILE *out, char *err,
     judged_header(out);
     size_t cursor = 0;
     for (size_t r = 0; r < cmp->nrow; r++) {
-        const long d = join_draw(cmp, r, draws, &cursor);
+        const long d = mc_join_draw(cmp, r, draws, &cursor);
         if (d >= 0) joined[d] = 1;
         judged_row(out, cmp, r, draws, d);
     }
@@ -292,8 +300,8 @@ int mc_count(const tsv_table *t, mc_counts *c, char *err, size_t errlen)
         c->cls[k]++;
         c->agree += k == MC_AGREE;
         const char *nj = tsv_get(t, r, "not_judged"), *wide = tsv_get(t, r, "wide");
-        c->not_judged_dram += in_list(nj, "dram_sectors");
-        c->not_judged_hits += in_list(nj, "l1_hits");
+        c->not_judged_dram += mc_in_list(nj, "dram_sectors");
+        c->not_judged_hits += mc_in_list(nj, "l1_hits");
         c->wide += wide && strcmp(wide, "-") && *wide;
     }
     return 0;
@@ -321,7 +329,7 @@ static const char *const REPEAT_Q[] = {"l1_requests", "l1_sectors", "l1_hits", "
 #define REPEAT_NQ (sizeof REPEAT_Q / sizeof REPEAT_Q[0])
 
 /* The runs' rows must be the same launches, row for row. */
-static int repeat_same_rows(const tsv_table *runs, int nruns, char *err, size_t errlen)
+int mc_same_rows(const tsv_table *runs, int nruns, char *err, size_t errlen)
 {
     static const char *const KEY[] = {"variant", "config", "op", "n", "warps_per_block"};
     for (int i = 0; i < nruns; i++) {
@@ -366,7 +374,7 @@ int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t err
         snprintf(err, errlen, "repeat needs two or more runs of one batch");
         return -1;
     }
-    if (repeat_same_rows(runs, nruns, err, errlen) != 0) return -1;
+    if (mc_same_rows(runs, nruns, err, errlen) != 0) return -1;
     const size_t n = runs[0].nrow;
     double *s = malloc((n ? n : 1) * sizeof *s);
     if (!s) {
@@ -434,5 +442,56 @@ int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t err
         }
     }
     free(s);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- seeds */
+
+const char *const MC_MODEL_PATHS[] = {
+    "src/lib/sector_*", "src/sector", "src/families/*/model.c", "src/families/*/variants.h",
+    "src/families/atomics/atomics_model.*", "src/lib/model_atomics.c", NULL,
+};
+
+int mc_commit_seeds(const char *hash, uint64_t seed[2], char *err, size_t errlen)
+{
+    if (!hash || strlen(hash) < 16) {
+        snprintf(err, errlen, "'%s' is not a commit hash (16 hex digits at least)", hash ? hash : "");
+        return -1;
+    }
+    for (int k = 0; k < 2; k++) {
+        seed[k] = 0;
+        for (int i = 0; i < 8; i++) {
+            const char ch = hash[8 * k + i];
+            const int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                        : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+            if (v < 0) {
+                snprintf(err, errlen, "'%s' is not a commit hash (a character not hex)", hash);
+                return -1;
+            }
+            seed[k] = seed[k] * 16 + (uint64_t)v;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- fixed batches */
+
+int mc_batch_of_draws(const tsv_table *draws, FILE *batch, char *err, size_t errlen)
+{
+    static const char *const DCOLS[] = {"id", "family", "variant", "n", "warps_per_block", "args"};
+    for (size_t i = 0; i < sizeof DCOLS / sizeof DCOLS[0]; i++)
+        if (tsv_col(draws, DCOLS[i]) < 0) {
+            snprintf(err, errlen, "%s has no column %s (is it a draws' table?)", draws->name, DCOLS[i]);
+            return -1;
+        }
+    fprintf(batch, "# model_check batch: the fixed configurations of %s\n", draws->name);
+    for (size_t r = 0; r < draws->nrow; r++) {
+        const char *args = tsv_get(draws, r, "args");
+        if (!*args || strchr(args, '#')) {
+            snprintf(err, errlen, "%s: row %zu: no args, or a '#' in them", draws->name, r + 1);
+            return -1;
+        }
+        fprintf(batch, "%s  # id=%s variant=%s\n", args, tsv_get(draws, r, "id"), tsv_get(draws, r, "variant"));
+    }
     return 0;
 }

@@ -72,6 +72,25 @@ uint64_t mc_rng_of(uint64_t seed, const char *family, uint64_t id);
 int mc_draw(const struct fam_model *m, uint64_t seed, unsigned k, const char *only, FILE *batch,
             FILE *draws, char *err, size_t errlen);
 
+/* mc_draw with meta: '#' lines ("# commit\tHASH\n"...) written first in
+ * both files' heads (NULL: none). */
+int mc_draw_meta(const struct fam_model *m, uint64_t seed, unsigned k, const char *only, const char *meta,
+                 FILE *batch, FILE *draws, char *err, size_t errlen);
+
+/* The seeds of a frozen commit (issue 36, --seed-from-commit): seed[0] the
+ * number of the hash's first 8 hex digits, seed[1] of the next 8.  0, or
+ * -1 with err (fewer than 16 hex digits, a character not hex). */
+int mc_commit_seeds(const char *hash, uint64_t seed[2], char *err, size_t errlen);
+
+/* The engine's --batch-file of a draws' table written by hand (fixed
+ * configurations: the calibration probes): per row "ARGS  # id=I
+ * variant=V".  0, or -1 with err (a column missing, a row without args). */
+int mc_batch_of_draws(const tsv_table *draws, FILE *batch, char *err, size_t errlen);
+
+/* The git pathspecs of the model's files: a change to any of them since the
+ * frozen commit means the seeds are not held out.  NULL-terminated. */
+extern const char *const MC_MODEL_PATHS[];
+
 /* A judged row's class from bin/sector_compare's columns: agree ("yes" or
  * "no"), mismatch ("l1_sectors,dram_sectors", "not measured" or "-") and
  * wide ("l1_hits" or "-"). */
@@ -120,6 +139,14 @@ void mc_summary_row(FILE *out, const char *family, const mc_counts *c);
  */
 int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t errlen);
 double mc_row_spread(const tsv_table *runs, int nruns, size_t r, const char *col);
+
+/* Helpers model_tol.c shares: is name in the comma-separated list; the
+ * draw of comparison row r (from *cursor on, the first of its variant, n and
+ * WPB; -1: none); are the runs' tables the same launches row for row (0, or
+ * -1 with err). */
+int mc_in_list(const char *list, const char *name);
+long mc_join_draw(const tsv_table *cmp, size_t r, const tsv_table *draws, size_t *cursor);
+int mc_same_rows(const tsv_table *runs, int nruns, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -219,6 +219,85 @@ static int model_check_summary(report_doc *d, rd_section *s, const rc_ctx *c, co
     return 0;
 }
 
+/* One cell of the judged rule's table: "judged % / strict %" of family f's
+ * quantity q, "-" when not judged. */
+static void tol_cell(rd_table *tb, size_t row, size_t col, const tsv_table *t, const char *f, const char *q)
+{
+    for (long r = tsv_find(t, "family", f, 0); r >= 0; r = tsv_find(t, "family", f, (size_t)r + 1))
+        if (!strcmp(tsv_get(t, (size_t)r, "quantity"), q)) {
+            rd_table_set(tb, row, col, "%.1f / %.1f", tsv_num(t, (size_t)r, "agree_pct"),
+                         tsv_num(t, (size_t)r, "agree_strict_pct"));
+            return;
+        }
+    rd_table_set(tb, row, col, "-");
+}
+
+/* The judged rule (issue 36) beside a summary, where its folder has one
+ * (model_check_tol_summary.tsv): per family and quantity the agreement
+ * under it and under the strict rule, and the worst rows with the command
+ * that reruns each. */
+static void model_check_tol(report_doc *d, rd_section *s, const rc_ctx *c, const char *p, const char *dir)
+{
+    static const char *const Q[] = {"l1_sectors", "l1_hits", "l2_requests", "l2_sectors", "dram_sectors", "every"};
+    char path[4608], err[512];
+    snprintf(path, sizeof path, "%s/model_check_tol_summary.tsv", dir);
+    tsv_table t;
+    if (!rc_exists(path) || tsv_read(path, &t, err, sizeof err) != 0) return;
+    long all = -1;
+    for (long r = tsv_find(&t, "family", "all", 0); r >= 0; r = tsv_find(&t, "family", "all", (size_t)r + 1))
+        if (!strcmp(tsv_get(&t, (size_t)r, "quantity"), "every")) all = r;
+    if (all < 0) {
+        tsv_free(&t);
+        return;
+    }
+    rd_para(d, s, "%sThe judged rule (the model's expected count within the largest of 5%% of the median, twice "
+                  "the row's run-to-run spread and 0.1%% of its L1 sectors; %s%s): %.0f of %.0f rows agree on every "
+                  "judged quantity (%.1f%%), against %.1f%% under the strict rule; %.0f rows took a tolerance from "
+                  "their spread, %.0f of the quantities agree only thanks to it. Each cell: judged rule / strict "
+                  "rule, %% of the rows judged on that quantity.",
+            p, tsv_meta(&t, "commit") ? "seeds from commit " : "seeds in the file",
+            tsv_meta(&t, "commit") ? tsv_meta(&t, "commit") : "", tsv_num(&t, (size_t)all, "agree"),
+            tsv_num(&t, (size_t)all, "judged"), tsv_num(&t, (size_t)all, "agree_pct"),
+            tsv_num(&t, (size_t)all, "agree_strict_pct"), tsv_num(&t, (size_t)all, "by_spread"),
+            tsv_num(&t, (size_t)all, "needed_spread"));
+    const size_t nq = sizeof Q / sizeof Q[0];
+    rd_table *tb = rd_table_new(nq + 1);
+    rd_table_set(tb, 0, 0, "family");
+    for (size_t q = 0; q < nq; q++) rd_table_set(tb, 0, q + 1, "%s", Q[q]);
+    size_t row = 1;
+    for (size_t r = 0; r < t.nrow; r++) {
+        if (strcmp(tsv_get(&t, r, "quantity"), "every")) continue;   /* one row a family */
+        const char *f = tsv_get(&t, r, "family");
+        rd_table_set(tb, row, 0, "%s", f);
+        for (size_t q = 0; q < nq; q++) tol_cell(tb, row, q + 1, &t, f, Q[q]);
+        row++;
+    }
+    rd_table_add(d, s, tb);
+    tsv_free(&t);
+    rd_links_start(d, s, "data:");
+    rd_link(d, s, rc_rel_to_out(c, path), "model_check_tol_summary.tsv");
+    snprintf(path, sizeof path, "%s/model_check_worst.tsv", dir);
+    if (!rc_exists(path) || tsv_read(path, &t, err, sizeof err) != 0) return;
+    if (t.nrow) {
+        rd_para(d, s, "%sThe rows furthest outside their tolerance (worst: |expected - median| / tolerance); "
+                      "./FAMILY_profile ARGS reruns one:", p);
+        rd_table *w = rd_table_new(5);
+        static const char *const H[] = {"family", "variant", "op", "worst", "failed"};
+        for (size_t k = 0; k < 5; k++) rd_table_set(w, 0, k, "%s", H[k]);
+        rd_table *a = rd_table_new(2);
+        rd_table_set(a, 0, 0, "family");
+        rd_table_set(a, 0, 1, "args");
+        for (size_t r = 0; r < t.nrow && r < 5; r++) {
+            for (size_t k = 0; k < 5; k++) rd_table_set(w, r + 1, k, "%s", tsv_get(&t, r, H[k]));
+            rd_table_set(a, r + 1, 0, "%s", tsv_get(&t, r, "family"));
+            rd_table_set(a, r + 1, 1, "%s", tsv_get(&t, r, "args"));
+        }
+        rd_table_add(d, s, w);
+        rd_table_add(d, s, a);
+    }
+    tsv_free(&t);
+}
+
 static int name_cmp(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
 /* Beside a summary, the families' --repeat tables (model_check_repeat_*.tsv
@@ -260,6 +339,7 @@ static void model_checks(report_doc *d, rd_section *s, const rc_ctx *c, const rc
     snprintf(path, sizeof path, "%s/model_check_summary.tsv", G->r.dir);
     if (rc_exists(path)) {
         model_check_summary(d, s, c, p, path);
+        model_check_tol(d, s, c, p, G->r.dir);
         model_check_repeats(d, s, p, G->r.dir);
     }
     snprintf(path, sizeof path, "%s/model_check", G->r.dir);
@@ -276,6 +356,7 @@ static void model_checks(report_doc *d, rd_section *s, const rc_ctx *c, const rc
         if (rc_exists(path) && model_check_summary(d, s, c, p, path) != 0)
             rd_failed(d, s, "model check", "its summary could not be read");
         snprintf(path, sizeof path, "%s/model_check/%s", G->r.dir, names[i]);
+        model_check_tol(d, s, c, p, path);
         model_check_repeats(d, s, p, path);
     }
 }

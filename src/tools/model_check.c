@@ -17,6 +17,29 @@
  *   model_check repeat [--out FILE] CMP.tsv CMP.tsv...
  *       one batch's comparison tables from two or more ncu runs: how far
  *       each measured count moves between runs (mc_repeat)
+ *   model_check tolerate [--draws DRAWS.tsv] [--out FILE] CMP.tsv...
+ *       the judged rule of issue 36 over the R runs' comparison tables of
+ *       one batch (model_tol.h): model_check_tol_<family>.tsv
+ *   model_check tsummary [--out FILE] [--worst N --worst-out FILE] TOL.tsv...
+ *       per family and quantity: agreement under that rule and the strict
+ *       one, the rows that needed the spread; the N worst rows with args
+ *   model_check kind FAMILY
+ *       "sector" (bin/sector_model and bin/sector_compare model it) or
+ *       "atomics" (its own model: metrics and atomics-compare below)
+ *   model_check metrics atomics
+ *       ncu's --metrics list of the atomics comparison
+ *   model_check atomics-compare --runs RUNS.tsv --ncu EXT.tsv [--dram-granularity B] [--out FILE]
+ *       the atomics batch's comparison table (model_atomics.h)
+ *   model_check batch --draws DRAWS.tsv --batch-file FILE
+ *       the engine's --batch-file of a fixed draws' table (the calibration
+ *       probes, src/families/FAMILY/calib.tsv)
+ *   model_check seeds HASH
+ *       the two seeds of a frozen commit: its first and next 8 hex digits
+ *   model_check model-paths
+ *       the git pathspecs of the model's files (a change: not held out)
+ *
+ * draw takes --commit HASH and --held-out WORDS too: '#' lines of the draws'
+ * heads that every table after them repeats.
  *
  * Exit: 0 ok, 1 unreadable input or write error, 2 usage.
  */
@@ -27,7 +50,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "model_atomics.h"
 #include "model_check.h"
+#include "model_tol.h"
 #include "outfile.h"
 #include "sector_families.h"
 #include "sector_family.h"
@@ -41,12 +66,17 @@ static const char usage_text[] =
     "       model_check judge --compare CMP.tsv [--draws DRAWS.tsv] [--out FILE]\n"
     "       model_check summary [--out FILE] JUDGED.tsv...\n"
     "       model_check repeat [--out FILE] CMP.tsv CMP.tsv...\n"
+    "       model_check tolerate [--draws DRAWS.tsv] [--out FILE] CMP.tsv...\n"
+    "       model_check tsummary [--out FILE] [--worst N --worst-out FILE] TOL.tsv...\n"
+    "       model_check kind FAMILY | metrics atomics | seeds HASH | model-paths\n"
+    "       model_check batch --draws DRAWS.tsv --batch-file FILE\n"
+    "       model_check atomics-compare --runs RUNS.tsv --ncu EXT.tsv [--dram-granularity B] [--out FILE]\n"
     "The sector model checked on random configurations (docs/model_check.md).\n"
     "Exit status: 0 ok, 1 failure, 2 usage.\n";
 
 typedef struct mc_args {
-    uint64_t k, seed;
-    const char *batch, *draws, *variants, *compare, *out;
+    uint64_t k, seed, worst, gran;
+    const char *batch, *draws, *variants, *compare, *out, *commit, *held_out, *worst_out, *runs, *ncu;
     int given_k, given_seed;
 } mc_args;
 
@@ -78,13 +108,15 @@ static int cmd_families(void)
         const struct fam_model *m = sf_model(t);
         if (m && m->draw && m->nvariants) printf("%s\n", t);
     }
+    printf("atomics\n");   /* its own model (model_atomics.h) */
     return outfile_check_stdout(PROG);
 }
 
 static int cmd_draw(const mc_args *a, const char *family)
 {
     const struct fam_model *m = sf_model(family);
-    if (!m) return cli_usage_error(PROG, "unknown family '%s' (model_check families lists them)", family);
+    const int atomics = !strcmp(family, "atomics");
+    if (!m && !atomics) return cli_usage_error(PROG, "unknown family '%s' (model_check families lists them)", family);
     if (!a->given_k || !a->given_seed || !a->batch || !a->draws)
         return cli_usage_error(PROG, "draw takes --random K, --seed S, --batch-file FILE and --draws FILE");
     char err[1400];
@@ -100,7 +132,11 @@ static int cmd_draw(const mc_args *a, const char *family)
         fprintf(stderr, PROG ": %s\n", err);
         return 1;
     }
-    if (mc_draw(m, a->seed, (unsigned)a->k, a->variants, fb, fd, err, sizeof err) != 0) {
+    char meta[512] = "";
+    if (a->commit)
+        snprintf(meta, sizeof meta, "# commit\t%s\n# held_out\t%s\n", a->commit, a->held_out ? a->held_out : "?");
+    if ((atomics ? ma_draw(a->seed, (unsigned)a->k, meta, fb, fd, err, sizeof err)
+                 : mc_draw_meta(m, a->seed, (unsigned)a->k, a->variants, meta, fb, fd, err, sizeof err)) != 0) {
         outfile_abort(&ob);
         outfile_abort(&od);
         fprintf(stderr, PROG ": %s\n", err);
@@ -130,7 +166,8 @@ static int cmd_draw(const mc_args *a, const char *family)
 /* The draws' '#' lines that a judged table or a summary repeats. */
 static void draw_meta(FILE *f, const tsv_table *d)
 {
-    static const char *const KEYS[] = {"family", "seed", "configurations", "variants", "ranges", "rerun"};
+    static const char *const KEYS[] = {"family", "seed", "configurations", "variants", "ranges", "rerun",
+                                       "commit", "held_out"};
     for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++) {
         const char *v = tsv_meta(d, KEYS[i]);
         if (v) fprintf(f, "# %s\t%s\n", KEYS[i], v);
@@ -268,6 +305,189 @@ done:
     return rc;
 }
 
+static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
+{
+    if (nfiles < 1 || nfiles > 64) return cli_usage_error(PROG, "tolerate takes 1 to 64 comparison tables of one batch");
+    tsv_table t[64], dr;
+    char err[1400];
+    int rc = 1;
+    const int nread = read_tables(files, nfiles, t);
+    if (nread < nfiles) goto done;
+    if (a->draws && tsv_read(a->draws, &dr, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        goto done;
+    }
+    outfile o;
+    FILE *f = open_out(&o, a->out, err, sizeof err);
+    if (!f) {
+        fprintf(stderr, PROG ": %s\n", err);
+        goto drop;
+    }
+    fprintf(f, "# model_check tolerate: the model's expected count judged against the median of %d run(s) "
+               "(docs/model_check.md, the judged rule)\n", nfiles);
+    if (a->draws) draw_meta(f, &dr);
+    static const char *const CKEYS[] = {"device", "dram_granularity_bytes", "l2_bytes", "date", "ncu"};
+    for (size_t i = 0; i < sizeof CKEYS / sizeof CKEYS[0]; i++)
+        if (tsv_meta(&t[0], CKEYS[i])) fprintf(f, "# %s\t%s\n", CKEYS[i], tsv_meta(&t[0], CKEYS[i]));
+    fprintf(f, "# tolerance\tthe largest of %.0f %% of the median (pct), %.0f x the row's spread, max - min over "
+               "the runs (spread), %.1f %% of its L1 sectors (allow); L1 requests, sectors and the grid exact\n",
+            100 * MT_PCT_FRAC, MT_SPREAD_FACTOR, 100 * MT_ALLOW_FRAC);
+    fprintf(f, "# expected\tthe model's one number: <q>_exp_pred where the comparison has it, else <q>_pred; "
+               "the bracket is shown, never judged\n");
+    if (mt_judge(t, nfiles, a->draws ? &dr : NULL, f, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        if (a->out) outfile_abort(&o);
+        goto drop;
+    }
+    rc = close_out(&o, a->out, f);
+drop:
+    if (a->draws) tsv_free(&dr);
+done:
+    for (int i = 0; i < nread; i++) tsv_free(&t[i]);
+    return rc;
+}
+
+static int write_worst(const mc_args *a, const tsv_table *t, int n)
+{
+    char err[1400];
+    outfile o;
+    FILE *f = outfile_open(&o, a->worst_out, "w", err, sizeof err);
+    if (!f) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    fprintf(f, "# model_check tsummary: the rows furthest outside their tolerance (worst = |expected - "
+               "median| / tolerance); ./FAMILY_profile ARGS reruns one\n");
+    if (mt_worst(t, n, (size_t)a->worst, f, err, sizeof err) != 0) {
+        outfile_abort(&o);
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    return close_out(&o, a->worst_out, f);
+}
+
+static int cmd_tsummary(const mc_args *a, char **files, int nfiles)
+{
+    if (nfiles < 1 || nfiles > 64) return cli_usage_error(PROG, "tsummary takes 1 to 64 tolerate tables");
+    if (!a->worst != !a->worst_out) return cli_usage_error(PROG, "--worst N and --worst-out FILE go together");
+    tsv_table t[64];
+    char err[1400];
+    int rc = 1;
+    const int nread = read_tables(files, nfiles, t);
+    if (nread < nfiles) goto done;
+    mt_counts all, per[64];
+    memset(&all, 0, sizeof all);
+    memset(per, 0, sizeof per);
+    for (int i = 0; i < nfiles; i++)
+        if (mt_count(&t[i], &per[i], err, sizeof err) != 0 || mt_count(&t[i], &all, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            goto done;
+        }
+    outfile o;
+    FILE *f = open_out(&o, a->out, err, sizeof err);
+    if (!f) {
+        fprintf(stderr, PROG ": %s\n", err);
+        goto done;
+    }
+    fprintf(f, "# model_check tsummary: per family and quantity, rows within tolerance of the model's expected "
+               "count, and under the strict rule (docs/model_check.md)\n");
+    for (int i = 0; i < nfiles; i++) {
+        const char *fam = tsv_meta(&t[i], "family");
+        fprintf(f, "# draws_%s\tseed %s, %s configurations, %s run(s); %s\n", fam ? fam : "?",
+                tsv_meta(&t[i], "seed") ? tsv_meta(&t[i], "seed") : "?",
+                tsv_meta(&t[i], "configurations") ? tsv_meta(&t[i], "configurations") : "?",
+                t[i].nrow ? tsv_get(&t[i], 0, "runs") : "?",
+                tsv_meta(&t[i], "ranges") ? tsv_meta(&t[i], "ranges") : "ranges unknown");
+    }
+    static const char *const KEYS[] = {"commit", "held_out", "device"};
+    for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++)
+        if (tsv_meta(&t[0], KEYS[k])) fprintf(f, "# %s\t%s\n", KEYS[k], tsv_meta(&t[0], KEYS[k]));
+    mt_summary_header(f);
+    for (int i = 0; i < nfiles; i++) {
+        const char *fam = tsv_meta(&t[i], "family");
+        if (!fam && t[i].nrow && tsv_col(&t[i], "family") >= 0) fam = tsv_get(&t[i], 0, "family");
+        mt_summary_rows(f, fam ? fam : files[i], &per[i]);
+    }
+    mt_summary_rows(f, "all", &all);
+    rc = close_out(&o, a->out, f);
+    if (rc == 0 && a->worst_out) rc = write_worst(a, t, nfiles);
+done:
+    for (int i = 0; i < nread; i++) tsv_free(&t[i]);
+    return rc;
+}
+
+static int cmd_atomics_compare(const mc_args *a)
+{
+    if (!a->runs || !a->ncu) return cli_usage_error(PROG, "atomics-compare takes --runs RUNS.tsv and --ncu EXT.tsv");
+    tsv_table runs, ext;
+    char err[1400];
+    if (tsv_read(a->runs, &runs, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    if (tsv_read(a->ncu, &ext, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        tsv_free(&runs);
+        return 1;
+    }
+    int rc = 1;
+    outfile o;
+    FILE *f = open_out(&o, a->out, err, sizeof err);
+    if (!f) fprintf(stderr, PROG ": %s\n", err);
+    else if (ma_compare(&runs, &ext, a->gran ? (unsigned)a->gran : 64, f, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        if (a->out) outfile_abort(&o);
+    } else rc = close_out(&o, a->out, f);
+    tsv_free(&runs);
+    tsv_free(&ext);
+    return rc;
+}
+
+static int cmd_batch(const mc_args *a)
+{
+    if (!a->draws || !a->batch) return cli_usage_error(PROG, "batch takes --draws DRAWS.tsv and --batch-file FILE");
+    tsv_table d;
+    char err[1400];
+    if (tsv_read(a->draws, &d, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+    outfile o;
+    int rc = 1;
+    FILE *f = outfile_open(&o, a->batch, "w", err, sizeof err);
+    if (!f) fprintf(stderr, PROG ": %s\n", err);
+    else if (mc_batch_of_draws(&d, f, err, sizeof err) != 0) {
+        outfile_abort(&o);
+        fprintf(stderr, PROG ": %s\n", err);
+    } else rc = close_out(&o, a->batch, f);
+    tsv_free(&d);
+    return rc;
+}
+
+static int cmd_small(const char *cmd, char **pos, int npos)
+{
+    char err[256], buf[4096];
+    if (!strcmp(cmd, "kind")) {
+        if (npos != 1) return cli_usage_error(PROG, "kind takes one FAMILY");
+        if (!strcmp(pos[0], "atomics")) puts("atomics");
+        else if (sf_model(pos[0]) && sf_model(pos[0])->draw) puts("sector");
+        else return cli_usage_error(PROG, "'%s' is not checked on random configurations", pos[0]);
+    } else if (!strcmp(cmd, "metrics")) {
+        if (npos != 1 || strcmp(pos[0], "atomics")) return cli_usage_error(PROG, "metrics takes atomics");
+        if (ma_metrics(buf, sizeof buf) != 0) return 1;
+        puts(buf);
+    } else if (!strcmp(cmd, "seeds")) {
+        uint64_t s[2];
+        if (npos != 1) return cli_usage_error(PROG, "seeds takes one commit HASH");
+        if (mc_commit_seeds(pos[0], s, err, sizeof err) != 0) return cli_usage_error(PROG, "%s", err);
+        printf("%llu %llu\n", (unsigned long long)s[0], (unsigned long long)s[1]);
+    } else {
+        if (npos != 0) return cli_usage_error(PROG, "model-paths takes no argument");
+        for (int i = 0; MC_MODEL_PATHS[i]; i++) puts(MC_MODEL_PATHS[i]);
+    }
+    return outfile_check_stdout(PROG);
+}
+
 int main(int argc, char **argv)
 {
     mc_args a;
@@ -282,6 +502,17 @@ int main(int argc, char **argv)
         {"--compare", 0, CLI_STRING, 0, 0, 0, 0, &a.compare, "CMP.tsv",
          "judge: bin/sector_compare --family's table of the batch", 0, 0},
         {"--out", 0, CLI_STRING, 0, 0, 0, 0, &a.out, "FILE", "write here (whole or not at all)", 0, 0},
+        {"--commit", 0, CLI_STRING, 0, 0, 0, 0, &a.commit, "HASH", "draw: the frozen commit the seed came from", 0,
+         0},
+        {"--held-out", 0, CLI_STRING, 0, 0, 0, 0, &a.held_out, "WORDS",
+         "draw: yes, or why not (the model changed since the commit)", 0, 0},
+        {"--worst", 0, CLI_U64, 1, 1000, 0, 0, &a.worst, "N", "tsummary: the N worst rows", 0, 0},
+        {"--worst-out", 0, CLI_STRING, 0, 0, 0, 0, &a.worst_out, "FILE", "tsummary: write the worst rows here", 0,
+         0},
+        {"--runs", 0, CLI_STRING, 0, 0, 0, 0, &a.runs, "RUNS.tsv", "atomics-compare: the engine's table", 0, 0},
+        {"--ncu", 0, CLI_STRING, 0, 0, 0, 0, &a.ncu, "EXT.tsv", "atomics-compare: bin/ncu_extract's table", 0, 0},
+        {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.gran, "B", "atomics-compare: DRAM fetch bytes (64)",
+         0, 0},
         CLI_END,
     };
     cli_parse_result r;
@@ -298,5 +529,13 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "judge")) return r.npos == 1 ? cmd_judge(&a) : cli_usage_error(PROG, "judge takes no argument");
     if (!strcmp(cmd, "summary")) return cmd_summary(&a, r.pos + 1, r.npos - 1);
     if (!strcmp(cmd, "repeat")) return cmd_repeat(&a, r.pos + 1, r.npos - 1);
-    return cli_usage_error(PROG, "unknown command '%s' (families, draw, judge, summary, repeat)", cmd);
+    if (!strcmp(cmd, "tolerate")) return cmd_tolerate(&a, r.pos + 1, r.npos - 1);
+    if (!strcmp(cmd, "tsummary")) return cmd_tsummary(&a, r.pos + 1, r.npos - 1);
+    if (!strcmp(cmd, "batch")) return r.npos == 1 ? cmd_batch(&a) : cli_usage_error(PROG, "batch takes no argument");
+    if (!strcmp(cmd, "atomics-compare"))
+        return r.npos == 1 ? cmd_atomics_compare(&a) : cli_usage_error(PROG, "atomics-compare takes no argument");
+    if (!strcmp(cmd, "kind") || !strcmp(cmd, "metrics") || !strcmp(cmd, "seeds") || !strcmp(cmd, "model-paths"))
+        return cmd_small(cmd, r.pos + 1, r.npos - 1);
+    return cli_usage_error(PROG, "unknown command '%s' (families, draw, judge, summary, repeat, tolerate, tsummary, "
+                                 "kind, metrics, atomics-compare, batch, seeds, model-paths)", cmd);
 }

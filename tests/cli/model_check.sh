@@ -20,10 +20,11 @@ expect_exit 2 bin/model_check
 expect_exit 2 bin/model_check draw nosuch --random 3 --seed 1 --batch-file "$TMP/b" --draws "$TMP/d"
 expect_exit 2 bin/model_check draw copy --seed 1 --batch-file "$TMP/b" --draws "$TMP/d"
 expect_exit 0 bin/model_check --help
-[ "$(bin/model_check families | paste -sd' ')" = "copy patterns readonly stencil" ] ||
+[ "$(bin/model_check families | paste -sd' ')" = "copy patterns readonly stencil atomics" ] ||
     fail "families with draws: $(bin/model_check families | paste -sd' ')"
 expect_exit 2 scripts/model_check.sh copy --seed 1
-expect_exit 2 scripts/model_check.sh atomics --random 3 --seed 1
+expect_exit 2 scripts/model_check.sh tiling --random 3 --seed 1
+expect_exit 2 scripts/model_check.sh copy,tiling --random 3 --seed 1
 [ -e "$TMP/b" ] && fail "a refused draw left a file"
 # the batch and its draws are a pair: one that cannot be written (here the
 # draws, onto a full device) leaves neither, and an old batch as it was
@@ -76,7 +77,7 @@ for f in copy patterns readonly stencil; do
 args=("\$@")
 for ((i = 0; i < \${#args[@]}; i++)); do
     case \${args[i]} in
-        --batch-file) cmp -s "\${args[i+1]}" "\$STUB_SEED/model_check/$f.batch" || { echo "stub: another batch" >&2; exit 1; } ;;
+        --batch-file) [ -n "\${STUB_ANY:-}" ] || cmp -s "\${args[i+1]}" "\$STUB_SEED/model_check/$f.batch" || { echo "stub: another batch" >&2; exit 1; } ;;
         --table) cp "\$STUB_SEED/model_check/${f}_runs.tsv" "\${args[i+1]}" ;;
     esac
 done
@@ -90,7 +91,7 @@ strip() { grep -v -e '^# date' -e '^# ncu' "$1"; }
 for seed in 2025; do
     OUT=$TMP/out$seed
     PATH=$STUB:$PATH WARPLAT_PROFILE_DIR=$STUB STUB_SEED=$R/seed$seed STUB_QUERY=$STUB/query.txt \
-        expect_exit 0 scripts/model_check.sh all --random 100 --seed "$seed" --out "$OUT"
+        expect_exit 0 scripts/model_check.sh copy,patterns,readonly,stencil --random 100 --seed "$seed" --repeat 1 --out "$OUT"
     for t in model_check_copy.tsv model_check_patterns.tsv model_check_readonly.tsv model_check_stencil.tsv \
              model_check_summary.tsv; do
         diff <(strip "$R/seed$seed/$t") <(strip "$OUT/$t") >"$TMP/d" ||
@@ -98,6 +99,13 @@ for seed in 2025; do
 $(head -n 20 "$TMP/d")"
     done
     ls "$OUT" "$OUT/model_check" | grep -q '\.tmp$' && fail "seed $seed: a .tmp file was left behind"
+    # the judged rule of one run (spread 0): the committed tables of that run
+    for t in model_check_tol_copy.tsv model_check_tol_patterns.tsv model_check_tol_readonly.tsv \
+             model_check_tol_stencil.tsv; do
+        diff <(strip "$R/seed$seed/r1/$t") <(strip "$OUT/$t") >"$TMP/d" ||
+            fail "seed $seed: $t differs from the committed one (r1/):
+$(head -n 20 "$TMP/d")"
+    done
 done
 # --repeat: the batch profiled twice (the stand-in replays the same log, so
 # nothing moves); the second run's table and the repeat table are published
@@ -110,6 +118,57 @@ PATH=$STUB:$PATH WARPLAT_PROFILE_DIR=$STUB STUB_SEED=$R/seed2025 STUB_QUERY=$STU
 [ "$(bin/tsv get "$OUT/model_check_repeat_patterns.tsv" rows --where quantity=any_judged)" = 100 ] ||
     fail "--repeat 2: not 100 rows judged"
 expect_exit 2 scripts/model_check.sh patterns --random 3 --seed 1 --repeat 0
+[ -s "$OUT/model_check_tol_patterns.tsv" ] || fail "--repeat 2: no judged table"
+[ "$(bin/tsv get "$OUT/model_check_tol_summary.tsv" by_spread --where family=all --where quantity=every)" = 0 ] ||
+    fail "--repeat 2 of one replayed log: a tolerance came from a spread"
+[ "$(bin/tsv get "$OUT/model_check_tol_patterns.tsv" runs | sort -u)" = 2 ] || fail "--repeat 2: not 2 runs in the judged table"
+# held-out seeds: the seed is the model's last commit's first 8 hex digits,
+# and the commit is in the tables' heads (the stand-in replays seed 2025's
+# runs, so the rows do not join the draws: only the sequencing is checked)
+expect_exit 2 scripts/model_check.sh patterns --random 3 --seed 1 --seed-from-commit
+expect_exit 2 scripts/model_check.sh patterns --random 3 --second-seed --seed 1
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    mapfile -t MP < <(bin/model_check model-paths)
+    C=$(git log -1 --format=%H -- "${MP[@]}")
+    read -r S1 S2 <<<"$(bin/model_check seeds "$C")"
+    [ "$S1" = $((16#${C:0:8})) ] && [ "$S2" = $((16#${C:8:8})) ] || fail "seeds of $C: $S1 $S2"
+    OUT=$TMP/held
+    PATH=$STUB:$PATH WARPLAT_PROFILE_DIR=$STUB STUB_SEED=$R/seed2025 STUB_QUERY=$STUB/query.txt STUB_ANY=1 \
+        expect_exit 0 scripts/model_check.sh patterns --random 4 --seed-from-commit --second-seed --repeat 1 --out "$OUT"
+    grep -q "^# commit	$C\$" "$OUT/model_check_tol_patterns.tsv" || fail "--seed-from-commit: no commit line"
+    grep -q "^# held_out	" "$OUT/model_check_tol_patterns.tsv" || fail "--seed-from-commit: no held_out line"
+    grep -q "^# seed	$S2\$" "$OUT/model_check_patterns.tsv" || fail "--second-seed: not seed $S2"
+    grep -q "^# commit	$C\$" "$OUT/model_check_tol_summary.tsv" || fail "tsummary: no commit line"
+    # the device script's commit for hosts without git is the model's last
+    grep -q "^FROZEN_COMMIT=$C\$" scripts/model_check_device.sh ||
+        fail "scripts/model_check_device.sh: FROZEN_COMMIT is not $C, the last commit that changed the model's files"
+fi
+# atomics (its own model): the committed H100 run at N = 1e7, compared in
+# the sector comparison's columns, agrees on every count
+A=$ROOT/data/reference/h100/atomics
+bin/ncu_extract "$A/ncu_1e7.csv" --metrics "$(bin/model_check metrics atomics)" --kernel atomics_ >"$TMP/at.tsv" ||
+    fail "ncu_extract of the atomics run"
+expect_exit 0 bin/model_check atomics-compare --runs "$A/runs_1e7.tsv" --ncu "$TMP/at.tsv" --out "$TMP/at_cmp.tsv"
+[ "$(bin/tsv get "$TMP/at_cmp.tsv" agree --where agree=yes | wc -l)" = 8 ] || fail "atomics: not 8 rows agreeing"
+expect_exit 0 bin/model_check tolerate --out "$TMP/at_tol.tsv" "$TMP/at_cmp.tsv"
+[ "$(bin/tsv get "$TMP/at_tol.tsv" agree --where agree=yes | wc -l)" = 8 ] || fail "atomics: the judged rule disagrees"
+[ "$(bin/model_check kind atomics)" = atomics ] && [ "$(bin/model_check kind copy)" = sector ] || fail "kind"
+# the judged rule on the committed repeats of seed 2025 (three runs a
+# family): the committed tables again
+for f in copy patterns readonly stencil; do
+    d=$R/seed2025/repeat
+    runs=()
+    for z in "$d/${f}"_compare_run*.tsv.gz; do gzip -dc "$z" >"$TMP/$(basename "$z" .gz)"; runs+=("$TMP/$(basename "$z" .gz)"); done
+    bin/model_check tolerate --draws "$R/seed2025/model_check/${f}_draws.tsv" --out "$TMP/tol_$f.tsv" "${runs[@]}" ||
+        fail "$f: tolerate failed"
+    diff "$R/seed2025/model_check_tol_$f.tsv" "$TMP/tol_$f.tsv" >"$TMP/d" ||
+        fail "$f: the committed judged table is not its runs':
+$(head -n 10 "$TMP/d")"
+done
+bin/model_check tsummary --out "$TMP/tsum.tsv" --worst 20 --worst-out "$TMP/worst.tsv" "$TMP"/tol_{copy,patterns,readonly,stencil}.tsv ||
+    fail "tsummary failed"
+diff "$R/seed2025/model_check_tol_summary.tsv" "$TMP/tsum.tsv" >"$TMP/d" || fail "the committed tsummary differs: $(head "$TMP/d")"
+diff "$R/seed2025/model_check_worst.tsv" "$TMP/worst.tsv" >"$TMP/d" || fail "the committed worst rows differ: $(head "$TMP/d")"
 # the committed repeats (docs/model_check.md): the tables of the runs again
 # give the committed spreads
 for f in copy patterns readonly stencil; do
@@ -129,4 +188,22 @@ done
 n_yes=$(cat "$R"/seed2025/model_check_{copy,patterns,readonly,stencil}.tsv | grep -v '^#' | awk -F'\t' '$8 == "yes"' | wc -l)
 [ "$(bin/tsv get "$R/seed2025/model_check_summary.tsv" agree --where family=all)" = "$n_yes" ] ||
     fail "seed 2025: the summary's agreeing rows are not the tables' ($n_yes)"
+# the calibration probes: each family's table makes a batch, one line a probe
+for c in "$ROOT"/src/families/*/calib.tsv; do
+    f=$(basename "$(dirname "$c")")
+    expect_exit 0 bin/model_check batch --draws "$c" --batch-file "$TMP/calib_$f.batch"
+    [ "$(grep -vc '^#' "$TMP/calib_$f.batch")" = "$(bin/tsv get "$c" id | wc -l)" ] || fail "$f: calib batch lines"
+    [ "$(bin/tsv get "$c" family | sort -u)" = "$f" ] || fail "$c: another family's rows"
+done
+expect_exit 2 scripts/model_check.sh copy --calib --seed 1
+expect_exit 2 scripts/model_check.sh atomics --calib
+# the committed judged tables of seed 4242 and of seed 2025's first run (R = 1)
+for d in seed4242 seed2025/r1; do
+    s=${d%%/*}
+    for f in copy patterns readonly stencil; do
+        bin/model_check tolerate --draws "$R/$s/model_check/${f}_draws.tsv" --out "$TMP/t1_$f.tsv" \
+            "$R/$s/model_check/${f}_compare.tsv" || fail "$d $f: tolerate failed"
+        diff "$R/$d/model_check_tol_$f.tsv" "$TMP/t1_$f.tsv" >/dev/null || fail "$d: model_check_tol_$f.tsv is not its run's"
+    done
+done
 done_testing

@@ -157,6 +157,18 @@ if [ -s "$mc/model_check_summary.tsv" ]; then
     done
     [ $nf -eq 0 ] || grep -q "h100: The same batches profiled again (--repeat, $nf families): $over of $rows rows moved a judged count by more than 5%" "$DM" ||
         fail "the sector section does not give the repeats ($over of $rows rows, $nf families)"
+    # the judged rule of issue 36 beside it: every judged quantity at once,
+    # under it and under the strict rule, and the worst row's rerun args
+    ts=$mc/model_check_tol_summary.tsv
+    if [ -s "$ts" ]; then
+        a=$(bin/tsv get "$ts" agree --where family=all --where quantity=every)
+        j=$(bin/tsv get "$ts" judged --where family=all --where quantity=every)
+        p=$(bin/tsv get "$ts" agree_pct --where family=all --where quantity=every)
+        grep -q "h100: The judged rule (.*): $a of $j rows agree on every judged quantity ($p%)" "$DM" ||
+            fail "the sector section does not give the judged rule's agreement ($a of $j, $p %)"
+        w=$(bin/tsv get "$mc/model_check_worst.tsv" args | head -n 1)
+        grep -qF "$w" "$DM" || fail "the sector section does not name the worst row's args ($w)"
+    fi
 fi
 
 GPUS=()
