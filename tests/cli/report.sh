@@ -104,6 +104,7 @@ for k in sys.argv[3].split("."):
 print("%.6g" % g if isinstance(g, float) else g)' "$D/summary.json" "$1" "$2"; }
     near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
     for g in data/reference/*/; do
+        [ -f "$g/device.tsv" ] || continue   # a fleet's folder of folders (data/reference/fleet-*)
         g=$(basename "$g") ref=data/reference/$g
         [ "$(jget "$g" device.name)" = "$(bin/tsv meta "$ref/readonly_1e8_wpb4.tsv" device_name)" ] ||
             fail "$g: summary.json's device is not the summary's"
@@ -172,7 +173,7 @@ if [ -s "$mc/model_check_summary.tsv" ]; then
 fi
 
 GPUS=()
-for g in data/reference/*/; do g=${g%/}; GPUS+=("$(basename "$g")"); done
+for g in data/reference/*/; do g=${g%/}; [ -f "$g/device.tsv" ] && GPUS+=("$(basename "$g")"); done
 [ ${#GPUS[@]} -ge 2 ] || fail "expected two bundled GPUs, found ${#GPUS[@]}"
 
 # ---- the page stays readable: no raw 40-column table; the raw sector
