@@ -134,9 +134,8 @@ static int at_setup(eng_ctx *c)
         const uint64_t w = atm_footprint_words(atomics_variant_pattern(v), c->n);
         if (c->selected[v] && w > s->words) s->words = w;
     }
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->ctr, s->words * sizeof(uint32_t))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->ctr, s->words * sizeof(uint32_t)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->h_ctr = (uint32_t *)malloc(s->words * sizeof(uint32_t));
     if (!s->h_ctr) return (int)cudaErrorMemoryAllocation;
     return cudaMemset(s->ctr, 0, s->words * sizeof(uint32_t));
@@ -190,8 +189,7 @@ static int at_check(const eng_ctx *c, int v, int, eng_check *out)
      * footprint short; and the copy stays the variant's size (line_spread's
      * 128 N bytes are not copied for same_address's one line) */
     const uint64_t words = atm_footprint_words(atomics_variant_pattern(v), c->n);
-    cudaError_t e = cudaMemcpy(s->h_ctr, s->ctr, words * sizeof(uint32_t), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->h_ctr, s->ctr, words * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     at_ref r = {atomics_variant_pattern(v), c->n, s->h_ctr};
     uint64_t first;
     out->checked = words;

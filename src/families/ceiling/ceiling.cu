@@ -366,14 +366,13 @@ static int ce_setup(eng_ctx *c)
     if (!s) return (int)cudaErrorMemoryAllocation;
     c->state = s;
     const uint64_t n = c->n;
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->a, n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->b, n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->c, n * sizeof(float))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->a, n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->b, n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->c, n * sizeof(float)));
     /* the most threads a configuration launches: a one-pass grid of 4-byte
      * accesses, or 64 resident blocks per SM */
     s->max_threads = n + 64ull * 2048 * (uint64_t)c->dev->sm_count;
-    if ((e = cudaMalloc((void **)&s->partial, s->max_threads * sizeof(float))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->partial, s->max_threads * sizeof(float)));
     s->h_out = (float *)malloc((n > s->max_threads ? n : s->max_threads) * sizeof(float));
     if (!s->h_out) return (int)cudaErrorMemoryAllocation;
     /* the CPU's sums, on every core (eng_parallel_check adds up what each
@@ -382,7 +381,7 @@ static int ce_setup(eng_ctx *c)
     s->sum_b = (double)eng_parallel_check(n, ce_sum_range, NULL, &first);
     s->dot_bc = (double)eng_parallel_check(n, ce_dot_range, NULL, &first);
     ce_init_kernel<<<4096, 256>>>(s->b, s->c, n);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -434,15 +433,13 @@ static uint64_t ce_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
 {
     const ce_state *s = (const ce_state *)c->state;
-    cudaError_t e;
     if (v == CE_READ || v == CE_DOT) {
         eng_geom g;
         char err[128];
         memset(&g, 0, sizeof g);
         if (ce_geometry(c, v, cfg, &g, err, sizeof err) != 0) return (int)cudaErrorInvalidValue;
         const uint64_t threads = g.items;
-        if ((e = cudaMemcpy(s->h_out, s->partial, threads * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)
-            return e;
+        ENG_TRY(cudaMemcpy(s->h_out, s->partial, threads * sizeof(float), cudaMemcpyDeviceToHost));
         double total = 0;
         uint64_t nan_threads = 0;
         for (uint64_t t = 0; t < threads; t++) {
@@ -457,7 +454,7 @@ static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
                      "(%llu threads wrote none)", total, want, (unsigned long long)nan_threads);
         return 0;
     }
-    if ((e = cudaMemcpy(s->h_out, s->a, c->n * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->h_out, s->a, c->n * sizeof(float), cudaMemcpyDeviceToHost));
     ce_ref r = {v, s->h_out};
     uint64_t first = 0;
     out->checked = c->n;

@@ -508,16 +508,15 @@ static int cp_setup(eng_ctx *c)
     c->state = s;
     s->n = c->n;
     const uint64_t total = c->n + opt_offset;
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->in_base, total * sizeof(int))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->out_base, total * sizeof(int))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->in_base, total * sizeof(int)));
+    ENG_TRY(cudaMalloc((void **)&s->out_base, total * sizeof(int)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->in = s->in_base + opt_offset;
     s->out = s->out_base + opt_offset;
     s->h_out = (int *)malloc(c->n * sizeof(int));
     if (!s->h_out) return (int)cudaErrorMemoryAllocation;
     cp_init_kernel<<<4096, 256>>>(s->in, c->n);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -592,8 +591,7 @@ static uint64_t cp_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 static int cp_check(const eng_ctx *c, int v, int cfg, eng_check *out)
 {
     const cp_state *s = (const cp_state *)c->state;
-    cudaError_t e = cudaMemcpy(s->h_out, s->out, c->n * sizeof(int), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->h_out, s->out, c->n * sizeof(int), cudaMemcpyDeviceToHost));
     cp_ref r = {v, c->n, cp_is_stride(v) ? opt_strides.v[cfg] : 1, (uint64_t)cp_batch_at(v, cfg), s->h_out};
     if (!r.B) r.B = 1;
     uint64_t first = 0;

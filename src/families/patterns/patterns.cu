@@ -355,20 +355,19 @@ static int pa_setup(eng_ctx *c)
     s->max_warps = (c->n + c->tpb - 1) / c->tpb * c->wpb;
     int writes = 0;
     for (int v = 0; v < PA_NVARIANTS; v++) writes |= c->selected[v] && pa_is_write(v);
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->a, c->n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->warp_sum, s->max_warps * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->a, c->n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->warp_sum, s->max_warps * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->h_sum = (float *)malloc(s->max_warps * sizeof(float));
     if (!s->h_sum) return (int)cudaErrorMemoryAllocation;
     if (writes) {
-        if ((e = cudaMalloc((void **)&s->out, c->n * sizeof(float))) != cudaSuccess) return e;
+        ENG_TRY(cudaMalloc((void **)&s->out, c->n * sizeof(float)));
         s->h_out = (float *)malloc(c->n * sizeof(float));
         s->mask = (unsigned char *)malloc(c->n);
         if (!s->h_out || !s->mask) return (int)cudaErrorMemoryAllocation;
     }
     pa_init_kernel<<<4096, 256>>>(s->a, c->n);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -476,10 +475,8 @@ static int pa_check(const eng_ctx *c, int v, int cfg, eng_check *out)
     r.v = v;
     r.A = pa_args_for(c, v, cfg);
     uint64_t first = 0;
-    cudaError_t e;
     if (pa_is_write(v)) {
-        if ((e = cudaMemcpy(s->h_out, s->out, c->n * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)
-            return e;
+        ENG_TRY(cudaMemcpy(s->h_out, s->out, c->n * sizeof(float), cudaMemcpyDeviceToHost));
         memset(s->mask, 0, c->n);
         for (uint64_t t = 0; t < r.A.items; t++) s->mask[pa_index(PA[v].pt, t, r.A)] = 1;
         r.got = s->h_out;
@@ -493,8 +490,7 @@ static int pa_check(const eng_ctx *c, int v, int cfg, eng_check *out)
         return 0;
     }
     const uint64_t warps = (r.A.items + c->tpb - 1) / c->tpb * c->wpb;
-    if ((e = cudaMemcpy(s->h_sum, s->warp_sum, warps * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)
-        return e;
+    ENG_TRY(cudaMemcpy(s->h_sum, s->warp_sum, warps * sizeof(float), cudaMemcpyDeviceToHost));
     r.got = s->h_sum;
     r.warps = warps;
     out->checked = warps;

@@ -234,15 +234,14 @@ static int ro_setup(eng_ctx *c)
     int need_c = 0;
     for (int v = 0; v < RO_NVARIANTS; v++) need_c |= c->selected[v] && RO_GATHER[v];
     s->max_warps = (c->n + c->tpb - 1) / c->tpb * c->wpb;
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->a, c->n * sizeof(float))) != cudaSuccess) return e;
-    if (need_c && (e = cudaMalloc((void **)&s->c, c->n * sizeof(uint32_t))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->warp_sum, s->max_warps * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->a, c->n * sizeof(float)));
+    if (need_c) ENG_TRY(cudaMalloc((void **)&s->c, c->n * sizeof(uint32_t)));
+    ENG_TRY(cudaMalloc((void **)&s->warp_sum, s->max_warps * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->h_sum = (float *)malloc(s->max_warps * sizeof(float));
     if (!s->h_sum) return (int)cudaErrorMemoryAllocation;
     ro_init_a_kernel<<<4096, 256>>>(s->a, c->n);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -321,8 +320,7 @@ static int ro_check(const eng_ctx *c, int v, int, eng_check *out)
     const ro_state *s = (const ro_state *)c->state;
     const uint64_t items = ro_items(c, v);
     const uint64_t warps = (items + c->tpb - 1) / c->tpb * c->wpb;
-    cudaError_t e = cudaMemcpy(s->h_sum, s->warp_sum, warps * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->h_sum, s->warp_sum, warps * sizeof(float), cudaMemcpyDeviceToHost));
     ro_ref r = {v, s->h_sum, items, c->n, RO_STRIDED_[v] ? opt_stride : 1, c->seed,
                 ro_perm_half_bits(c->n)};
     uint64_t first;

@@ -254,16 +254,15 @@ static int st_setup(eng_ctx *c)
             const st_layout L = st_layout_of(c, v, cfg);
             if (L.size > s->cap) s->cap = L.size;
         }
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->in, s->cap * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->out, s->cap * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->in, s->cap * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->out, s->cap * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->h_in = (float *)malloc(s->cap * sizeof(float));
     s->h_out = (float *)malloc(s->cap * sizeof(float));
     if (!s->h_in || !s->h_out) return (int)cudaErrorMemoryAllocation;
     for (uint64_t i = 0; i < s->cap; i++) s->h_in[i] = st_value(i);
     st_init_kernel<<<4096, 256>>>(s->in, s->cap);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -347,8 +346,7 @@ static uint64_t st_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 static int st_check(const eng_ctx *c, int v, int cfg, eng_check *out)
 {
     const st_state *s = (const st_state *)c->state;
-    cudaError_t e = cudaMemcpy(s->h_out, s->out, s->cap * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->h_out, s->out, s->cap * sizeof(float), cudaMemcpyDeviceToHost));
     st_ref r;
     r.v = v;
     r.L = st_layout_of(c, v, cfg);

@@ -192,10 +192,9 @@ static int tl_setup(eng_ctx *c)
     s->ds = (uint32_t)c->pos[0];
     s->constant = opt_constant || s->ds > 1024;
     const uint64_t n = (uint64_t)s->ds * s->ds;
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->A, n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->B, n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->C, n * sizeof(float))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->A, n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->B, n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->C, n * sizeof(float)));
     s->hC = (float *)malloc(n * sizeof(float));
     if (!s->hC) return (int)cudaErrorMemoryAllocation;
     if (!s->constant) {
@@ -205,7 +204,7 @@ static int tl_setup(eng_ctx *c)
         for (uint64_t i = 0; i < n; i++) s->hA[i] = tl_a(i, 0), s->hB[i] = tl_b(i, 0);
     }
     tl_init_kernel<<<4096, 256>>>(s->A, s->B, n, s->constant);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -270,8 +269,7 @@ static int tl_check(const eng_ctx *c, int, int, eng_check *out)
 {
     const tl_state *s = (const tl_state *)c->state;
     const uint64_t n = (uint64_t)s->ds * s->ds;
-    cudaError_t e = cudaMemcpy(s->hC, s->C, n * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->hC, s->C, n * sizeof(float), cudaMemcpyDeviceToHost));
     tl_ref r = {s};
     uint64_t first = 0;
     out->checked = n;
