@@ -140,14 +140,14 @@ $(B)/%.o: %.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(FAMTEXT): $(B)/src/gen/famtext.o $(B)/src/lib/famtext.o $(B)/src/lib/outfile.o $(B)/src/lib/err.o
+$(FAMTEXT): $(B)/src/gen/famtext.o $(B)/src/lib/famtext.o $(B)/instrument/outfile.o $(B)/instrument/err.o
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
 # the installed pkg-config file's writer (src/gen/pcfile.c), run by make install
 PCFILE    := $(B)/gen/pcfile
 $(B)/src/gen/pcfile.o: ALL_CFLAGS += -Iinclude
-$(PCFILE): $(B)/src/gen/pcfile.o $(B)/src/lib/pcfile.o $(B)/src/lib/outfile.o $(B)/src/lib/err.o
+$(PCFILE): $(B)/src/gen/pcfile.o $(B)/src/lib/pcfile.o $(B)/instrument/outfile.o $(B)/instrument/err.o
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
