@@ -51,11 +51,11 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FB           := build-fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP -Iinstrument -Isrc/lib $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-BASIC_CFLAGS  := -std=c11 -Wall -Wextra -Wshadow -MMD -MP -Iinstrument -Isrc/lib
+FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP -Iinstrument -Isrc/lib -Isrc/report -Isrc/sector $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+BASIC_CFLAGS  := -std=c11 -Wall -Wextra -Wshadow -MMD -MP -Iinstrument -Isrc/lib -Isrc/report -Isrc/sector
 ALL_CFLAGS     = $(BASIC_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
 ALL_LDFLAGS    = $(LDFLAGS) $(SAN_FLAGS)
-BASIC_NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -Iinstrument -Isrc/lib -Isrc/engine -Isrc/cudahost -MMD -MP
+BASIC_NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -Iinstrument -Isrc/lib -Isrc/report -Isrc/sector -Isrc/engine -Isrc/cudahost -MMD -MP
 ALL_NVCCFLAGS  = $(BASIC_NVCCFLAGS) $(NVCCFLAGS)
 LDLIBS    += -lz -lm -lpthread
 
@@ -80,7 +80,7 @@ FAM_REPORTS := $(patsubst src/families/%/report.c,%,$(wildcard src/families/*/re
 FAM_TEXTS   := $(patsubst src/families/%/report.txt,%,$(wildcard src/families/*/report.txt))
 GEN_FAM   := $(B)/gen/families.c
 # a family's words (report.txt) become build/gen/famtext_NAME.c through the
-# generator build/gen/famtext (src/gen/famtext.c), built before the library
+# generator build/gen/famtext (src/report/famtext_main.c), built before the library
 FAMTEXT   := $(B)/gen/famtext
 GEN_TEXT  := $(FAM_TEXTS:%=$(B)/gen/famtext_%.c)
 define nl
@@ -102,13 +102,17 @@ endif
 
 # a family's unit tests (src/families/NAME/test_*.c) are tests, not library code
 FAM_TEST_SRC := $(wildcard src/families/*/test_*.c)
+# the mains of src/report/: the report tool (bin/report) and the generator
+# of the families' words (build/gen/famtext)
+REPORT_MAINS := src/report/main.c src/report/famtext_main.c
 LIB_SRC   := $(wildcard instrument/*.c) $(wildcard src/lib/*.c) \
+             $(filter-out $(REPORT_MAINS),$(wildcard src/report/*.c)) $(wildcard src/sector/*.c) \
              $(filter-out $(FAM_TEST_SRC),$(wildcard src/families/*/*.c)) $(GEN_FAM) $(GEN_TEXT)
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
 LIB       := $(B)/libwarplat.a
 
 TOOL_SRC  := $(wildcard src/tools/*.c)
-TOOLS     := $(TOOL_SRC:src/tools/%.c=bin/%)
+TOOLS     := $(TOOL_SRC:src/tools/%.c=bin/%) bin/report
 
 TEST_SRC  := $(wildcard tests/unit/test_*.c)
 TESTS     := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%) $(foreach t,$(FAM_TEST_SRC),$(B)/tests/$(basename $(notdir $(t))))
@@ -140,14 +144,13 @@ $(B)/%.o: %.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(FAMTEXT): $(B)/src/gen/famtext.o $(B)/src/lib/famtext.o $(B)/instrument/outfile.o $(B)/instrument/err.o
+$(FAMTEXT): $(B)/src/report/famtext_main.o $(B)/src/report/famtext.o $(B)/instrument/outfile.o $(B)/instrument/err.o
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
-# the installed pkg-config file's writer (src/gen/pcfile.c), run by make install
+# the installed pkg-config file's writer (src/api/pcfile_main.c), run by make install
 PCFILE    := $(B)/gen/pcfile
-$(B)/src/gen/pcfile.o: ALL_CFLAGS += -Iinclude
-$(PCFILE): $(B)/src/gen/pcfile.o $(B)/src/lib/pcfile.o $(B)/instrument/outfile.o $(B)/instrument/err.o
+$(PCFILE): $(B)/src/api/pcfile_main.o $(B)/src/lib/pcfile.o $(B)/instrument/outfile.o $(B)/instrument/err.o
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
@@ -159,10 +162,17 @@ $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-bin/%: $(B)/src/tools/%.o $(LIB)
+# a tool: src/tools/NAME.c -> bin/NAME; the report tool's main is its
+# folder's, src/report/main.c
+define link_tool
 	@mkdir -p bin
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+endef
+bin/%: $(B)/src/tools/%.o $(LIB)
+	$(link_tool)
+bin/report: $(B)/src/report/main.o $(LIB)
+	$(link_tool)
 
 $(B)/tests/%: $(B)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
