@@ -17,6 +17,7 @@
 #define WARPLAT_REPORT_FAMILY_H
 #include <stddef.h>
 
+#include "family.h"
 #include "report_doc.h"
 #include "results.h"
 
@@ -56,17 +57,9 @@ struct fam_report {
     /* The family's page of the documentation ("docs/NAME.md"); NULL: none. */
     const char *doc;
 
-    /* Its reference runs are a script of its own, run by
-     * scripts/reference.sh's families section (scripts/NAME.sh OUTDIR
-     * [--quick] [--ladder TSV]); NULL: reference.sh's summaries section
-     * runs it (./NAME N 0 WPB). */
-    const char *script;
-    /* The script wants the ladder: its command is "SCRIPT DIR --ladder
-     * DIR/latency_ca.tsv". */
-    int script_ladder;
-    /* Result files of a fixed name that its script writes ("ceiling.tsv"),
-     * NULL-terminated; NULL: none. */
-    const char *const *fixed_files;
+    /* What its reference runs are and write (family.h: the registry hands
+     * them to the file names, names.h, without the report). */
+    struct fam_runs runs;
 
     /* Its summaries' N is the set's N (scripts/reference.sh runs every
      * family at it; --quick: 1e7). */

@@ -285,7 +285,7 @@ static const fam_chart CHARTS[] = {
 
 const struct fam_report fam_report_stencil = {
     .doc = "docs/stencil.md",
-    .script = "scripts/stencil.sh",
+    .runs = {.script = "scripts/stencil.sh"},
     .expected = expect_stencil,
     .section = sec_stencil,
     FAM_CHARTS(CHARTS),

@@ -175,7 +175,7 @@ static const fam_chart CHARTS[] = {
 
 const struct fam_report fam_report_tiling = {
     .doc = "docs/tiling.md",
-    .script = "scripts/tiling.sh",
+    .runs = {.script = "scripts/tiling.sh"},
     .expected = expect_tiling,
     .section = sec_tiling,
     FAM_CHARTS(CHARTS),
