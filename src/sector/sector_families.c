@@ -2,7 +2,9 @@
  * sector_families.c - the family-independent half of sector_families.h
  * besides the simulator (sector_sim.c): the default parameters, finding a
  * family's model through the registry (family.h), the lab figures'
- * machinery, the list of ncu metrics, and the judging of a launch.
+ * machinery, the list of ncu metrics, and the judging of a launch.  One row
+ * of the model beside the lab's figures (sf_lab_row) runs the simulator:
+ * it is sector_lab.c, above sector_sim.c, which reads this file.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_families.h"
@@ -181,51 +183,6 @@ void sf_lab_params(const sf_lab *e, const sf_variant *v, const sf_params *base, 
         out->cfg = e->cfg >= 0 ? (uint64_t)e->cfg : 1;
     if (v->model->lab_params)
         v->model->lab_params(e, v, out);
-}
-
-int sf_lab_row(const sf_variant *v, const sf_params *p, sf_op op, char *lab, size_t lablen,
-               char *src, size_t srclen, char *verdict, size_t vlen, char *why, size_t whylen)
-{
-    int n = 0, differ = 0, have = 0;
-    sf_prediction pr;
-    lab[0] = src[0] = verdict[0] = why[0] = 0;
-    for (size_t i = 0; i < v->model->nlabs; i++) {
-        const sf_lab *e = &v->model->labs[i];
-        if (!sf_lab_matches(e, v, p, op))
-            continue;
-        if (!have) {
-            sf_params lp;
-            sf_lab_params(e, v, p, &lp);
-            if (sf_predict(v, &lp, &pr, why, whylen)) {
-                snprintf(lab, lablen, "-");
-                snprintf(src, srclen, "-");
-                snprintf(verdict, vlen, "-");
-                return -1;
-            }
-            have = 1;
-        }
-        const double m = sf_quantity_value(&pr, op, e->q);
-        cat(lab, lablen, "%s%s %.4g [%s]", n ? "; " : "", sf_quantity_name(e->q), e->value,
-            e->source);
-        if (!strstr(src, e->source))
-            cat(src, srclen, "%s%s", src[0] ? "," : "", e->source);
-        if (!sf_lab_agrees(e, m)) {
-            cat(verdict, vlen, "%s%s lab %.4g [%s], model %.4g", differ ? "; " : "differs: ",
-                sf_quantity_name(e->q), e->value, e->source, m);
-            if (e->h100 && !strstr(why, e->h100))
-                cat(why, whylen, "%s%s", why[0] ? "; " : "", e->h100);
-            differ++;
-        }
-        n++;
-    }
-    if (n == 0) {
-        snprintf(lab, lablen, "-");
-        snprintf(src, srclen, "-");
-        snprintf(verdict, vlen, "-");
-    } else if (!differ) {
-        snprintf(verdict, vlen, "agrees");
-    }
-    return n;
 }
 
 /* ------------------------------------------------------------ ncu metrics */
