@@ -310,8 +310,8 @@ fuzz:
 
 # ---- install: the probe API for your own kernel (docs/your-kernel.md) ------
 #   make install PREFIX=DIR     DIR/include/warplat/warplat.{h,cuh},
-#                               DIR/lib/libwarplat.a (the API, the log writer,
-#                               the analysis library), DIR/lib/pkgconfig/warplat.pc,
+#                               DIR/lib/libwarplat.a (the API, the log library
+#                               and the helpers they need), DIR/lib/pkgconfig/warplat.pc,
 #                               DIR/lib/cmake/warplat/warplatConfig.cmake, and the
 #                               examples in DIR/share/warplat/examples
 #   make uninstall PREFIX=DIR   removes exactly those files (and the folders
@@ -345,7 +345,12 @@ $(B)/src/api/%.o: src/api/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $< (CUDA host)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -Iinclude -c $< -o $@
 
-$(API_LIB): $(API_OBJ) $(LIB_OBJ)
+# the installed library: the API, the log library (instrument/) and the
+# generic helpers of src/lib/ that they call; nothing of the report or the
+# sector model (the tools link the whole toolkit's archive, $(LIB))
+API_HELPERS := probeset stats inflight littles
+API_LIB_OBJ := $(API_OBJ) $(patsubst %.c,$(B)/%.o,$(wildcard instrument/*.c)) $(API_HELPERS:%=$(B)/src/lib/%.o)
+$(API_LIB): $(API_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
