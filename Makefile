@@ -55,7 +55,7 @@ FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP -Iinstrument -Isrc/lib -Isrc/report -Is
 BASIC_CFLAGS  := -std=c11 -Wall -Wextra -Wshadow -MMD -MP -Iinstrument -Isrc/lib -Isrc/report -Isrc/sector
 ALL_CFLAGS     = $(BASIC_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
 ALL_LDFLAGS    = $(LDFLAGS) $(SAN_FLAGS)
-BASIC_NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -Iinstrument -Isrc/lib -Isrc/report -Isrc/sector -Isrc/engine -Isrc/cudahost -MMD -MP
+BASIC_NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -Iinclude -Iinstrument -Isrc/lib -Isrc/report -Isrc/sector -Isrc/engine -Isrc/cudahost -MMD -MP
 ALL_NVCCFLAGS  = $(BASIC_NVCCFLAGS) $(NVCCFLAGS)
 LDLIBS    += -lz -lm -lpthread
 
