@@ -23,7 +23,7 @@
 
 struct warplog_writer {
     gzFile gz;
-    outfile out;     /* the one writer (src/lib/outfile.h): unique temporary */
+    outfile out;     /* the one writer (instrument/outfile.h): unique temporary */
     char *path;
     const char *tmp_path; /* outfile_name(&out), for messages */
     uint64_t promised;

@@ -1,5 +1,5 @@
 /* famtext.c - see famtext.h.  Plain C and libc only: make builds the
- * generator (src/gen/famtext.c) from this file before the library exists. */
+ * generator (src/report/famtext_main.c) from this file before the library exists. */
 #include <stdlib.h>
 #include <string.h>
 

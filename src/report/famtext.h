@@ -1,7 +1,7 @@
 /*
  * famtext.h - a family's words in the report, kept as prose in its folder
  * (src/families/NAME/report.txt) and turned into C by make through
- * build/gen/famtext (src/gen/famtext.c), which the registry (family.h)
+ * build/gen/famtext (src/report/famtext_main.c), which the registry (family.h)
  * points at as `fam_entry.text`.
  *
  * The file is a few fields, each a line "[KEY]" followed by its text:

@@ -1,6 +1,6 @@
 /*
  * famtext.c - build/gen/famtext, the build's generator of a family's words
- * (src/lib/famtext.h): make runs
+ * (src/report/famtext.h): make runs
  *
  *     build/gen/famtext NAME src/families/NAME/report.txt build/gen/famtext_NAME.c
  *
@@ -23,7 +23,7 @@
 static const char USAGE[] =
     "usage: famtext NAME IN OUT\n"
     "  Write OUT, the C definition of fam_text_NAME (src/lib/family.h), from the\n"
-    "  family's words IN (src/families/NAME/report.txt; its format: src/lib/famtext.h).\n"
+    "  family's words IN (src/families/NAME/report.txt; its format: src/report/famtext.h).\n"
     "  make runs it; OUT is written whole or not at all.\n";
 
 /* The whole file at path, malloc'd, its size in *len; NULL with err. */

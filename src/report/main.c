@@ -20,7 +20,7 @@
  *   report chart-ladders OUT.svg LABEL=TSV...   several GPUs' ladders
  *
  * OUTDIR is a report folder: OUTDIR/data/<gpu>/ holds one results folder per
- * GPU in the layout of docs/naming.md (src/lib/results.h finds every file by
+ * GPU in the layout of docs/naming.md (src/report/results.h finds every file by
  * its name), charts go to OUTDIR/charts/<gpu>/, tables computed by a job to
  * OUTDIR/tables/<gpu>/.  `plan` prints, per job,
  *
@@ -32,7 +32,7 @@
  * failed to OUTDIR/logs/failures.tsv (columns output, error).  `render` reads the results, the charts that
  * exist and that file, computes every table and sentence (src/lib/
  * report_facts.h) and writes OUTDIR/index.html and OUTDIR/index.md from one
- * model (src/lib/report_doc.h).  The LABEL=DIR arguments say where each
+ * model (src/report/report_doc.h).  The LABEL=DIR arguments say where each
  * GPU's results came from, for the commands of the "missing" notes.
  *
  * Families are found from the summaries present; what the report knows of

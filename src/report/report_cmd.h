@@ -1,5 +1,5 @@
 /*
- * report_cmd.h - the commands of bin/report (src/tools/report.c is their
+ * report_cmd.h - the commands of bin/report (src/report/main.c is their
  * command line) and the common sections of the page they assemble.  The
  * families' own sections and charts come from the registry (family.h,
  * report_family.h); what the sections share is report_ctx.h.
