@@ -28,8 +28,8 @@
 # host C files (the sector model, the report section) go into libwarplat.a,
 # with its words in the report (report.txt, made C by build/gen/famtext),
 # and build/gen/families.c, written here from the folders, registers them
-# (src/lib/family.h): adding a family is adding its folder, nothing here.  ./latency (the ladder) is src/latency.c with
-# src/kernels/latency.cu, on the engine's command line and log code.
+# (src/lib/family.h): adding a family is adding its folder, nothing here.  ./latency (the ladder) is src/ladder/: its host driver main.c and
+# its kernels latency.cu, on the engine's command line and log code.
 
 CC        ?= gcc
 NVCC      ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -119,7 +119,7 @@ TEST_SRC  := $(wildcard tests/unit/test_*.c)
 TESTS     := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%) $(foreach t,$(FAM_TEST_SRC),$(B)/tests/$(basename $(notdir $(t))))
 
 # Kernel families: src/families/NAME/NAME.cu -> ./NAME and ./NAME_profile.
-CUDA_CFLAGS := -I$(CUDA_HOME)/include -Isrc/cudahost -Isrc/engine -Isrc/kernels -DWARPLAT_CUDA_ARCH=\"$(CUDA_ARCH)\"
+CUDA_CFLAGS := -I$(CUDA_HOME)/include -Isrc/cudahost -Isrc/engine -DWARPLAT_CUDA_ARCH=\"$(CUDA_ARCH)\"
 ENGINE_C_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out src/engine/main.c,$(wildcard src/engine/*.c)) $(wildcard src/cudahost/*.c))
 ENGINE_CU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard src/engine/*.cu))
 ENGINE_OBJ := $(ENGINE_C_OBJ) $(ENGINE_CU_OBJ)
@@ -207,7 +207,7 @@ $(B)/src/cudahost/%.o: src/cudahost/%.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $< (CUDA host)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
 
-$(B)/src/latency.o: src/latency.c $(FLAGS_STAMP)
+$(B)/src/ladder/%.o: src/ladder/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (CUDA host)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
@@ -227,7 +227,7 @@ $(1)_profile: $(B)/src/engine/main_profile.o $(B)/src/families/$(1)/$(1).o $(ENG
 endef
 $(foreach f,$(FAMILIES),$(eval $(call family_link,$(f))))
 
-latency: $(B)/src/latency.o $(B)/src/kernels/latency.o $(ENGINE_OBJ) $(LIB)
+latency: $(B)/src/ladder/main.o $(B)/src/ladder/latency.o $(ENGINE_OBJ) $(LIB)
 	@$(if $(Q),echo "  NVLINK  $@")
 	$(Q)$(NVCC) -arch=$(CUDA_ARCH) $(NV_SAN_FLAGS) -o $@ $^ $(LDLIBS)
 

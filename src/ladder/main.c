@@ -31,7 +31,7 @@
 #include "outfile.h"
 #include "stats.h"
 #include "devinfo.h"
-#include "kernels/latency.h"
+#include "latency.h"
 
 #define PROG "latency"
 
