@@ -1,6 +1,6 @@
 /*
  * latency.h - the pointer-chase ("latency ladder") kernels: what the host
- * driver src/latency.c may call, and the one struct both sides share.
+ * driver src/ladder/main.c may call, and the one struct both sides share.
  *
  * Plain C11: included by gcc (the host driver) and by nvcc (latency.cu), so
  * both agree on every size; no CUDA type appears here.  Every launcher checks

@@ -1,5 +1,5 @@
 /*
- * latency.c - host driver of the latency ladder (kernels: src/kernels/latency.cu).
+ * main.c - ./latency, the host driver of the latency ladder (kernels: latency.cu).
  *
  * For each working-set size of the sweep: build a random cyclic permutation
  * of the size's lines on the host (seeded), copy it to the device, expand it
