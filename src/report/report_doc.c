@@ -17,35 +17,12 @@ static char *dup_or_oom(report_doc *d, const char *s)
     return p;
 }
 
-static char *vformat(const char *fmt, va_list ap)
-{
-    va_list aq;
-    va_copy(aq, ap);
-    const int n = vsnprintf(NULL, 0, fmt, aq);
-    va_end(aq);
-    if (n < 0) return NULL;
-    char *p = malloc((size_t)n + 1);
-    if (p) vsnprintf(p, (size_t)n + 1, fmt, ap);
-    return p;
-}
-
 report_doc *rd_new(const char *title)
 {
     report_doc *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->title = dup_or_oom(d, title ? title : "");
     return d;
-}
-
-void rd_table_free(rd_table *t)
-{
-    if (!t) return;
-    for (size_t i = 0; i < (t->nrow + 1) * t->ncol; i++) free(t->cell[i]);
-    free(t->cell);
-    for (size_t g = 0; g < t->ngroup; g++) free(t->group[g]);
-    free(t->group);
-    free(t->group_span);
-    free(t);
 }
 
 static void block_free(rd_block *b)
@@ -85,7 +62,7 @@ void rd_set_top_note(report_doc *d, const char *fmt, ...)
     if (!d) return;
     va_list ap;
     va_start(ap, fmt);
-    char *p = vformat(fmt, ap);
+    char *p = rd_vformat(fmt, ap);
     va_end(ap);
     if (!p) { d->oom = 1; return; }
     free(d->top_note);
@@ -153,7 +130,7 @@ static rd_block *block_add(report_doc *d, rd_section *s, rd_kind k)
 
 static void text_block(report_doc *d, rd_section *s, rd_kind k, const char *fmt, va_list ap)
 {
-    char *p = vformat(fmt, ap);
+    char *p = rd_vformat(fmt, ap);
     if (!p) { if (d) d->oom = 1; return; }
     rd_block *b = block_add(d, s, k);
     if (!b) { free(p); return; }
@@ -219,58 +196,6 @@ void rd_fold_start(report_doc *d, rd_section *s, const char *summary)
 void rd_fold_end(report_doc *d, rd_section *s) { block_add(d, s, RD_FOLD_END); }
 
 /* ------------------------------------------------------------ tables */
-
-rd_table *rd_table_new(size_t ncol)
-{
-    if (ncol == 0) return NULL;
-    rd_table *t = calloc(1, sizeof *t);
-    if (!t) return NULL;
-    t->ncol = ncol;
-    t->cell = calloc(ncol, sizeof *t->cell);
-    if (!t->cell) { free(t); return NULL; }
-    return t;
-}
-
-int rd_table_set(rd_table *t, size_t row, size_t col, const char *fmt, ...)
-{
-    if (!t || col >= t->ncol) return -1;
-    if (row > t->nrow) {
-        char **c = realloc(t->cell, (row + 1) * t->ncol * sizeof *c);
-        if (!c) return -1;
-        memset(c + (t->nrow + 1) * t->ncol, 0, (row - t->nrow) * t->ncol * sizeof *c);
-        t->cell = c;
-        t->nrow = row;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    char *p = vformat(fmt, ap);
-    va_end(ap);
-    if (!p) return -1;
-    free(t->cell[row * t->ncol + col]);
-    t->cell[row * t->ncol + col] = p;
-    return 0;
-}
-
-int rd_table_group(rd_table *t, const char *name, size_t span)
-{
-    if (!t) return -1;
-    char **g = realloc(t->group, (t->ngroup + 1) * sizeof *g);
-    if (!g) return -1;
-    t->group = g;
-    size_t *sp = realloc(t->group_span, (t->ngroup + 1) * sizeof *sp);
-    if (!sp) return -1;
-    t->group_span = sp;
-    if (!(t->group[t->ngroup] = strdup(name))) return -1;
-    t->group_span[t->ngroup++] = span;
-    return 0;
-}
-
-const char *rd_table_get(const rd_table *t, size_t row, size_t col)
-{
-    if (!t || row > t->nrow || col >= t->ncol) return NULL;
-    const char *c = t->cell[row * t->ncol + col];
-    return c ? c : "";
-}
 
 void rd_table_add(report_doc *d, rd_section *s, rd_table *t)
 {

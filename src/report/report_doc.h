@@ -33,6 +33,7 @@
  */
 #ifndef WARPLAT_REPORT_DOC_H
 #define WARPLAT_REPORT_DOC_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -144,6 +145,9 @@ size_t rd_table_views(const rd_table *t, size_t budget, rd_view *v, size_t max);
 void rd_views_free(rd_view *v, size_t n);
 /* The width of the table's columns cols (see above). */
 size_t rd_table_width(const rd_table *t, const size_t *cols, size_t ncol);
+/* printf into a new string (malloc'ed; NULL when out of memory): the cells'
+ * text and the document's (report_table.c). */
+char *rd_vformat(const char *fmt, va_list ap);
 
 /* Figures: one row of charts.  rd_figures_start, then rd_figure for each. */
 void rd_figures_start(report_doc *d, rd_section *s);

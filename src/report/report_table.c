@@ -1,10 +1,89 @@
-/* report_table.c - how a table of the report is cut to fit its page: the
- * views both writers of report_doc.c write (report_doc.h, rd_table_views). */
+/* report_table.c - a table of the report (report_doc.h: rd_table_*): its
+ * cells and column groups, and how it is cut to fit its page, the views both
+ * writers of report_doc.c write (rd_table_views).  The document (report_doc.c)
+ * holds tables; nothing here knows the document. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report_doc.h"
+
+char *rd_vformat(const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    const int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0) return NULL;
+    char *p = malloc((size_t)n + 1);
+    if (p) vsnprintf(p, (size_t)n + 1, fmt, ap);
+    return p;
+}
+
+void rd_table_free(rd_table *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < (t->nrow + 1) * t->ncol; i++) free(t->cell[i]);
+    free(t->cell);
+    for (size_t g = 0; g < t->ngroup; g++) free(t->group[g]);
+    free(t->group);
+    free(t->group_span);
+    free(t);
+}
+
+rd_table *rd_table_new(size_t ncol)
+{
+    if (ncol == 0) return NULL;
+    rd_table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->ncol = ncol;
+    t->cell = calloc(ncol, sizeof *t->cell);
+    if (!t->cell) { free(t); return NULL; }
+    return t;
+}
+
+int rd_table_set(rd_table *t, size_t row, size_t col, const char *fmt, ...)
+{
+    if (!t || col >= t->ncol) return -1;
+    if (row > t->nrow) {
+        char **c = realloc(t->cell, (row + 1) * t->ncol * sizeof *c);
+        if (!c) return -1;
+        memset(c + (t->nrow + 1) * t->ncol, 0, (row - t->nrow) * t->ncol * sizeof *c);
+        t->cell = c;
+        t->nrow = row;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = rd_vformat(fmt, ap);
+    va_end(ap);
+    if (!p) return -1;
+    free(t->cell[row * t->ncol + col]);
+    t->cell[row * t->ncol + col] = p;
+    return 0;
+}
+
+int rd_table_group(rd_table *t, const char *name, size_t span)
+{
+    if (!t) return -1;
+    char **g = realloc(t->group, (t->ngroup + 1) * sizeof *g);
+    if (!g) return -1;
+    t->group = g;
+    size_t *sp = realloc(t->group_span, (t->ngroup + 1) * sizeof *sp);
+    if (!sp) return -1;
+    t->group_span = sp;
+    if (!(t->group[t->ngroup] = strdup(name))) return -1;
+    t->group_span[t->ngroup++] = span;
+    return 0;
+}
+
+const char *rd_table_get(const rd_table *t, size_t row, size_t col)
+{
+    if (!t || row > t->nrow || col >= t->ncol) return NULL;
+    const char *c = t->cell[row * t->ncol + col];
+    return c ? c : "";
+}
 
 size_t rd_table_width(const rd_table *t, const size_t *cols, size_t ncol)
 {
