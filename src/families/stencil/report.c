@@ -11,6 +11,7 @@
 
 #include "names.h"
 #include "report_ctx.h"
+#include "report_math.h"
 
 /* The summaries scripts/stencil.sh writes. */
 static void expect_stencil(int quick, fam_file_fn fn, void *arg)
