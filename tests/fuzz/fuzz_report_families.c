@@ -8,6 +8,7 @@
 #include "fuzz_common.h"
 #include "report_facts.h"
 #include "report_families.h"
+#include "../../src/families/tiling/report_math.h"
 #include "tsv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -11,6 +11,7 @@
 
 #include "names.h"
 #include "report_ctx.h"
+#include "report_math.h"
 
 /* The summaries and the Nsight Compute table scripts/tiling.sh writes. */
 static void expect_tiling(int quick, fam_file_fn fn, void *arg)
