@@ -126,46 +126,11 @@ typedef struct rfm_util_row {
  * number of rows. */
 size_t rfm_patterns_util(const tsv_table *t, rfm_util_row *out, size_t max);
 
-/* ------------------------------------------------------------ copy, patterns */
-
-/* Strided accesses: "stride (loads): 4 sectors per request at stride 1, 32
- * from stride 8 on (12.5% of the bytes moved are used); bandwidth 1671.8 GB/s
- * at stride 1, 197.5 at stride 128."  spr: measured sectors per request
- * against stride; bw: GB/s against stride. */
-int rfm_stride_note(const char *what, const rfm_series *spr, const rfm_series *bw, char *buf,
-                    size_t len);
-
-/* Misalignment: how far bandwidth moves over the offsets against how far
- * the L1 utilization does, per path. */
-int rfm_offset_note(const char *path, const rfm_series *bw, const rfm_series *util, char *buf,
-                    size_t len);
-
-/* A named bandwidth against a reference bandwidth, for a list that names
- * the reference once: "batch_restrict (batch=4) 2965.2 GB/s (102.3%)". */
-int rfm_vs_reference(const char *name, double bw_GBps, double ref_GBps, char *buf, size_t len);
-
-/* The bandwidth a level moves for a kernel that asks for asked_GBps with
- * that level's utilization (bytes asked / bytes moved, %): asked / util.
- * NAN when util is not positive. */
-double rfm_moved_GBps(double asked_GBps, double util_pct);
+/* ------------------------------------------------------------ rows */
 
 /* The first row whose columns equal the filters and whose config column is
  * config (NULL: any); -1 if none. */
 long rfm_row(const tsv_table *t, const char *const *filters, const char *config);
-
-/* The write patterns of a patterns summary (kernels write_*), rows of one
- * kernel with the same measured sectors and L2 requests per request (the
- * store rows of the sectors table, NULL: none) merged: their
- * configurations compacted, time and bandwidth as ranges. */
-typedef struct rfm_write_group {
-    char kernel[48];
-    char configs[256];
-    size_t nconfig;
-    double ms_lo, ms_hi, bw_lo, bw_hi, bytes_written;
-    double sectors_per_request, l2_per_request;   /* measured; NAN without */
-} rfm_write_group;
-
-size_t rfm_write_groups(const tsv_table *summary, const tsv_table *sectors, rfm_write_group *out, size_t max);
 
 /* ------------------------------------------------------------ ceiling */
 

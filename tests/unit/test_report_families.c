@@ -138,53 +138,6 @@ int main(void)
     CHECK(isnan(u[1].measured[2]));
     tsv_free(&t);
 
-    /* --- strides and offsets */
-    rfm_series spr = {{1, 2, 8, 16}, {4, 8, 32, 31.99}, 4}, bw = {{1, 128}, {1600, 200}, 2};
-    CHECK(rfm_stride_note("stride (loads)", &spr, &bw, b, sizeof b) == 0);
-    CHECK(!strcmp(b, "stride (loads): 4.0 sectors per request at stride 1, 32.0 (x8.0) from stride 8 on; "
-                     "1600.0 GB/s at stride 1, 200.0 GB/s at stride 128 (x0.12)."));
-    rfm_series none = {{0}, {0}, 0};
-    CHECK(rfm_stride_note("x", &none, &none, b, sizeof b) == 1);
-    rfm_series obw = {{0, 1, 2, 8}, {800, 810, 790, 800}, 4}, out = {{0, 1, 2, 8}, {100, 80, 80, 100}, 4};
-    CHECK(rfm_offset_note("offset_ca", &obw, &out, b, sizeof b) == 0);
-    CHECK_STR_HAS(b, "over offsets 0-8 the bandwidth stays within 790.0-810.0 GB/s (2.5% apart)");
-    CHECK_STR_HAS(b, "800.0 GB/s at 2 offsets with 100%, 800.0 GB/s at the 2 others (x1.000): the bandwidth does not follow");
-    rfm_series slow = {{0, 1}, {800, 600}, 2}, u2 = {{0, 1}, {100, 80}, 2};
-    CHECK(rfm_offset_note("p", &slow, &u2, b, sizeof b) == 0);
-    CHECK_STR_HAS(b, "(x0.750): the misaligned offsets cost bandwidth.");
-    CHECK(rfm_vs_reference("int4 (batch=4)", 2942, 2897.9, b, sizeof b) == 0);
-    CHECK(!strcmp(b, "int4 (batch=4) 2942.0 GB/s (101.5%)"));
-    CHECK(rfm_vs_reference("x", NAN, 2897.9, b, sizeof b) == 1);
-    CHECK_NEAR(rfm_moved_GBps(376.8, 12.5), 3014.4, 1e-9);
-    CHECK(isnan(rfm_moved_GBps(376.8, 0)));
-
-    /* --- write patterns: offsets with the same measured sectors merged */
-    tsv_table ws = test_table("kernel\tconfig\tkernel_ms\tbw_GBps\tbytes_written\n"
-                         "write_offset\toffset=0\t0.50\t800\t400\n"
-                         "write_offset\toffset=1\t0.52\t790\t400\n"
-                         "write_offset\toffset=2\t0.51\t795\t400\n"
-                         "write_offset\toffset=8\t0.49\t810\t400\n"
-                         "write_coalesced\t-\t0.40\t1000\t400\n"
-                         "coalesced_ca\t-\t0.40\t1000\t0\n");
-    tsv_table wsec = test_table("variant\top\tconfig\tl1_requests_meas\tl1_sectors_meas\tsectors_per_request_meas\tl2_requests_meas\n"
-                           "write_offset\tst\toffset=0\t10\t40\t4\t10\n"
-                           "write_offset\tst\toffset=1\t10\t50\t5\t20\n"
-                           "write_offset\tst\toffset=2\t10\t50\t5\t20\n"
-                           "write_offset\tst\toffset=8\t10\t40\t4\t10\n"
-                           "write_coalesced\tst\t-\t10\t40\t4\t10\n");
-    rfm_write_group wg[8];
-    CHECK_EQ_U(rfm_write_groups(&ws, &wsec, wg, 8), 3);
-    CHECK(!strcmp(wg[0].kernel, "write_offset") && !strcmp(wg[0].configs, "offset=0,8") && wg[0].nconfig == 2);
-    CHECK(wg[0].ms_lo == 0.49 && wg[0].ms_hi == 0.50 && wg[0].bw_lo == 800 && wg[0].bw_hi == 810);
-    CHECK(wg[0].sectors_per_request == 4 && wg[0].l2_per_request == 1);
-    CHECK(!strcmp(wg[1].configs, "offset=1-2") && wg[1].sectors_per_request == 5 && wg[1].l2_per_request == 2);
-    CHECK(!strcmp(wg[2].kernel, "write_coalesced") && !strcmp(wg[2].configs, "-") && wg[2].bytes_written == 400);
-    /* without a sectors table: one group per kernel, NAN per request */
-    CHECK_EQ_U(rfm_write_groups(&ws, NULL, wg, 8), 2);
-    CHECK(wg[0].nconfig == 4 && isnan(wg[0].sectors_per_request));
-    tsv_free(&ws);
-    tsv_free(&wsec);
-
     /* --- the ceiling */
     tsv_table ct = test_table("# dram_latency_ns\t350\n"
                          "operation\tbw_GBps\tpct_theoretical\tconfig\tkernel_ms\twarps_per_block\tbytes_in_flight_per_sm\ttable\n"
