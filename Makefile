@@ -119,7 +119,7 @@ TEST_SRC  := $(wildcard tests/unit/test_*.c)
 TESTS     := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%) $(foreach t,$(FAM_TEST_SRC),$(B)/tests/$(basename $(notdir $(t))))
 
 # Kernel families: src/families/NAME/NAME.cu -> ./NAME and ./NAME_profile.
-CUDA_CFLAGS := -I$(CUDA_HOME)/include -Isrc/cudahost -Isrc/engine -DWARPLAT_CUDA_ARCH=\"$(CUDA_ARCH)\"
+CUDA_CFLAGS := -I$(CUDA_HOME)/include -Iinclude -Isrc/cudahost -Isrc/engine -DWARPLAT_CUDA_ARCH=\"$(CUDA_ARCH)\"
 ENGINE_C_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out src/engine/main.c,$(wildcard src/engine/*.c)) $(wildcard src/cudahost/*.c))
 ENGINE_CU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard src/engine/*.cu))
 ENGINE_OBJ := $(ENGINE_C_OBJ) $(ENGINE_CU_OBJ)
@@ -166,7 +166,7 @@ $(LIB): $(LIB_OBJ)
 # a tool: src/tools/NAME.c -> bin/NAME; the report tool's main is its
 # folder's, src/report/main.c
 define link_tool
-	@mkdir -p bin
+	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 endef
@@ -175,24 +175,22 @@ bin/%: $(B)/src/tools/%.o $(LIB)
 bin/report: $(B)/src/report/main.o $(LIB)
 	$(link_tool)
 
+# a unit test: tests/unit/test_X.c, or a family's own src/families/NAME/test_X.c,
+# -> build/tests/test_X (the same link as a tool's)
 $(B)/tests/%: $(B)/tests/unit/%.o $(LIB)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
-
-# a family's own unit tests: src/families/NAME/test_X.c -> build/tests/test_X
+	$(link_tool)
 define family_test
 $(B)/tests/$(basename $(notdir $(1))): $(B)/$(1:.c=.o) $(LIB)
-	@mkdir -p $$(dir $$@)
-	@$$(if $$(Q),echo "  LINK    $$@")
-	$$(Q)$$(CC) $$(ALL_CFLAGS) $$(ALL_LDFLAGS) -o $$@ $$< $$(LIB) $$(LDLIBS)
+	$$(link_tool)
 endef
 $(foreach t,$(FAM_TEST_SRC),$(eval $(call family_test,$(t))))
 
 # ---- CUDA ------------------------------------------------------------------
-# Host code (engine, drivers) is C compiled by gcc against the CUDA runtime
-# API; kernels are compiled by nvcc.
-$(B)/src/engine/%.o: src/engine/%.c $(FLAGS_STAMP)
+# Host code (the engine, the device's facts, the ladder's driver, the probe
+# API) is C compiled by gcc against the CUDA runtime API, one rule for all
+# of it; kernels are compiled by nvcc.
+CUDA_HOST_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard src/engine/*.c src/cudahost/*.c src/ladder/*.c src/api/*.c))
+$(CUDA_HOST_OBJ): $(B)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (CUDA host)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
@@ -201,16 +199,6 @@ $(B)/src/engine/main_profile.o: src/engine/main.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (profile)")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -DPROFILE_ONLY=1 -c $< -o $@
-
-$(B)/src/cudahost/%.o: src/cudahost/%.c $(FLAGS_STAMP)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $< (CUDA host)")
-	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
-
-$(B)/src/ladder/%.o: src/ladder/%.c $(FLAGS_STAMP)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $< (CUDA host)")
-	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
 
 $(B)/%.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -339,11 +327,6 @@ api-cuda-check:
 	    echo "make: the CUDA Toolkit's headers are not in $(CUDA_HOME)/include: the probe API needs them (set CUDA_HOME=... or NVCC=...)" >&2; exit 1; }
 
 $(API_OBJ): | api-cuda-check
-
-$(B)/src/api/%.o: src/api/%.c $(FLAGS_STAMP)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $< (CUDA host)")
-	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -Iinclude -c $< -o $@
 
 # the installed library: the API, the log library (instrument/) and the
 # generic helpers of src/lib/ that they call; nothing of the report or the
