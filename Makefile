@@ -20,16 +20,22 @@
 # command lines.  A change of compiler, flags or CUDA_ARCH rebuilds everything
 # (build/flags.stamp).
 #
-# Layout: instrument/*.c and src/lib/*.c form libwarplat.a (plain C11);
-# every src/tools/NAME.c is a tool bin/NAME; every tests/unit/test_NAME.c is a
-# unit test.  A kernel family is one folder, src/families/NAME/: its
-# NAME.cu becomes two programs, ./NAME and ./NAME_profile (clean kernels only,
-# for Nsight Compute), linked with the experiment engine (src/engine/); its
-# host C files (the sector model, the report section) go into libwarplat.a,
-# with its words in the report (report.txt, made C by build/gen/famtext),
-# and build/gen/families.c, written here from the folders, registers them
-# (src/lib/family.h): adding a family is adding its folder, nothing here.  ./latency (the ladder) is src/ladder/: its host driver main.c and
-# its kernels latency.cu, on the engine's command line and log code.
+# Layout (docs/engine.md, "The map of folders"): instrument/*.c (the log
+# library), src/lib/*.c (the generic helpers), src/report/*.c (the report)
+# and src/sector/*.c (the sector model) form the toolkit's archive
+# build/libwarplat.a (plain C11); every src/tools/NAME.c is a tool bin/NAME,
+# and src/report/main.c is bin/report; every tests/unit/test_NAME.c is a unit
+# test.  A kernel family is one folder, src/families/NAME/: its NAME.cu
+# becomes two programs, ./NAME and ./NAME_profile (clean kernels only, for
+# Nsight Compute), linked with the experiment engine (src/engine/); its host
+# C files (the sector model, the report section and its arithmetic) go into
+# the archive, with its words in the report (report.txt, made C by
+# build/gen/famtext), and build/gen/families.c, written here from the
+# folders, registers them (src/lib/family.h): adding a family is adding its
+# folder, nothing here.  ./latency (the ladder) is src/ladder/: its host
+# driver main.c and its kernels latency.cu, on the engine's command line and
+# log code.  make install installs a lean libwarplat.a: the API, the log
+# library and the helpers they call (API_LIB_OBJ).
 
 CC        ?= gcc
 NVCC      ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
