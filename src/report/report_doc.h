@@ -126,6 +126,8 @@ void rd_table_add(report_doc *d, rd_section *s, rd_table *t);
 /* The widest table written as one (see above), and the Markdown's wrap. */
 #define RD_TABLE_CHARS 160
 #define RD_MD_WRAP 190
+/* The views one table may be cut into (both writers). */
+#define RD_MAX_VIEWS 64
 
 /* Fold the blocks that follow, up to rd_fold_end, behind summary. */
 void rd_fold_start(report_doc *d, rd_section *s, const char *summary);
@@ -148,6 +150,8 @@ size_t rd_table_width(const rd_table *t, const size_t *cols, size_t ncol);
 /* printf into a new string (malloc'ed; NULL when out of memory): the cells'
  * text and the document's (report_table.c). */
 char *rd_vformat(const char *fmt, va_list ap);
+/* A chart's gnuplot script beside it: a.svg -> a.gp (both writers). */
+void rd_chart_script(char *buf, size_t len, const char *svg);
 
 /* Figures: one row of charts.  rd_figures_start, then rd_figure for each. */
 void rd_figures_start(report_doc *d, rd_section *s);
