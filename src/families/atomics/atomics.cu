@@ -7,6 +7,9 @@
  * of its own (line_spread).  Atomics are performed at L2, so the contention
  * they measure is L2's (docs/atomics.md; the counts: atomics_model.h).
  *
+ * Run (with a GPU): make atomics && ./atomics 1e7 0 4
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./atomics --help: variants, options)
+ *
  * Each pattern in two forms (three kernels each, engine.cuh):
  *   atomics_PATTERN_red   the result unused: REDG.E.ADD, fire and forget; the
  *                         throughput form (no probe: no value ends a region)

@@ -5,6 +5,9 @@
  * achievable ceiling, measured here in the same conditions as the other
  * experiments, separates the two.
  *
+ * Run (with a GPU): make ceiling && ./ceiling 512M 0 8
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./ceiling --help: variants, options)
+ *
  * Operations (STREAM-like, over arrays b, c (inputs) and a (output) of N
  * floats; grid-stride loops):
  *   read     sum += b[i]                (a reduction: bytes read only)

@@ -3,6 +3,9 @@
  * unrolling, __restrict__ and vector widths cost, and how close a copy gets to
  * cudaMemcpy (seed labs 000 parts I and II, and 004).
  *
+ * Run (with a GPU): make copy && ./copy 1e8 0 4
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./copy --help: variants, options)
+ *
  * Variants (int32 arrays in and out of N elements; three kernels each,
  * engine.cuh; per-configuration kernels are named NAME_b<B>):
  *   stride           out[t] = in[t*S]            strided loads, coalesced stores (--stride)

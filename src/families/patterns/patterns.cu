@@ -6,6 +6,9 @@
  * through the read-only path (ld.global.nc)?  And what do writes and
  * array-of-structs layouts cost?
  *
+ * Run (with a GPU): make patterns && ./patterns 1e8 0 4
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./patterns --help: variants, options)
+ *
  * Load patterns (float a[N]; thread t, warp w, lane l), each in three
  * variants NAME_ca, NAME_cg, NAME_nc whose loads are inline PTX with exactly
  * that cache operator:

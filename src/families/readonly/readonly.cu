@@ -6,6 +6,9 @@
  * the SM clock before the load and after the first use of the loaded value,
  * and lane 0 stores it with the SM id and the global timer.
  *
+ * Run (with a GPU): make readonly && ./readonly 1e8 0 4
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./readonly --help: variants, options)
+ *
  * Variants (three kernels each, engine.cuh: NAME, NAME_probe, NAME_check):
  *   readonly_baseline         float a[i]                    coalesced, 128 B/warp
  *   readonly_float4           float4 a4[i]                  LDG.E.128, 512 B/warp

@@ -6,6 +6,9 @@
  * on a 128-byte line) and a leading dimension padded to 128 bytes buy, and
  * how often do the halo loads hit in L1?
  *
+ * Run (with a GPU): make stencil && ./stencil 1024 97656 0 4
+ *   (N0 x N1 floats, SMEM bytes, warps per block; the defaults.  ./stencil --help: variants, options)
+ *
  * Layout (in and out alike): leading dimension ld = N0 + 2R, rounded up to a
  * multiple of 32 floats with --pad-leading-dim; H halo rows (R for deriv1, 0
  * for the others); element (i0, i1), halos included, at

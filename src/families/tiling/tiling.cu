@@ -5,6 +5,9 @@
  * family whose kernels compute: where does the speed-up come from, in loads
  * in flight, latency and bytes moved?
  *
+ * Run (with a GPU): make tiling && ./tiling 8192
+ *   (DSIZE: the matrices are DSIZE x DSIZE; the defaults.  ./tiling --help: variants, options)
+ *
  * C = A B, DSIZE x DSIZE floats, row-major; one thread per element of C, in
  * blocks of T x T threads (1-D launches: thread x = tid % T, y = tid / T, so a
  * warp covers 32/T consecutive rows of T columns, as the seed's 2-D blocks):
