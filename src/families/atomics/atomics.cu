@@ -222,10 +222,19 @@ static const char *const AT_POSDEF[] = {"1e7", "0", "4", NULL};
 static const eng_variant AT_VARIANTS[AT_NVARIANTS] = {ATOMICS_VARIANTS(AT_X_VARIANT)};
 
 extern "C" const eng_family eng_family_table = {
-    "atomics",
-    "Global atomicAdd under contention: its throughput (RED, the result unused) and\n"
-    "its latency (ATOMG, the result used), for four address patterns, from every\n"
-    "thread on one word to every thread on a line of its own.",
-    AT_POS, AT_POSDEF, AT_VARIANTS, AT_NVARIANTS, NULL,
-    NULL, at_geometry, at_kernel, at_setup, NULL, at_launch, at_poison, at_check, at_teardown,
+    .name = "atomics",
+    .about = "Global atomicAdd under contention: its throughput (RED, the result unused) and\n"
+             "its latency (ATOMG, the result used), for four address patterns, from every\n"
+             "thread on one word to every thread on a line of its own.",
+    .posnames = AT_POS,
+    .posdefaults = AT_POSDEF,
+    .variants = AT_VARIANTS,
+    .nvariants = AT_NVARIANTS,
+    .geometry = at_geometry,
+    .kernel = at_kernel,
+    .setup = at_setup,
+    .launch = at_launch,
+    .poison = at_poison,
+    .check = at_check,
+    .teardown = at_teardown,
 };

@@ -495,12 +495,22 @@ static const eng_variant CE_VARIANTS[CE_NVARIANTS] = {
 };
 
 extern "C" const eng_family eng_family_table = {
-    "ceiling",
-    "The achievable DRAM bandwidth: read, write, copy, triad and dot searched over\n"
-    "access width, accesses in flight per thread, streaming cache hints and grid\n"
-    "size (scripts/ceiling.sh runs the search; bin/ceiling picks the best).\n"
-    "Bandwidth counts bytes read plus bytes written.",
-    CE_POS, CE_POSDEF, CE_VARIANTS, CE_NVARIANTS, CE_OPTIONS,
-    ce_configs, ce_geometry, ce_kernel, ce_setup, NULL, ce_launch, ce_poison, ce_check, ce_teardown,
-    0,
+    .name = "ceiling",
+    .about = "The achievable DRAM bandwidth: read, write, copy, triad and dot searched over\n"
+             "access width, accesses in flight per thread, streaming cache hints and grid\n"
+             "size (scripts/ceiling.sh runs the search; bin/ceiling picks the best).\n"
+             "Bandwidth counts bytes read plus bytes written.",
+    .posnames = CE_POS,
+    .posdefaults = CE_POSDEF,
+    .variants = CE_VARIANTS,
+    .nvariants = CE_NVARIANTS,
+    .options = CE_OPTIONS,
+    .configs = ce_configs,
+    .geometry = ce_geometry,
+    .kernel = ce_kernel,
+    .setup = ce_setup,
+    .launch = ce_launch,
+    .poison = ce_poison,
+    .check = ce_check,
+    .teardown = ce_teardown,
 };

@@ -622,11 +622,22 @@ static const char *const CP_POS[] = {"N", "SMEM", "WPB", NULL};
 static const char *const CP_POSDEF[] = {"1e8", "0", "4", NULL};
 
 extern "C" const eng_family eng_family_table = {
-    "copy",
-    "Data copies with LDG/STG (labs 000 and 004): what strides cost in sectors,\n"
-    "requests and wavefronts for loads and stores, what unrolling, __restrict__ and\n"
-    "16-byte accesses change, and how close a copy gets to cudaMemcpy.  Bandwidth\n"
-    "counts bytes read plus bytes written.",
-    CP_POS, CP_POSDEF, CP_VARIANTS, CP_NVARIANTS, CP_OPTIONS,
-    cp_configs, cp_geometry, cp_kernel, cp_setup, NULL, cp_launch, cp_poison, cp_check, cp_teardown,
+    .name = "copy",
+    .about = "Data copies with LDG/STG (labs 000 and 004): what strides cost in sectors,\n"
+             "requests and wavefronts for loads and stores, what unrolling, __restrict__ and\n"
+             "16-byte accesses change, and how close a copy gets to cudaMemcpy.  Bandwidth\n"
+             "counts bytes read plus bytes written.",
+    .posnames = CP_POS,
+    .posdefaults = CP_POSDEF,
+    .variants = CP_VARIANTS,
+    .nvariants = CP_NVARIANTS,
+    .options = CP_OPTIONS,
+    .configs = cp_configs,
+    .geometry = cp_geometry,
+    .kernel = cp_kernel,
+    .setup = cp_setup,
+    .launch = cp_launch,
+    .poison = cp_poison,
+    .check = cp_check,
+    .teardown = cp_teardown,
 };

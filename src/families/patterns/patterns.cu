@@ -531,12 +531,23 @@ static struct pa_names_init {
 } pa_names_init_;
 
 extern "C" const eng_family eng_family_table = {
-    "patterns",
-    "Access patterns across the cache paths (seeds 001 and 002): cached (ld.global.ca),\n"
-    "L2-only (ld.global.cg) and read-only (ld.global.nc) loads, aligned, permuted,\n"
-    "misaligned, broadcast, random and the five coalescing scenarios; write patterns;\n"
-    "arrays of structs against structs of arrays.  What each moves at L1, L2 and DRAM\n"
-    "is predicted by bin/sector_model and measured by scripts/ncu_profile.sh.",
-    PA_POS, PA_POSDEF, PA_NAMES, PA_NVARIANTS, PA_OPTIONS,
-    pa_configs, pa_geometry, pa_kernel, pa_setup, NULL, pa_launch, pa_poison, pa_check, pa_teardown,
+    .name = "patterns",
+    .about = "Access patterns across the cache paths (seeds 001 and 002): cached (ld.global.ca),\n"
+             "L2-only (ld.global.cg) and read-only (ld.global.nc) loads, aligned, permuted,\n"
+             "misaligned, broadcast, random and the five coalescing scenarios; write patterns;\n"
+             "arrays of structs against structs of arrays.  What each moves at L1, L2 and DRAM\n"
+             "is predicted by bin/sector_model and measured by scripts/ncu_profile.sh.",
+    .posnames = PA_POS,
+    .posdefaults = PA_POSDEF,
+    .variants = PA_NAMES,
+    .nvariants = PA_NVARIANTS,
+    .options = PA_OPTIONS,
+    .configs = pa_configs,
+    .geometry = pa_geometry,
+    .kernel = pa_kernel,
+    .setup = pa_setup,
+    .launch = pa_launch,
+    .poison = pa_poison,
+    .check = pa_check,
+    .teardown = pa_teardown,
 };

@@ -356,9 +356,20 @@ static const eng_variant RO_VARIANTS[RO_NVARIANTS] = {READONLY_VARIANTS(RO_NAME)
 #undef RO_NAME
 
 extern "C" const eng_family eng_family_table = {
-    "readonly",
-    "How long one global load takes, warp by warp, and the bandwidth that follows\n"
-    "(Little's law): one load per thread, six access patterns.",
-    RO_POS, RO_POSDEF, RO_VARIANTS, RO_NVARIANTS, RO_OPTIONS,
-    NULL, ro_geometry, ro_kernel, ro_setup, ro_prepare, ro_launch, ro_poison, ro_check, ro_teardown,
+    .name = "readonly",
+    .about = "How long one global load takes, warp by warp, and the bandwidth that follows\n"
+             "(Little's law): one load per thread, six access patterns.",
+    .posnames = RO_POS,
+    .posdefaults = RO_POSDEF,
+    .variants = RO_VARIANTS,
+    .nvariants = RO_NVARIANTS,
+    .options = RO_OPTIONS,
+    .geometry = ro_geometry,
+    .kernel = ro_kernel,
+    .setup = ro_setup,
+    .prepare = ro_prepare,
+    .launch = ro_launch,
+    .poison = ro_poison,
+    .check = ro_check,
+    .teardown = ro_teardown,
 };

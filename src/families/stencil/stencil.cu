@@ -386,12 +386,23 @@ static const eng_variant ST_VARIANTS[ST_NVARIANTS] = {STENCIL_VARIANTS(ST_NAME)}
 #undef ST_NAME
 
 extern "C" const eng_family eng_family_table = {
-    "stencil",
-    "Finite-difference derivatives (lab 000, part 3): what a misaligned stencil\n"
-    "over-fetches, what lead padding and a padded leading dimension buy, and the L1\n"
-    "hit rate of the halo loads.  N0 is the contiguous (leading) dimension, N1 the\n"
-    "slow one; bandwidth counts each input read once and each output written once.",
-    ST_POS, ST_POSDEF, ST_VARIANTS, ST_NVARIANTS, ST_OPTIONS,
-    st_configs, st_geometry, st_kernel, st_setup, NULL, st_launch, st_poison, st_check, st_teardown,
-    2,   /* N0 N1 together; SMEM and WPB may follow */
+    .name = "stencil",
+    .about = "Finite-difference derivatives (lab 000, part 3): what a misaligned stencil\n"
+             "over-fetches, what lead padding and a padded leading dimension buy, and the L1\n"
+             "hit rate of the halo loads.  N0 is the contiguous (leading) dimension, N1 the\n"
+             "slow one; bandwidth counts each input read once and each output written once.",
+    .posnames = ST_POS,
+    .posdefaults = ST_POSDEF,
+    .variants = ST_VARIANTS,
+    .nvariants = ST_NVARIANTS,
+    .options = ST_OPTIONS,
+    .configs = st_configs,
+    .geometry = st_geometry,
+    .kernel = st_kernel,
+    .setup = st_setup,
+    .launch = st_launch,
+    .poison = st_poison,
+    .check = st_check,
+    .teardown = st_teardown,
+    .pos_group = 2,   /* N0 N1 together; SMEM and WPB may follow */
 };

@@ -309,13 +309,22 @@ static const eng_variant TL_VARIANTS[TL_NVARIANTS] = {
 };
 
 extern "C" const eng_family eng_family_table = {
-    "tiling",
-    "Matrix multiply, naive against shared-memory tiles (seed 002): time, GFLOP/s,\n"
-    "how long warps wait for global data at each tile step, and (with Nsight\n"
-    "Compute) the bytes moved against the ideal 2 x DSIZE^2 x 4 B read once.\n"
-    "Each variant fixes its own block (T x T threads); WPB does not apply.",
-    TL_POS, TL_POSDEF, TL_VARIANTS, TL_NVARIANTS, TL_OPTIONS,
-    NULL, tl_geometry, tl_kernel, tl_setup, NULL, tl_launch, tl_poison, tl_check, tl_teardown,
-    0,
-    1u, /* size_pos: DSIZE is the size (the summary's n) */
+    .name = "tiling",
+    .about = "Matrix multiply, naive against shared-memory tiles (seed 002): time, GFLOP/s,\n"
+             "how long warps wait for global data at each tile step, and (with Nsight\n"
+             "Compute) the bytes moved against the ideal 2 x DSIZE^2 x 4 B read once.\n"
+             "Each variant fixes its own block (T x T threads); WPB does not apply.",
+    .posnames = TL_POS,
+    .posdefaults = TL_POSDEF,
+    .variants = TL_VARIANTS,
+    .nvariants = TL_NVARIANTS,
+    .options = TL_OPTIONS,
+    .geometry = tl_geometry,
+    .kernel = tl_kernel,
+    .setup = tl_setup,
+    .launch = tl_launch,
+    .poison = tl_poison,
+    .check = tl_check,
+    .teardown = tl_teardown,
+    .size_pos = 1u,   /* DSIZE is the size (the summary's n) */
 };
