@@ -10,8 +10,8 @@
 # runs.  This builds everything, then runs the GPU tests that drive those
 # paths, each holding real values: every family and variant validated and
 # timed with a log bin/warplog accepts (families.sh), the engine's sweep,
-# batch and injected-CUDA-error paths (readonly.sh), the ladder (latency.sh),
-# copy (copy.sh), the atomics (gpu_atomics.sh), the installed API and its
+# batch and injected-CUDA-error paths (gpu_readonly.sh), the ladder (latency.sh),
+# copy (gpu_copy.sh), the atomics (gpu_atomics.sh), the installed API and its
 # examples outside the tree (examples.sh, api_hostile.sh), and last the
 # README's main job in a fresh clone (report_e2e.sh: make report --quick).
 # Results under $OUT (at most 8 files): summary.txt (one line per step:
@@ -56,9 +56,9 @@ run() {   # one test: its verdict line; its log into the tarball
     esac
 }
 run tests/gpu/families.sh 120
-run tests/gpu/readonly.sh 120
+run src/families/readonly/gpu_readonly.sh 120
 run tests/gpu/latency.sh 120
-run tests/gpu/copy.sh 120
+run src/families/copy/gpu_copy.sh 120
 run src/families/atomics/gpu_atomics.sh 120
 run tests/gpu/api_hostile.sh 120
 run tests/gpu/examples.sh 180

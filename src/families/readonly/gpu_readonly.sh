@@ -5,7 +5,7 @@
 # seen in flight on an SM equals resident blocks per SM x WPB, also when SMEM
 # limits occupancy; a sampled log holds the warps of one block in K and
 # says so; a CUDA error in the middle of a run leaves no temporary log.
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../../../tests/lib.sh"
 require_gpu
 require_bin readonly readonly_profile bin/warplog
 

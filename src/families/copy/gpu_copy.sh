@@ -2,7 +2,7 @@
 # The copy family on the GPU: the vector copies are right for every N mod 4,
 # a misaligned base is refused with a sentence (never a crash), and the
 # summary holds cudaMemcpy beside the kernels.
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../../../tests/lib.sh"
 require_gpu
 require_bin copy bin/tsv
 for n in 1048576 1048577 1048578 1048579; do
