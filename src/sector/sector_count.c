@@ -14,15 +14,6 @@
 
 /* ------------------------------------------------------------ counting */
 
-struct sf_blocks {
-    sim S;
-    sf_prediction *out;   /* the prediction the counts go to */
-    const sf_params *p;
-    uint64_t lines0, lines1;
-    int l2_ready;         /* the L2 of lines is allocated and walked (sf_count_run) */
-    uint64_t next;        /* sf_count_run: the next block, in order */
-};
-
 /* out += m x the L1 side of one block (its counts in x). */
 static void add_counts(sf_prediction *out, const sf_prediction *x, double m)
 {
@@ -242,41 +233,4 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
     free(snap);
     B->next = end;
     return rc;
-}
-
-/* The count branch of sf_predict. */
-int sim_count(sim *S0, uint64_t lines0, uint64_t lines1, char *err, size_t errlen)
-{
-    const sf_variant *v = S0->c.v;
-    const sf_params *p = S0->c.p;
-    sf_prediction *out = S0->out;
-    sf_blocks B;
-    memset(&B, 0, sizeof B);
-    B.S = *S0;
-    B.S.no_l2 = 1;
-    B.out = out;
-    B.p = p;
-    B.lines0 = lines0;
-    B.lines1 = lines1;
-    int rc = sset_init(&B.S.cur, 1024) || sset_init(&B.S.prev, 1024) || sset_init(&B.S.wave, 256);
-    if (rc)
-        set_err(err, errlen, "out of memory for the L1 sector sets");
-    else
-        rc = v->model->count(&B.S.c, &B, out, err, errlen);
-    if (rc > 0)
-        set_err(err, errlen, "internal: %s %s: the count declined what it accepted",
-                v->model->name, v->name);
-    if (rc == 0 && B.l2_ready) {   /* runs walked through the L2 (sf_count_run) */
-        if (B.next != out->blocks) {
-            set_err(err, errlen, "internal: %s %s: the runs end at block %llu of %llu",
-                    v->model->name, v->name, (unsigned long long)B.next,
-                    (unsigned long long)out->blocks);
-            rc = -1;
-        }
-        out->dram_read_sectors = B.S.l2.dram_read;
-        out->dram_write_sectors = B.S.l2.dram_write;
-        out->dram_partial_sectors = B.S.l2.dram_partial;
-    }
-    sim_free(&B.S);
-    return rc ? -1 : 0;
 }

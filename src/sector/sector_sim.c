@@ -586,6 +586,46 @@ static int walk(sim *S, char *err, size_t errlen)
     return rc;
 }
 
+/* The count branch of sf_predict: S's launch through its family's count
+ * hook (which calls sector_count.c): S set up (ctx, line bases, cg), its sets
+ * not yet allocated; the arrays have lines0 and lines1 lines.  0, or -1 with
+ * err. */
+static int sim_count(sim *S0, uint64_t lines0, uint64_t lines1, char *err, size_t errlen)
+{
+    const sf_variant *v = S0->c.v;
+    const sf_params *p = S0->c.p;
+    sf_prediction *out = S0->out;
+    sf_blocks B;
+    memset(&B, 0, sizeof B);
+    B.S = *S0;
+    B.S.no_l2 = 1;
+    B.out = out;
+    B.p = p;
+    B.lines0 = lines0;
+    B.lines1 = lines1;
+    int rc = sset_init(&B.S.cur, 1024) || sset_init(&B.S.prev, 1024) || sset_init(&B.S.wave, 256);
+    if (rc)
+        set_err(err, errlen, "out of memory for the L1 sector sets");
+    else
+        rc = v->model->count(&B.S.c, &B, out, err, errlen);
+    if (rc > 0)
+        set_err(err, errlen, "internal: %s %s: the count declined what it accepted",
+                v->model->name, v->name);
+    if (rc == 0 && B.l2_ready) {   /* runs walked through the L2 (sf_count_run) */
+        if (B.next != out->blocks) {
+            set_err(err, errlen, "internal: %s %s: the runs end at block %llu of %llu",
+                    v->model->name, v->name, (unsigned long long)B.next,
+                    (unsigned long long)out->blocks);
+            rc = -1;
+        }
+        out->dram_read_sectors = B.S.l2.dram_read;
+        out->dram_write_sectors = B.S.l2.dram_write;
+        out->dram_partial_sectors = B.S.l2.dram_partial;
+    }
+    sim_free(&B.S);
+    return rc ? -1 : 0;
+}
+
 int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char *err,
                size_t errlen)
 {

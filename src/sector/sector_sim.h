@@ -59,9 +59,17 @@ typedef struct sim {
 void sim_free(sim *S);
 /* Walk block b (sector_sim.c): its counts go to S->out. */
 int walk_block(sim *S, uint64_t b, char *err, size_t errlen);
-/* Count S's launch through its family's count hook (sector_count.c): S set
- * up (ctx, line bases, cg), its sets not yet allocated; the arrays have
- * lines0 and lines1 lines.  0, or -1 with err. */
-int sim_count(sim *S, uint64_t lines0, uint64_t lines1, char *err, size_t errlen);
+
+/* A launch counted rather than walked (sector_family.h's sf_blocks): set up
+ * by sf_predict's count branch (sector_sim.c), filled by the family's count
+ * hook through sf_count_blocks and sf_count_run (sector_count.c). */
+struct sf_blocks {
+    sim S;
+    sf_prediction *out;   /* the prediction the counts go to */
+    const sf_params *p;
+    uint64_t lines0, lines1;
+    int l2_ready;         /* the L2 of lines is allocated and walked (sf_count_run) */
+    uint64_t next;        /* sf_count_run: the next block, in order */
+};
 
 #endif /* WARPLAT_SECTOR_SIM_H */
