@@ -1,6 +1,9 @@
 /*
- * probe.cuh - device-side probes: the SM clock, the SM id, the global timer,
- * and the "use" that ends a timed region.
+ * probe.cuh - the device-side probes of the toolkit's own kernels (the
+ * families through engine.cuh's ENG_TIMED_*, the ladder, the engine's timer
+ * read): the SM clock, the SM id and the global timer are the probe API's
+ * primitives (include/warplat/warplat.cuh), so that one probe is written
+ * once; what is added here is the families' ALU "use" (probe_use_f32).
  *
  * Why inline PTX rather than clock64()/__nanosleep-style intrinsics: each probe
  * is `asm volatile` so the compiler neither deletes it nor merges two reads,
@@ -21,28 +24,13 @@
 #define PROBE_CUH
 
 #include <stdint.h>
+#include "warplat/warplat.cuh"
 #include "warplog.h"
 
-static __device__ __forceinline__ uint64_t probe_clock64(void)
-{
-    uint64_t c;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c) : : "memory");
-    return c;
-}
-
-static __device__ __forceinline__ uint32_t probe_smid(void)
-{
-    uint32_t s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
-}
-
-static __device__ __forceinline__ uint64_t probe_globaltimer(void)
-{
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
-    return t;
-}
+/* The reads are the probe API's (warplat.cuh), written once. */
+static __device__ __forceinline__ uint64_t probe_clock64(void) { return warplat_clock64(); }
+static __device__ __forceinline__ uint32_t probe_smid(void) { return warplat_smid(); }
+static __device__ __forceinline__ uint64_t probe_globaltimer(void) { return warplat_globaltimer(); }
 
 /* The first use of a loaded value: forces the scoreboard wait here. */
 static __device__ __forceinline__ float probe_use_f32(float v)
@@ -54,29 +42,13 @@ static __device__ __forceinline__ float probe_use_f32(float v)
 
 /*
  * The first use of a loaded value as a memory instruction: a volatile store to
- * shared memory.  ptxas schedules ALU instructions across clock reads (seen
- * with nvcc 13.0: an add of the chased pointer landed after the end clock), but
- * keeps memory instructions in place relative to them, as every LDG between
- * two CS2R reads in this toolkit shows; so this use stays inside the region.
- * tests/gpu/sass.sh checks it in the SASS of every timed kernel.
+ * shared memory (warplat_use_u32, the probe API's use).  ptxas schedules ALU
+ * instructions across clock reads (seen with nvcc 13.0: an add of the chased
+ * pointer landed after the end clock), but keeps memory instructions in place
+ * relative to them, as every LDG between two CS2R reads in this toolkit shows;
+ * so this use stays inside the region.  tests/gpu/sass.sh checks it in the
+ * SASS of every timed kernel.
  */
-static __device__ __forceinline__ void probe_consume_shared(uint32_t v)
-{
-    __shared__ uint32_t probe_sink;
-    asm volatile("st.volatile.shared.u32 [%0], %1;"
-                 :
-                 : "r"((uint32_t)__cvta_generic_to_shared(&probe_sink)), "r"(v)
-                 : "memory");
-}
-
-/* Pack one warp's probe; lane 0 of the warp stores it with one 16-byte store. */
-static __device__ __forceinline__ void probe_store(warp_probe *dst, uint64_t t0, uint64_t t1,
-                                                   uint64_t gt0, uint32_t smid, float checksum)
-{
-    const uint64_t lat = t1 - t0;
-    const uint32_t lat24 = lat > WARP_PROBE_LAT_MAX ? WARP_PROBE_LAT_MAX : (uint32_t)lat;
-    *reinterpret_cast<uint4 *>(dst) =
-        make_uint4((uint32_t)t0, lat24 | (smid << 24), (uint32_t)gt0, __float_as_uint(checksum));
-}
+static __device__ __forceinline__ void probe_consume_shared(uint32_t v) { warplat_use_u32(v); }
 
 #endif /* PROBE_CUH */

@@ -17,7 +17,7 @@
  *
  *   chunk = uint32 magic WARPLOG_CHUNK_MAGIC, uint32 nrec (1..chunk_records),
  *           then nrec records stored column by column and byte-plane by
- *           byte-plane (see warplog.c, "chunk encoding"), which is what lets
+ *           byte-plane (see warplog_int.h, "chunk encoding"), which is what lets
  *           deflate squeeze a record into a few bytes.  The decoded records
  *           are exactly the warp_record structs the writer was given.
  *

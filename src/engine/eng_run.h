@@ -16,17 +16,23 @@
  * copy of the context (eng_var.ctx), so nothing it does reaches the next
  * variant or sweep point.
  *
- * The rooms, in the order of a run:
+ * The rooms, from the top floor down (each calls only rooms below it):
+ *   main.c       eng_main: one device's run (variants, sweep or batch), or one
+ *                process per device; and the program's main()
+ *   batch.c      --batch-file FILE: one run per line, in one process, one table
+ *   sweep.c      --sweep: one row per resident-block count
+ *   variant.c    the per-variant runner: validate, time, one row, the log
+ *   run.c        start-up: the command line checked, the early listings, the
+ *                device opened, the run's inputs and probe buffer set up
+ *   measure.c    validation, warm-up, interleaved timing, sampling
+ *   table.c      the summary: '#' lines, then the rows (columns.c)
+ *   log.c        the log's header, path and writer jobs
+ *   occupancy.c  SMEM opt-in, carveout, resident blocks, --list-occupancy,
+ *                the sweep's points
  *   options.c    the common options, which apply, --help, positionals, --kernel
  *   devices.c    --out and --table folders, --device LIST|all, the GPU lock
- *   run.c        eng_main: start-up, the loop over variants, the end; failures
- *   occupancy.c  SMEM opt-in, carveout, resident blocks, --list-occupancy
- *   measure.c    validation, warm-up, interleaved timing, sampling
- *   log.c        the log's header, path and writer jobs
- *   table.c      the summary: '#' lines, one row per variant
  *   columns.c    the summary's columns: one table for header, row, --list-columns
- *   sweep.c      --sweep: one row per resident-block count
- *   batch.c      --batch-file FILE: one run per line, in one process, one table
+ *   fail.c       how the engine fails: eng_die, eng_hook, eng_cuda_fail
  */
 #ifndef WARPLAT_ENG_RUN_H
 #define WARPLAT_ENG_RUN_H
@@ -164,21 +170,31 @@ typedef struct eng_point {
     int overhead_met;
 } eng_point;
 
-/* ---- run.c: start-up and the run on one device. */
+/* ---- run.c: start-up, and what a run holds on one device. */
 /* Parse argv into r and check it (no GPU touched): 0, or the exit status
  * (*done set when the program should exit now: an error, --help, --list-*). */
 int eng_configure_run(eng_run *r, int argc, char **argv, int *done);
 /* r->dev is filled: does the run fit the device (SMEM, SM count)?  0 or the
  * exit status. */
 int eng_fits_device(eng_run *r);
+/* The listing of ENG_LISTS_GPU asked for, printed once the device is open:
+ * its exit status; -1 when none was. */
+int eng_list_on_device(const eng_run *r);
+/* Select GPU ordinal and read its facts into r->dev; then eng_fits_device.
+ * 0 or the exit status. */
+int eng_open_device(eng_run *r, int ordinal);
 /* Before the variants (device open and locked): --out, the L2 fetch limit,
  * the family's inputs, the probe buffer, the events.  0 or the exit status. */
 int eng_device_begin(eng_run *r);
+/* Undo eng_device_begin (the logs are joined by the caller first). */
+void eng_device_end(eng_run *r);
+
+/* ---- variant.c */
+/* Validate, time and report configuration cfg of v: one row; 1 when it failed validation. */
+int eng_run_variant(eng_run *r, int v, int cfg);
 /* Every selected variant and configuration, a row each to r->tbl: the
  * number that failed validation. */
 int eng_run_selected(eng_run *r);
-/* Undo eng_device_begin (the logs are joined by the caller first). */
-void eng_device_end(eng_run *r);
 
 /* ---- batch.c */
 /* --batch-file FILE on the open device: every line of FILE run as its own run
@@ -188,7 +204,7 @@ int eng_run_batch(eng_run *outer, int argc, char **argv);
 /* Every line of --batch-file FILE configured, no GPU touched: 0, or 2 (said). */
 int eng_batch_check(const eng_run *outer, int argc, char **argv);
 
-/* ---- run.c: failures.  Each removes every temporary log first. */
+/* ---- fail.c: failures.  Each removes every temporary log first. */
 void eng_die(const eng_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 /* The same with exit status `status` (2: a value the device cannot take). */
 void eng_die_status(const eng_run *r, int status, const char *fmt, ...)
@@ -246,6 +262,9 @@ long eng_smem_for_blocks(const eng_run *r, const eng_var *x, int b);
 int eng_list_occupancy(const eng_run *r);
 int eng_is_kernel(const eng_run *r, const eng_var *x);
 int eng_has_probe(const eng_run *r, const eng_var *x);
+/* The sweep's points of x: bl[i] blocks per SM at sm[i] bytes of SMEM (room
+ * for 64); how many (0: none fits). */
+int eng_sweep_points(const eng_run *r, const eng_var *x, int *bl, long *sm, int quiet);
 
 /* ---- measure.c */
 /* The geometry of configuration cfg of v into x (and x->ctx); 0, or -1 when
@@ -278,13 +297,8 @@ int eng_finish_logs(eng_run *r);
 void eng_table_open(eng_run *r);
 int eng_table_close(eng_run *r, int keep);
 void eng_print_meta(const eng_run *r);
-/* Validate, time and report configuration cfg of v: one row; 1 when it failed validation. */
-int eng_run_variant(eng_run *r, int v, int cfg);
 
 /* ---- sweep.c */
 int eng_run_sweep(eng_run *r, int v, int argc, char **argv);
-/* The sweep's points of x: bl[i] blocks per SM at sm[i] bytes of SMEM (room
- * for 64); how many (0: none fits). */
-int eng_sweep_points(const eng_run *r, const eng_var *x, int *bl, long *sm, int quiet);
 
 #endif

@@ -82,26 +82,15 @@ static __device__ __forceinline__ void eng_consume(const eng_dev &E, uint32_t bi
     if (bits == E.never) *E.sink = bits;
 }
 
-/* An empty volatile asm that takes p in and out: the compiler must have p
- * computed before this point, and volatile asms keep their relative order, so
- * address arithmetic stays ahead of the first clock read.  The asm hides where
- * p points, so we tell the compiler again that it is global memory; without
- * that it emits a generic LD instead of LDG. */
+/* Address arithmetic pinned ahead of the first clock read: the probe API's
+ * warplat_pin (an empty volatile asm that takes p in and out; it says again
+ * that p is global memory, else nvcc emits a generic LD instead of LDG). */
 template <typename T>
-static __device__ __forceinline__ const T *eng_pin(const T *p)
-{
-    asm volatile("" : "+l"(p));
-    __builtin_assume(__isGlobal(p));
-    return p;
-}
+static __device__ __forceinline__ const T *eng_pin(const T *p) { return warplat_pin(p); }
 template <typename T>
-static __device__ __forceinline__ T *eng_pin_mut(T *p)
-{
-    asm volatile("" : "+l"(p));
-    __builtin_assume(__isGlobal(p));
-    return p;
-}
+static __device__ __forceinline__ T *eng_pin_mut(T *p) { return warplat_pin(p); }
 
+/* The timed region's reads: the probe API's primitives (probe.cuh). */
 #define ENG_TIMED_BEGIN()                            \
     const uint64_t eng_gt0_ = probe_globaltimer();   \
     const uint32_t eng_sm_ = probe_smid();           \

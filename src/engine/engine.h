@@ -192,10 +192,14 @@ int eng_resident_blocks(const eng_ctx *c, const void *k);
 cudaError_t eng_device_globaltimer(uint64_t *ns);
 
 /* For families: a CUDA failure inside a hook they cannot return from.
- * Prints the call and the error, removes temporary logs, exits 1. */
-void eng_cuda_fail(const char *file, int line, const char *call, cudaError_t e);
+ * Prints the call and the error, removes temporary logs, exits 1 (fail.c). */
+void eng_cuda_fail(const char *file, int line, const char *call, cudaError_t e)
+    __attribute__((noreturn));
 #define ENG_CUDA(call) do { cudaError_t e_ = (call); \
         if (e_ != cudaSuccess) eng_cuda_fail(__FILE__, __LINE__, #call, e_); } while (0)
+/* For hooks that return a CUDA error code (setup, check, ...): the call's
+ * error returned from the hook when it fails; the engine reports it. */
+#define ENG_TRY(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) return e_; } while (0)
 
 #ifdef __cplusplus
 }

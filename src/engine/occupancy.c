@@ -127,3 +127,33 @@ int eng_list_occupancy(const eng_run *r)
     }
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
+
+/* The points of a --sweep (sweep.c; checked by measure.c): every
+ * resident-block count the device allows, or --points;
+ * bl[i] blocks per SM at sm[i] bytes of SMEM (room for 64).  Returns how
+ * many (0: none fits); quiet: no notes on the ones skipped. */
+int eng_sweep_points(const eng_run *r, const eng_var *x, int *bl, long *sm, int quiet)
+{
+    const cli_list *pts = &r->opt.points;
+    eng_configure(r, x, 0);
+    const int bmax = eng_occupancy(r, x, ENG_CLEAN, 0);
+    int np = 0;
+    for (int b = 1; b <= bmax && b <= 64; b++) {
+        int want = pts->n == 0;
+        for (size_t k = 0; k < pts->n; k++) want |= pts->v[k] == (uint64_t)b;
+        if (!want) continue;
+        long s = b == bmax ? 0 : eng_smem_for_blocks(r, x, b);
+        if (s < 0) {
+            if (!quiet)
+                fprintf(stderr, "%s: note: no SMEM gives %d blocks/SM at WPB %u; skipped\n", r->prog, b,
+                        x->ctx.wpb);
+            continue;
+        }
+        bl[np] = b, sm[np++] = s;
+    }
+    for (size_t k = 0; k < pts->n && !quiet; k++)
+        if (pts->v[k] > (uint64_t)bmax)
+            fprintf(stderr, "%s: note: --points %llu: at most %d blocks/SM fit at WPB %u; skipped\n",
+                    r->prog, (unsigned long long)pts->v[k], bmax, x->ctx.wpb);
+    return np;
+}

@@ -1,87 +1,24 @@
 /*
- * run.c - eng_main (contract: engine.h): one eng_run made at start-up and
- * handed down (eng_run.h), and how the engine fails.
+ * run.c - a run's start-up (contract: eng_run.h): the command line checked
+ * before any GPU is touched, the listings that exit early, the device's
+ * facts, and what a run holds on the device (the family's inputs, the probe
+ * buffer, the events) set up and taken down.  eng_main (main.c) and the
+ * batch (batch.c) both start their runs here.
  *
  * Plain C11 against the CUDA runtime API.  Kernels are reached only through
  * the family's hooks; the engine itself launches nothing but what those
  * hooks launch, and sets kernel attributes through the function pointers the
  * family hands out.
- *
- * Order of work for every variant (and configuration) of a run:
- *   1. prepare its inputs; set SMEM opt-in and carveout on its three kernels;
- *      resident blocks per SM from the occupancy API, for the clean twin and
- *      the probe kernel (a probe kernel that fits fewer blocks would record
- *      another occupancy: the run says so);
- *   2. validate: poison, one CHECK launch, compare with the CPU reference;
- *      a variant that fails is reported and gets no timing and no log;
- *   3. warm up both kernels, then time them interleaved (clean, probe, clean,
- *      probe, ...) so that both medians see the same clocks and temperature;
- *      with --sample auto, K doubles from 1 until the measured overhead is at
- *      most --max-overhead, and the K found is measured once more: the
- *      figures reported are that fresh measurement, not the one that chose K;
- *   4. copy the probes back, check every sampled warp wrote its probe,
- *      summarise the latencies, measure the SM clock, and hand the probes to
- *      a writer thread while the GPU goes on with the next variant.
  */
-#define _GNU_SOURCE   /* program_invocation_short_name */
+#define _GNU_SOURCE
 #include "eng_run.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "columns.h"
 #include "devinfo.h"
-
-/* ------------------------------------------------------------ failures */
-
-/* Every failure removes the temporary logs (logjob) and, at exit, the
- * table's temporary (outfile, registered by eng_table_open). */
-
-/* Families (and ./latency) call this from code that has no run at hand, so
- * it names the program as it was started. */
-void eng_cuda_fail(const char *file, int line, const char *call, cudaError_t e)
-{
-    fprintf(stderr, "%s: %s:%d: CUDA error in %s: %s (%s)\n", program_invocation_short_name, file,
-            line, call, cudaGetErrorString(e), cudaGetErrorName(e));
-    logjob_abort_all();
-    exit(1);
-}
-
-void eng_hook(const eng_run *r, int rc, const char *what, const char *variant)
-{
-    if (rc == 0) return;
-    fprintf(stderr, "%s: %s %s: CUDA error: %s (%s)\n", r->prog, what, variant,
-            cudaGetErrorString((cudaError_t)rc), cudaGetErrorName((cudaError_t)rc));
-    logjob_abort_all();
-    exit(1);
-}
-
-static void die_v(const eng_run *r, int status, const char *fmt, va_list ap)
-    __attribute__((noreturn));
-static void die_v(const eng_run *r, int status, const char *fmt, va_list ap)
-{
-    fprintf(stderr, "%s: ", r->prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    logjob_abort_all();
-    exit(status);
-}
-
-void eng_die(const eng_run *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    die_v(r, 1, fmt, ap);
-}
-
-void eng_die_status(const eng_run *r, int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    die_v(r, status, fmt, ap);
-}
 
 /* ------------------------------------------------------------ start-up */
 
@@ -133,7 +70,7 @@ static int list_and_exit(const eng_run *r)
 }
 
 /* The same of ENG_LISTS_GPU, once the device is open. */
-static int list_on_device(const eng_run *r)
+int eng_list_on_device(const eng_run *r)
 {
     ENG_LISTS_GPU(LIST_IF_ASKED)
     return -1;
@@ -191,7 +128,7 @@ int eng_configure_run(eng_run *r, int argc, char **argv, int *done)
 }
 
 /* The device's facts, and whether the run fits it: 0, or the exit status. */
-static int open_device(eng_run *r, int ordinal)
+int eng_open_device(eng_run *r, int ordinal)
 {
     char err[512];
     r->ctx.device = ordinal;
@@ -249,26 +186,7 @@ static void alloc_probes(eng_run *r, int logs)
     ENG_CUDA(cudaMalloc((void **)&r->d_probes, r->probe_cap * sizeof(warp_probe)));
 }
 
-/* ------------------------------------------------------------ the run */
-
-/* Every selected variant and configuration, or the sweep; failures counted. */
-static int run_all(eng_run *r, int argc, char **argv)
-{
-    int failures = 0;
-    eng_table_open(r);
-    if (r->opt.sweep) {
-        eng_run_sweep(r, eng_first_selected(r), argc, argv);
-    } else {
-        eng_print_meta(r);
-        fflush(r->tbl);
-        failures += eng_run_selected(r);
-    }
-    eng_trace(r, "measured", r->fam->name);
-    failures += eng_finish_logs(r);
-    eng_trace(r, "logs", r->fam->name);
-    if (eng_table_close(r, 1) != 0) failures++;   /* whole: every row, FAIL rows too */
-    return failures;
-}
+/* ------------------------------------------------------------ on the device */
 
 int eng_device_begin(eng_run *r)
 {
@@ -301,17 +219,6 @@ int eng_device_begin(eng_run *r)
     return 0;
 }
 
-int eng_run_selected(eng_run *r)
-{
-    int failures = 0;
-    for (int v = 0; v < r->fam->nvariants; v++) {
-        if (!r->selected[v]) continue;
-        const int nc = eng_nconfigs(r, v);
-        for (int c = 0; c < nc; c++) failures += eng_run_variant(r, v, c);
-    }
-    return failures;
-}
-
 void eng_device_end(eng_run *r)
 {
     if (r->fam->teardown) r->fam->teardown(&r->ctx);
@@ -319,56 +226,4 @@ void eng_device_end(eng_run *r)
     r->d_probes = NULL;
     cudaEventDestroy(r->ev0);
     cudaEventDestroy(r->ev1);
-}
-
-/* On the one GPU chosen: set up, run, tear down. */
-static int run_on_device(eng_run *r, int argc, char **argv, int ordinal)
-{
-    const eng_opts *o = &r->opt;
-    int rc = open_device(r, ordinal);
-    if (rc) return rc;
-    eng_trace(r, "device", r->dev.device_name);
-    eng_lock_device(r);
-    if ((rc = list_on_device(r)) >= 0) return rc;
-    if (o->batch) return eng_run_batch(r, argc, argv);
-    if ((rc = eng_check_configs(r)) != 0) return rc;
-    if ((rc = eng_device_begin(r)) != 0) return rc;
-    eng_trace(r, "setup", r->fam->name);
-    const int failures = run_all(r, argc, argv);
-    eng_device_end(r);
-    eng_trace(r, "end", r->fam->name);
-    return failures ? 1 : 0;
-}
-
-int eng_main(const eng_family *f, int argc, char **argv, int profile_only)
-{
-    eng_run *r = calloc(1, sizeof *r);
-    if (!r) {
-        fprintf(stderr, "%s: out of host memory\n", f->name);
-        return 1;
-    }
-    r->fam = f;
-    eng_trace_start(r);
-    r->profile_only = profile_only;
-    snprintf(r->prog, sizeof r->prog, "%s%s", f->name, profile_only ? "_profile" : "");
-    int done, ords[64], nord = 0;
-    int rc = eng_configure_run(r, argc, argv, &done);
-    if (!done && r->opt.batch && (rc = eng_batch_check(r, argc, argv)) != 0) done = 1;
-    if (!done && (rc = eng_parse_devices(r, ords, &nord)) != 0) done = 1;
-    if (!done && nord > 1 && r->opt.batch) {
-        done = 1;
-        rc = cli_usage_error(r->prog, "--batch-file runs on one --device");
-    }
-    if (!done && nord > 1) {
-        done = 1;
-        if (eng_gpu_lists_asked(&r->opt))
-            rc = cli_usage_error(r->prog, "this takes one --device");
-        else if (eng_dir_usable(r, r->opt.out_dir, "--out") != 0)
-            rc = 1;
-        else
-            rc = eng_run_on_devices(r, argc, argv, ords, nord);
-    }
-    if (!done) rc = run_on_device(r, argc, argv, ords[0]);
-    free(r);
-    return rc;
 }

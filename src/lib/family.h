@@ -30,6 +30,21 @@ extern "C" {
 struct fam_model;   /* sector_family.h */
 struct fam_report;  /* report_family.h */
 
+/* What a family's reference runs are and write, where they are a script of
+ * its own (its report section holds it: fam_report.runs). */
+struct fam_runs {
+    /* The script, run by scripts/reference.sh's families section
+     * (scripts/NAME.sh OUTDIR [--quick] [--ladder TSV]); NULL:
+     * reference.sh's summaries section runs the family (./NAME N 0 WPB). */
+    const char *script;
+    /* The script wants the ladder: its command is "SCRIPT DIR --ladder
+     * DIR/latency_ca.tsv". */
+    int script_ladder;
+    /* Result files of a fixed name that its script writes ("ceiling.tsv"),
+     * NULL-terminated; NULL: none. */
+    const char *const *fixed_files;
+};
+
 /* A family's words in the report (its report.txt, famtext.h); NULL where the
  * file has no such field. */
 struct fam_text {
@@ -43,6 +58,7 @@ typedef struct fam_entry {
     const struct fam_model *model;    /* NULL: no sector model */
     const struct fam_report *report;  /* NULL: the report's common section only */
     const struct fam_text *text;      /* NULL: no report.txt */
+    const struct fam_runs *runs;      /* NULL: no report section (so no script) */
 } fam_entry;
 
 /* Every family, sorted by name; the last entry's name is NULL. */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "family.h"
-#include "report_family.h"
 #include "warplog.h"
 
 /* prefix or suffix: the caller's words, [A-Za-z0-9_.-]* */
@@ -114,15 +113,15 @@ int names_ncu_table(char *buf, size_t len, const char *exp, const char *n)
 const char *names_family_script(const char *exp)
 {
     const fam_entry *e = fam_lookup(exp);
-    return e && e->report ? e->report->script : NULL;
+    return e && e->runs ? e->runs->script : NULL;
 }
 
 /* The family whose script writes the result file of fixed name base
- * (report_family.h fixed_files), or NULL. */
+ * (family.h: fam_runs.fixed_files), or NULL. */
 static const fam_entry *fixed_file_family(const char *base)
 {
     for (const fam_entry *e = fam_registry; e->name; e++)
-        for (const char *const *f = e->report ? e->report->fixed_files : NULL; f && *f; f++)
+        for (const char *const *f = e->runs ? e->runs->fixed_files : NULL; f && *f; f++)
             if (!strcmp(*f, base)) return e;
     return NULL;
 }
@@ -151,7 +150,7 @@ static long tail_number(const char *s, size_t n, const char *prefix)
 names_kind names_parse(const char *base, char *exp, char *variant, char *label, char *n,
                        size_t partlen, unsigned *wpb)
 {
-    /* and the families' own (report_family.h fixed_files: ceiling.tsv) */
+    /* and the families' own (family.h fam_runs.fixed_files: ceiling.tsv) */
     static const char *fixed[] = {"device.tsv", "overhead.tsv", "sampling.tsv", "nvidia_smi.csv", NULL};
     if (exp) *exp = 0;
     if (variant) *variant = 0;
@@ -333,11 +332,11 @@ int names_command(char *buf, size_t len, const char *dir, const char *base)
     if (k == NAMES_SECTORS || k == NAMES_NCU)
         return put(len, snprintf(buf, len, "scripts/ncu_profile.sh --out %s", dir));
     const fam_entry *owner = fixed_file_family(base);
-    if (owner && owner->report->script)
+    if (owner && owner->runs->script)
         return put(len, snprintf(buf, len, "%s %s%s%s%s (or scripts/reference.sh %s --only families)",
-                                 owner->report->script, dir, owner->report->script_ladder ? " --ladder " : "",
-                                 owner->report->script_ladder ? dir : "",
-                                 owner->report->script_ladder ? "/latency_ca.tsv" : "", dir));
+                                 owner->runs->script, dir, owner->runs->script_ladder ? " --ladder " : "",
+                                 owner->runs->script_ladder ? dir : "",
+                                 owner->runs->script_ladder ? "/latency_ca.tsv" : "", dir));
     const char *script = names_family_script(exp);
     if (k == NAMES_NCU_TABLE)
         return put(len, snprintf(buf, len, "%s %s --ncu-only (needs Nsight Compute)",

@@ -23,7 +23,7 @@ typedef enum names_kind {
     NAMES_LATENCY_STATS,  /* latency_stats_<N>_wpb<W>.tsv */
     NAMES_LADDER,         /* latency_ca.tsv, latency_cg.tsv */
     NAMES_FIXED,          /* device.tsv, overhead.tsv, sampling.tsv, nvidia_smi.csv, and the
-                             families' own (report_family.h fixed_files: ceiling.tsv) */
+                             families' own (family.h fam_runs.fixed_files: ceiling.tsv) */
     NAMES_LOGDIR,         /* logs_<N>: a folder */
     NAMES_NCU,            /* ncu/<exp>_<label>.csv: raw Nsight Compute output */
     NAMES_LEGACY,         /* legacy: a folder of files from before the contract */

@@ -8,7 +8,7 @@
  * other launches but not this one prints as NA.  Values are printed in
  * ncu's base units (nanoseconds, bytes, sectors) whatever unit scaling the
  * file used ("1.25 msecond" prints as 1250000).  Both CSV layouts of ncu
- * (the default long one and --page raw) are read; see src/lib/ncu_csv.h.
+ * (the default long one and --page raw) are read; see src/sector/ncu_csv.h.
  *
  * Exit status: 0 done; 1 the file is missing, unreadable or malformed, ncu
  * could not read the counters (ERR_NVGPUCTRPERM), a metric is not in the

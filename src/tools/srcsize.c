@@ -1,11 +1,14 @@
 /*
  * srcsize - the size rules of the sources: no function longer than 120
- * lines, no .c/.cu/.h file longer than 800 (tests/cli/style_size.sh).
+ * lines, no source file longer than 800 (tests/cli/style_size.sh: src/,
+ * instrument/, include/ and scripts/).
  *
  *   bin/srcsize [--allow FILE] [--max-func N] [--max-lines N] PATH...
  *
- * Every .c, .cu and .h file under the PATHs (folders are walked, in name
- * order) is measured (src/lib/srcsize.c finds the functions).  Each
+ * Every .c, .cu, .cuh, .h and .sh file under the PATHs (folders are walked,
+ * in name order) is measured (src/lib/srcsize.c finds the functions: those
+ * written as C writes them; a shell script's "f() {" is measured as a file
+ * only).  Each
  * offender is one line on stdout:
  *   src/x.c: 912 lines (limit 800)
  *   src/x.c:main: 260 lines from line 88 (limit 120)
@@ -32,8 +35,9 @@
 
 static const char usage_text[] =
     "usage: srcsize [--allow FILE] [--max-func N] [--max-lines N] PATH...\n"
-    "  Print every function longer than --max-func lines (120) and every .c/.cu/.h\n"
-    "  file longer than --max-lines lines (800) under the PATHs.  Known offenders\n"
+    "  Print every function longer than --max-func lines (120) and every\n"
+    "  .c/.cu/.cuh/.h/.sh file longer than --max-lines lines (800) under the\n"
+    "  PATHs.  Known offenders\n"
     "  listed in --allow FILE (\"path\" or \"path:function\" a line) do not fail; a\n"
     "  listed entry that no longer offends does.\n"
     "  Exit status: 0 no failure; 1 an offender not allowed, a stale entry or an\n"
@@ -76,7 +80,8 @@ static void on_func(const srcsize_func *f, void *ctx)
 static int is_source(const char *name)
 {
     const char *dot = strrchr(name, '.');
-    return dot && (!strcmp(dot, ".c") || !strcmp(dot, ".cu") || !strcmp(dot, ".h"));
+    return dot && (!strcmp(dot, ".c") || !strcmp(dot, ".cu") || !strcmp(dot, ".cuh") ||
+                   !strcmp(dot, ".h") || !strcmp(dot, ".sh"));
 }
 
 static void measure_file(run *r, const char *path)

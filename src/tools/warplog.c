@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "outfile.h"
+#include "overlap.h"
 #include "stats.h"
 #include "warplog.h"
 

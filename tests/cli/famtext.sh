@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cli/famtext.sh - build/gen/famtext, the build's generator of a
-# family's words (src/lib/famtext.h): make runs it on every report.txt, so
+# family's words (src/report/famtext.h): make runs it on every report.txt, so
 # here only what make never shows: --help, the usage error, a refused file
 # named with its line and no output left behind, and an output written whole
 # where a file stood.  The format's rules are tests/unit/test_famtext.c's.

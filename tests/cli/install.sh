@@ -25,6 +25,9 @@ done
 # the archive holds the API and the log writer
 nm "$P/lib/libwarplat.a" 2>/dev/null | grep -q ' T warplat_open$' || fail "libwarplat.a lacks warplat_open"
 nm "$P/lib/libwarplat.a" 2>/dev/null | grep -q ' T warplog_writer_open$' || fail "libwarplat.a lacks the log writer"
+# ... and nothing of the toolkit's report or sector model (the tools link those)
+lean=$(nm "$P/lib/libwarplat.a" 2>/dev/null | grep -E ' (report_|sector_|sf_|rc_|rd_|fam_)' | head -n 3)
+[ -z "$lean" ] || fail "libwarplat.a holds the report or the sector model: $lean"
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
 flags=$(pkg-config --cflags --libs warplat) || fail "pkg-config does not know warplat"
 case $flags in *"-I$P/include"*"-lwarplat"*) ;; *) fail "pkg-config flags: $flags" ;; esac

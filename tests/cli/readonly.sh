@@ -35,7 +35,7 @@ if [ "$(id -u)" -ne 0 ]; then   # root ignores directory permissions
 fi
 
 # Without a GPU: exit 1, a clear sentence, no files (SMEM limits need a device,
-# and are covered by unit/test_cli and gpu/readonly.sh).
+# and are covered by unit/test_cli and src/families/readonly/gpu_readonly.sh).
 if ! have_gpu; then
     expect_exit 1 ./readonly 1e6 0 4 --out "$TMP/logs"; expect_no_gpu
     [ ! -e "$TMP/logs" ] || fail "a run without a GPU created $TMP/logs"

@@ -3,7 +3,7 @@
 # signal mid-write, two writers of one output, a FIFO as output, a full disk
 # (ulimit -f), a directory or an unwritable folder as output, a failed write
 # to stdout.  Each time: no partial file under the final name, no temporary
-# file left (NAME.XXXXXX.tmp, src/lib/outfile.h), the right exit status and
+# file left (NAME.XXXXXX.tmp, instrument/outfile.h), the right exit status and
 # one sentence.
 . "$(dirname "$0")/../lib.sh"
 require_bin bin/tsv_scale bin/tsv bin/mklog bin/sector_compare bin/fleet bin/ceiling bin/plot_warps

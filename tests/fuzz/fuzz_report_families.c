@@ -1,5 +1,5 @@
 /* fuzz_report_families - what the report reads from a family's comparison
- * table (src/lib/report_families.h, report_facts.h): series by column name,
+ * table (src/report/report_families.h, report_facts.h): series by column name,
  * the lab figures of the lab column and its verdict, the merged lab rows
  * and their sentence, the patterns' utilization, the sectors counts, and
  * the table read as a summary (rf_kernel_read, its sentences, and as the
@@ -8,6 +8,7 @@
 #include "fuzz_common.h"
 #include "report_facts.h"
 #include "report_families.h"
+#include "../../src/families/tiling/report_math.h"
 #include "tsv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /* fuzz_results - a GPU's results folder as the report classifies it
- * (src/lib/results.h): each input line is a file name, made (empty) in a
+ * (src/report/results.h): each input line is a file name, made (empty) in a
  * scratch folder, in logs_1e6/ when it starts with "L:", in ncu/ with "N:";
  * the folder is then scanned and queried as bin/report does. */
 #include "fuzz_common.h"

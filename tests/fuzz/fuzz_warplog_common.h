@@ -10,6 +10,7 @@
 #define FUZZ_WARPLOG_COMMON_H
 #include "fuzz_common.h"
 #include "regions.h"
+#include "overlap.h"
 #include "stats.h"
 #include "warplog.h"
 

@@ -26,9 +26,10 @@ int main(void)
         const struct fam_text *tx = rc_family_text(e->name);
         CHECK(tx == (e->text ? e->text : tx));
         CHECK(!r->section || (tx->title && *tx->title && tx->intro && *tx->intro));
-        CHECK(!r->script || !strncmp(r->script, "scripts/", 8));
-        CHECK(!r->script_ladder || r->script);
-        CHECK(!r->fixed_files || r->script);
+        CHECK(e->runs == &r->runs);
+        CHECK(!r->runs.script || !strncmp(r->runs.script, "scripts/", 8));
+        CHECK(!r->runs.script_ladder || r->runs.script);
+        CHECK(!r->runs.fixed_files || r->runs.script);
         CHECK(!r->sweep_variants || r->sweep_wpb > 0);
         CHECK(!r->no_summaries || r->expected);
         CHECK(!r->doc || !strncmp(r->doc, "docs/", 5));

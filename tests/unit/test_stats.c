@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "overlap.h"
 #include "stats.h"
 #include "warplog.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_sweepncu.c - what sweep_ncu takes from an ncu log and a sweep
- * (src/lib/sweepncu.c): the last launch of the kernel (a name followed by
+ * (src/sector/sweepncu.c): the last launch of the kernel (a name followed by
  * its signature counts, a longer name does not), the units, the preamble.
  */
 #define _GNU_SOURCE /* fmemopen */

@@ -7,6 +7,9 @@
  * of its own (line_spread).  Atomics are performed at L2, so the contention
  * they measure is L2's (docs/atomics.md; the counts: atomics_model.h).
  *
+ * Run (with a GPU): make atomics && ./atomics 1e7 0 4
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./atomics --help: variants, options)
+ *
  * Each pattern in two forms (three kernels each, engine.cuh):
  *   atomics_PATTERN_red   the result unused: REDG.E.ADD, fire and forget; the
  *                         throughput form (no probe: no value ends a region)
@@ -142,9 +145,8 @@ static int at_setup(eng_ctx *c)
         const uint64_t w = atm_footprint_words(atomics_variant_pattern(v), c->n);
         if (c->selected[v] && w > s->words) s->words = w;
     }
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->ctr, s->words * sizeof(uint32_t))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->ctr, s->words * sizeof(uint32_t)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     const uint64_t chunk = s->words < AT_CHUNK ? s->words : AT_CHUNK;
     if (cudaMallocHost((void **)&s->h_ctr, chunk * sizeof(uint32_t)) == cudaSuccess) {
         s->h_pinned = 1;
@@ -212,8 +214,7 @@ static int at_check(const eng_ctx *c, int v, int, eng_check *out)
     out->bad = 0;
     for (uint64_t base = 0; base < words; base += AT_CHUNK) {
         const uint64_t k = words - base < AT_CHUNK ? words - base : AT_CHUNK;
-        cudaError_t e = cudaMemcpy(s->h_ctr, s->ctr + base, k * sizeof(uint32_t), cudaMemcpyDeviceToHost);
-        if (e != cudaSuccess) return e;
+        ENG_TRY(cudaMemcpy(s->h_ctr, s->ctr + base, k * sizeof(uint32_t), cudaMemcpyDeviceToHost));
         r.base = base;
         uint64_t f = 0;
         const uint64_t bad = eng_parallel_check(k, at_check_range, &r, &f);
@@ -249,10 +250,19 @@ static const char *const AT_POSDEF[] = {"1e7", "0", "4", NULL};
 static const eng_variant AT_VARIANTS[AT_NVARIANTS] = {ATOMICS_VARIANTS(AT_X_VARIANT)};
 
 extern "C" const eng_family eng_family_table = {
-    "atomics",
-    "Global atomicAdd under contention: its throughput (RED, the result unused) and\n"
-    "its latency (ATOMG, the result used), for four address patterns, from every\n"
-    "thread on one word to every thread on a line of its own.",
-    AT_POS, AT_POSDEF, AT_VARIANTS, AT_NVARIANTS, NULL,
-    NULL, at_geometry, at_kernel, at_setup, NULL, at_launch, at_poison, at_check, at_teardown,
+    .name = "atomics",
+    .about = "Global atomicAdd under contention: its throughput (RED, the result unused) and\n"
+             "its latency (ATOMG, the result used), for four address patterns, from every\n"
+             "thread on one word to every thread on a line of its own.",
+    .posnames = AT_POS,
+    .posdefaults = AT_POSDEF,
+    .variants = AT_VARIANTS,
+    .nvariants = AT_NVARIANTS,
+    .geometry = at_geometry,
+    .kernel = at_kernel,
+    .setup = at_setup,
+    .launch = at_launch,
+    .poison = at_poison,
+    .check = at_check,
+    .teardown = at_teardown,
 };

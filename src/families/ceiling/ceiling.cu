@@ -5,6 +5,9 @@
  * achievable ceiling, measured here in the same conditions as the other
  * experiments, separates the two.
  *
+ * Run (with a GPU): make ceiling && ./ceiling 512M 0 8
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./ceiling --help: variants, options)
+ *
  * Operations (STREAM-like, over arrays b, c (inputs) and a (output) of N
  * floats; grid-stride loops):
  *   read     sum += b[i]                (a reduction: bytes read only)
@@ -368,14 +371,13 @@ static int ce_setup(eng_ctx *c)
     if (!s) return (int)cudaErrorMemoryAllocation;
     c->state = s;
     const uint64_t n = c->n;
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->a, n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->b, n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->c, n * sizeof(float))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->a, n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->b, n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->c, n * sizeof(float)));
     /* the most threads a configuration launches: a one-pass grid of 4-byte
      * accesses, or 64 resident blocks per SM */
     s->max_threads = n + 64ull * 2048 * (uint64_t)c->dev->sm_count;
-    if ((e = cudaMalloc((void **)&s->partial, s->max_threads * sizeof(float))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->partial, s->max_threads * sizeof(float)));
     /* validation copies back CE_CHUNK floats at a time through one
      * page-locked buffer: 2 GB pageable took 0.2-0.3 s a configuration on
      * the H100, most of the ceiling's time */
@@ -388,7 +390,7 @@ static int ce_setup(eng_ctx *c)
     s->sum_b = (double)eng_parallel_check(n, ce_sum_range, NULL, &first);
     s->dot_bc = (double)eng_parallel_check(n, ce_dot_range, NULL, &first);
     ce_init_kernel<<<4096, 256>>>(s->b, s->c, n);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -442,7 +444,6 @@ static uint64_t ce_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
 {
     const ce_state *s = (const ce_state *)c->state;
-    cudaError_t e;
     if (v == CE_READ || v == CE_DOT) {
         eng_geom g;
         char err[128];
@@ -453,8 +454,7 @@ static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
         uint64_t nan_threads = 0;
         for (uint64_t base = 0; base < threads; base += CE_CHUNK) {
             const uint64_t k = threads - base < CE_CHUNK ? threads - base : CE_CHUNK;
-            if ((e = cudaMemcpy(s->h_out, s->partial + base, k * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)
-                return e;
+            ENG_TRY(cudaMemcpy(s->h_out, s->partial + base, k * sizeof(float), cudaMemcpyDeviceToHost));
             for (uint64_t t = 0; t < k; t++) {   /* in thread order, as before */
                 if (s->h_out[t] != s->h_out[t]) nan_threads++;
                 total += s->h_out[t];
@@ -475,8 +475,7 @@ static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
     out->bad = 0;
     for (uint64_t base = 0; base < c->n; base += CE_CHUNK) {
         const uint64_t k = c->n - base < CE_CHUNK ? c->n - base : CE_CHUNK;
-        if ((e = cudaMemcpy(s->h_out, s->a + base, k * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)
-            return e;
+        ENG_TRY(cudaMemcpy(s->h_out, s->a + base, k * sizeof(float), cudaMemcpyDeviceToHost));
         r.base = base;
         uint64_t f = 0;
         const uint64_t bad = eng_parallel_check(k, ce_check_range, &r, &f);
@@ -519,12 +518,22 @@ static const eng_variant CE_VARIANTS[CE_NVARIANTS] = {
 };
 
 extern "C" const eng_family eng_family_table = {
-    "ceiling",
-    "The achievable DRAM bandwidth: read, write, copy, triad and dot searched over\n"
-    "access width, accesses in flight per thread, streaming cache hints and grid\n"
-    "size (scripts/ceiling.sh runs the search; bin/ceiling picks the best).\n"
-    "Bandwidth counts bytes read plus bytes written.",
-    CE_POS, CE_POSDEF, CE_VARIANTS, CE_NVARIANTS, CE_OPTIONS,
-    ce_configs, ce_geometry, ce_kernel, ce_setup, NULL, ce_launch, ce_poison, ce_check, ce_teardown,
-    0,
+    .name = "ceiling",
+    .about = "The achievable DRAM bandwidth: read, write, copy, triad and dot searched over\n"
+             "access width, accesses in flight per thread, streaming cache hints and grid\n"
+             "size (scripts/ceiling.sh runs the search; bin/ceiling picks the best).\n"
+             "Bandwidth counts bytes read plus bytes written.",
+    .posnames = CE_POS,
+    .posdefaults = CE_POSDEF,
+    .variants = CE_VARIANTS,
+    .nvariants = CE_NVARIANTS,
+    .options = CE_OPTIONS,
+    .configs = ce_configs,
+    .geometry = ce_geometry,
+    .kernel = ce_kernel,
+    .setup = ce_setup,
+    .launch = ce_launch,
+    .poison = ce_poison,
+    .check = ce_check,
+    .teardown = ce_teardown,
 };

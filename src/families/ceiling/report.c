@@ -85,9 +85,7 @@ static const char *const FILES[] = {"ceiling.tsv", NULL};
 
 const struct fam_report fam_report_ceiling = {
     .doc = "docs/ceiling.md",
-    .script = "scripts/ceiling.sh",
-    .script_ladder = 1,
-    .fixed_files = FILES,
+    .runs = {.script = "scripts/ceiling.sh", .script_ladder = 1, .fixed_files = FILES},
     .no_sass = 1,
     .no_summaries = 1,
     .expected = expect_ceiling,

@@ -3,6 +3,9 @@
  * unrolling, __restrict__ and vector widths cost, and how close a copy gets to
  * cudaMemcpy (seed labs 000 parts I and II, and 004).
  *
+ * Run (with a GPU): make copy && ./copy 1e8 0 4
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./copy --help: variants, options)
+ *
  * Variants (int32 arrays in and out of N elements; three kernels each,
  * engine.cuh; per-configuration kernels are named NAME_b<B>):
  *   stride           out[t] = in[t*S]            strided loads, coalesced stores (--stride)
@@ -508,16 +511,15 @@ static int cp_setup(eng_ctx *c)
     c->state = s;
     s->n = c->n;
     const uint64_t total = c->n + opt_offset;
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->in_base, total * sizeof(int))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->out_base, total * sizeof(int))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->in_base, total * sizeof(int)));
+    ENG_TRY(cudaMalloc((void **)&s->out_base, total * sizeof(int)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->in = s->in_base + opt_offset;
     s->out = s->out_base + opt_offset;
     s->h_out = (int *)eng_host_alloc(c->n * sizeof(int));
     if (!s->h_out) return (int)cudaErrorMemoryAllocation;
     cp_init_kernel<<<4096, 256>>>(s->in, c->n);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -592,8 +594,7 @@ static uint64_t cp_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 static int cp_check(const eng_ctx *c, int v, int cfg, eng_check *out)
 {
     const cp_state *s = (const cp_state *)c->state;
-    cudaError_t e = cudaMemcpy(s->h_out, s->out, c->n * sizeof(int), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->h_out, s->out, c->n * sizeof(int), cudaMemcpyDeviceToHost));
     cp_ref r = {v, c->n, cp_is_stride(v) ? opt_strides.v[cfg] : 1, (uint64_t)cp_batch_at(v, cfg), s->h_out};
     if (!r.B) r.B = 1;
     uint64_t first = 0;
@@ -621,11 +622,22 @@ static const char *const CP_POS[] = {"N", "SMEM", "WPB", NULL};
 static const char *const CP_POSDEF[] = {"1e8", "0", "4", NULL};
 
 extern "C" const eng_family eng_family_table = {
-    "copy",
-    "Data copies with LDG/STG (labs 000 and 004): what strides cost in sectors,\n"
-    "requests and wavefronts for loads and stores, what unrolling, __restrict__ and\n"
-    "16-byte accesses change, and how close a copy gets to cudaMemcpy.  Bandwidth\n"
-    "counts bytes read plus bytes written.",
-    CP_POS, CP_POSDEF, CP_VARIANTS, CP_NVARIANTS, CP_OPTIONS,
-    cp_configs, cp_geometry, cp_kernel, cp_setup, NULL, cp_launch, cp_poison, cp_check, cp_teardown,
+    .name = "copy",
+    .about = "Data copies with LDG/STG (labs 000 and 004): what strides cost in sectors,\n"
+             "requests and wavefronts for loads and stores, what unrolling, __restrict__ and\n"
+             "16-byte accesses change, and how close a copy gets to cudaMemcpy.  Bandwidth\n"
+             "counts bytes read plus bytes written.",
+    .posnames = CP_POS,
+    .posdefaults = CP_POSDEF,
+    .variants = CP_VARIANTS,
+    .nvariants = CP_NVARIANTS,
+    .options = CP_OPTIONS,
+    .configs = cp_configs,
+    .geometry = cp_geometry,
+    .kernel = cp_kernel,
+    .setup = cp_setup,
+    .launch = cp_launch,
+    .poison = cp_poison,
+    .check = cp_check,
+    .teardown = cp_teardown,
 };

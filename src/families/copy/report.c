@@ -11,6 +11,7 @@
 
 #include "names.h"
 #include "report_ctx.h"
+#include "report_math.h"
 
 /* copy_stride, copy_sectors, copy_batch, copy_vector (fam_chart.draw). */
 static int chart_copy(const char *out, const char *kind, const res_gpu *r, const char *n)

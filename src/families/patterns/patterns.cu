@@ -6,6 +6,9 @@
  * through the read-only path (ld.global.nc)?  And what do writes and
  * array-of-structs layouts cost?
  *
+ * Run (with a GPU): make patterns && ./patterns 1e8 0 4
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./patterns --help: variants, options)
+ *
  * Load patterns (float a[N]; thread t, warp w, lane l), each in three
  * variants NAME_ca, NAME_cg, NAME_nc whose loads are inline PTX with exactly
  * that cache operator:
@@ -355,20 +358,19 @@ static int pa_setup(eng_ctx *c)
     s->max_warps = (c->n + c->tpb - 1) / c->tpb * c->wpb;
     int writes = 0;
     for (int v = 0; v < PA_NVARIANTS; v++) writes |= c->selected[v] && pa_is_write(v);
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->a, c->n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->warp_sum, s->max_warps * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->a, c->n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->warp_sum, s->max_warps * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->h_sum = (float *)malloc(s->max_warps * sizeof(float));
     if (!s->h_sum) return (int)cudaErrorMemoryAllocation;
     if (writes) {
-        if ((e = cudaMalloc((void **)&s->out, c->n * sizeof(float))) != cudaSuccess) return e;
+        ENG_TRY(cudaMalloc((void **)&s->out, c->n * sizeof(float)));
         s->h_out = (float *)eng_host_alloc(c->n * sizeof(float));
         s->mask = (unsigned char *)malloc(c->n);
         if (!s->h_out || !s->mask) return (int)cudaErrorMemoryAllocation;
     }
     pa_init_kernel<<<4096, 256>>>(s->a, c->n);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -476,10 +478,8 @@ static int pa_check(const eng_ctx *c, int v, int cfg, eng_check *out)
     r.v = v;
     r.A = pa_args_for(c, v, cfg);
     uint64_t first = 0;
-    cudaError_t e;
     if (pa_is_write(v)) {
-        if ((e = cudaMemcpy(s->h_out, s->out, c->n * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)
-            return e;
+        ENG_TRY(cudaMemcpy(s->h_out, s->out, c->n * sizeof(float), cudaMemcpyDeviceToHost));
         memset(s->mask, 0, c->n);
         for (uint64_t t = 0; t < r.A.items; t++) s->mask[pa_index(PA[v].pt, t, r.A)] = 1;
         r.got = s->h_out;
@@ -493,8 +493,7 @@ static int pa_check(const eng_ctx *c, int v, int cfg, eng_check *out)
         return 0;
     }
     const uint64_t warps = (r.A.items + c->tpb - 1) / c->tpb * c->wpb;
-    if ((e = cudaMemcpy(s->h_sum, s->warp_sum, warps * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)
-        return e;
+    ENG_TRY(cudaMemcpy(s->h_sum, s->warp_sum, warps * sizeof(float), cudaMemcpyDeviceToHost));
     r.got = s->h_sum;
     r.warps = warps;
     out->checked = warps;
@@ -532,12 +531,23 @@ static struct pa_names_init {
 } pa_names_init_;
 
 extern "C" const eng_family eng_family_table = {
-    "patterns",
-    "Access patterns across the cache paths (seeds 001 and 002): cached (ld.global.ca),\n"
-    "L2-only (ld.global.cg) and read-only (ld.global.nc) loads, aligned, permuted,\n"
-    "misaligned, broadcast, random and the five coalescing scenarios; write patterns;\n"
-    "arrays of structs against structs of arrays.  What each moves at L1, L2 and DRAM\n"
-    "is predicted by bin/sector_model and measured by scripts/ncu_profile.sh.",
-    PA_POS, PA_POSDEF, PA_NAMES, PA_NVARIANTS, PA_OPTIONS,
-    pa_configs, pa_geometry, pa_kernel, pa_setup, NULL, pa_launch, pa_poison, pa_check, pa_teardown,
+    .name = "patterns",
+    .about = "Access patterns across the cache paths (seeds 001 and 002): cached (ld.global.ca),\n"
+             "L2-only (ld.global.cg) and read-only (ld.global.nc) loads, aligned, permuted,\n"
+             "misaligned, broadcast, random and the five coalescing scenarios; write patterns;\n"
+             "arrays of structs against structs of arrays.  What each moves at L1, L2 and DRAM\n"
+             "is predicted by bin/sector_model and measured by scripts/ncu_profile.sh.",
+    .posnames = PA_POS,
+    .posdefaults = PA_POSDEF,
+    .variants = PA_NAMES,
+    .nvariants = PA_NVARIANTS,
+    .options = PA_OPTIONS,
+    .configs = pa_configs,
+    .geometry = pa_geometry,
+    .kernel = pa_kernel,
+    .setup = pa_setup,
+    .launch = pa_launch,
+    .poison = pa_poison,
+    .check = pa_check,
+    .teardown = pa_teardown,
 };

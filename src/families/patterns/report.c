@@ -11,6 +11,7 @@
 
 #include "names.h"
 #include "report_ctx.h"
+#include "report_math.h"
 
 /* patterns_offset (fam_chart.draw). */
 static int chart_patterns(const char *out, const char *kind, const res_gpu *r, const char *n)

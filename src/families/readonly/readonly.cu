@@ -6,6 +6,9 @@
  * the SM clock before the load and after the first use of the loaded value,
  * and lane 0 stores it with the SM id and the global timer.
  *
+ * Run (with a GPU): make readonly && ./readonly 1e8 0 4
+ *   (N elements, SMEM bytes, warps per block; the defaults.  ./readonly --help: variants, options)
+ *
  * Variants (three kernels each, engine.cuh: NAME, NAME_probe, NAME_check):
  *   readonly_baseline         float a[i]                    coalesced, 128 B/warp
  *   readonly_float4           float4 a4[i]                  LDG.E.128, 512 B/warp
@@ -234,15 +237,14 @@ static int ro_setup(eng_ctx *c)
     int need_c = 0;
     for (int v = 0; v < RO_NVARIANTS; v++) need_c |= c->selected[v] && RO_GATHER[v];
     s->max_warps = (c->n + c->tpb - 1) / c->tpb * c->wpb;
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->a, c->n * sizeof(float))) != cudaSuccess) return e;
-    if (need_c && (e = cudaMalloc((void **)&s->c, c->n * sizeof(uint32_t))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->warp_sum, s->max_warps * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->a, c->n * sizeof(float)));
+    if (need_c) ENG_TRY(cudaMalloc((void **)&s->c, c->n * sizeof(uint32_t)));
+    ENG_TRY(cudaMalloc((void **)&s->warp_sum, s->max_warps * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->h_sum = (float *)malloc(s->max_warps * sizeof(float));
     if (!s->h_sum) return (int)cudaErrorMemoryAllocation;
     ro_init_a_kernel<<<4096, 256>>>(s->a, c->n);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -321,8 +323,7 @@ static int ro_check(const eng_ctx *c, int v, int, eng_check *out)
     const ro_state *s = (const ro_state *)c->state;
     const uint64_t items = ro_items(c, v);
     const uint64_t warps = (items + c->tpb - 1) / c->tpb * c->wpb;
-    cudaError_t e = cudaMemcpy(s->h_sum, s->warp_sum, warps * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->h_sum, s->warp_sum, warps * sizeof(float), cudaMemcpyDeviceToHost));
     ro_ref r = {v, s->h_sum, items, c->n, RO_STRIDED_[v] ? opt_stride : 1, c->seed,
                 ro_perm_half_bits(c->n)};
     uint64_t first;
@@ -355,9 +356,20 @@ static const eng_variant RO_VARIANTS[RO_NVARIANTS] = {READONLY_VARIANTS(RO_NAME)
 #undef RO_NAME
 
 extern "C" const eng_family eng_family_table = {
-    "readonly",
-    "How long one global load takes, warp by warp, and the bandwidth that follows\n"
-    "(Little's law): one load per thread, six access patterns.",
-    RO_POS, RO_POSDEF, RO_VARIANTS, RO_NVARIANTS, RO_OPTIONS,
-    NULL, ro_geometry, ro_kernel, ro_setup, ro_prepare, ro_launch, ro_poison, ro_check, ro_teardown,
+    .name = "readonly",
+    .about = "How long one global load takes, warp by warp, and the bandwidth that follows\n"
+             "(Little's law): one load per thread, six access patterns.",
+    .posnames = RO_POS,
+    .posdefaults = RO_POSDEF,
+    .variants = RO_VARIANTS,
+    .nvariants = RO_NVARIANTS,
+    .options = RO_OPTIONS,
+    .geometry = ro_geometry,
+    .kernel = ro_kernel,
+    .setup = ro_setup,
+    .prepare = ro_prepare,
+    .launch = ro_launch,
+    .poison = ro_poison,
+    .check = ro_check,
+    .teardown = ro_teardown,
 };

@@ -11,6 +11,7 @@
 
 #include "names.h"
 #include "report_ctx.h"
+#include "report_math.h"
 
 /* The summaries scripts/stencil.sh writes. */
 static void expect_stencil(int quick, fam_file_fn fn, void *arg)
@@ -285,7 +286,7 @@ static const fam_chart CHARTS[] = {
 
 const struct fam_report fam_report_stencil = {
     .doc = "docs/stencil.md",
-    .script = "scripts/stencil.sh",
+    .runs = {.script = "scripts/stencil.sh"},
     .expected = expect_stencil,
     .section = sec_stencil,
     FAM_CHARTS(CHARTS),

@@ -6,6 +6,9 @@
  * on a 128-byte line) and a leading dimension padded to 128 bytes buy, and
  * how often do the halo loads hit in L1?
  *
+ * Run (with a GPU): make stencil && ./stencil 1024 97656 0 4
+ *   (N0 x N1 floats, SMEM bytes, warps per block; the defaults.  ./stencil --help: variants, options)
+ *
  * Layout (in and out alike): leading dimension ld = N0 + 2R, rounded up to a
  * multiple of 32 floats with --pad-leading-dim; H halo rows (R for deriv1, 0
  * for the others); element (i0, i1), halos included, at
@@ -254,16 +257,15 @@ static int st_setup(eng_ctx *c)
             const st_layout L = st_layout_of(c, v, cfg);
             if (L.size > s->cap) s->cap = L.size;
         }
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->in, s->cap * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->out, s->cap * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->sink, sizeof(uint32_t))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->in, s->cap * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->out, s->cap * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
     s->h_in = (float *)malloc(s->cap * sizeof(float));
     s->h_out = (float *)malloc(s->cap * sizeof(float));
     if (!s->h_in || !s->h_out) return (int)cudaErrorMemoryAllocation;
     for (uint64_t i = 0; i < s->cap; i++) s->h_in[i] = st_value(i);
     st_init_kernel<<<4096, 256>>>(s->in, s->cap);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -347,8 +349,7 @@ static uint64_t st_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 static int st_check(const eng_ctx *c, int v, int cfg, eng_check *out)
 {
     const st_state *s = (const st_state *)c->state;
-    cudaError_t e = cudaMemcpy(s->h_out, s->out, s->cap * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->h_out, s->out, s->cap * sizeof(float), cudaMemcpyDeviceToHost));
     st_ref r;
     r.v = v;
     r.L = st_layout_of(c, v, cfg);
@@ -385,12 +386,23 @@ static const eng_variant ST_VARIANTS[ST_NVARIANTS] = {STENCIL_VARIANTS(ST_NAME)}
 #undef ST_NAME
 
 extern "C" const eng_family eng_family_table = {
-    "stencil",
-    "Finite-difference derivatives (lab 000, part 3): what a misaligned stencil\n"
-    "over-fetches, what lead padding and a padded leading dimension buy, and the L1\n"
-    "hit rate of the halo loads.  N0 is the contiguous (leading) dimension, N1 the\n"
-    "slow one; bandwidth counts each input read once and each output written once.",
-    ST_POS, ST_POSDEF, ST_VARIANTS, ST_NVARIANTS, ST_OPTIONS,
-    st_configs, st_geometry, st_kernel, st_setup, NULL, st_launch, st_poison, st_check, st_teardown,
-    2,   /* N0 N1 together; SMEM and WPB may follow */
+    .name = "stencil",
+    .about = "Finite-difference derivatives (lab 000, part 3): what a misaligned stencil\n"
+             "over-fetches, what lead padding and a padded leading dimension buy, and the L1\n"
+             "hit rate of the halo loads.  N0 is the contiguous (leading) dimension, N1 the\n"
+             "slow one; bandwidth counts each input read once and each output written once.",
+    .posnames = ST_POS,
+    .posdefaults = ST_POSDEF,
+    .variants = ST_VARIANTS,
+    .nvariants = ST_NVARIANTS,
+    .options = ST_OPTIONS,
+    .configs = st_configs,
+    .geometry = st_geometry,
+    .kernel = st_kernel,
+    .setup = st_setup,
+    .launch = st_launch,
+    .poison = st_poison,
+    .check = st_check,
+    .teardown = st_teardown,
+    .pos_group = 2,   /* N0 N1 together; SMEM and WPB may follow */
 };

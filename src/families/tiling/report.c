@@ -11,6 +11,7 @@
 
 #include "names.h"
 #include "report_ctx.h"
+#include "report_math.h"
 
 /* The summaries and the Nsight Compute table scripts/tiling.sh writes. */
 static void expect_tiling(int quick, fam_file_fn fn, void *arg)
@@ -175,7 +176,7 @@ static const fam_chart CHARTS[] = {
 
 const struct fam_report fam_report_tiling = {
     .doc = "docs/tiling.md",
-    .script = "scripts/tiling.sh",
+    .runs = {.script = "scripts/tiling.sh"},
     .expected = expect_tiling,
     .section = sec_tiling,
     FAM_CHARTS(CHARTS),

@@ -5,6 +5,9 @@
  * family whose kernels compute: where does the speed-up come from, in loads
  * in flight, latency and bytes moved?
  *
+ * Run (with a GPU): make tiling && ./tiling 8192
+ *   (DSIZE: the matrices are DSIZE x DSIZE; the defaults.  ./tiling --help: variants, options)
+ *
  * C = A B, DSIZE x DSIZE floats, row-major; one thread per element of C, in
  * blocks of T x T threads (1-D launches: thread x = tid % T, y = tid / T, so a
  * warp covers 32/T consecutive rows of T columns, as the seed's 2-D blocks):
@@ -192,10 +195,9 @@ static int tl_setup(eng_ctx *c)
     s->ds = (uint32_t)c->pos[0];
     s->constant = opt_constant || s->ds > 1024;
     const uint64_t n = (uint64_t)s->ds * s->ds;
-    cudaError_t e;
-    if ((e = cudaMalloc((void **)&s->A, n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->B, n * sizeof(float))) != cudaSuccess) return e;
-    if ((e = cudaMalloc((void **)&s->C, n * sizeof(float))) != cudaSuccess) return e;
+    ENG_TRY(cudaMalloc((void **)&s->A, n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->B, n * sizeof(float)));
+    ENG_TRY(cudaMalloc((void **)&s->C, n * sizeof(float)));
     s->hC = (float *)malloc(n * sizeof(float));
     if (!s->hC) return (int)cudaErrorMemoryAllocation;
     if (!s->constant) {
@@ -205,7 +207,7 @@ static int tl_setup(eng_ctx *c)
         for (uint64_t i = 0; i < n; i++) s->hA[i] = tl_a(i, 0), s->hB[i] = tl_b(i, 0);
     }
     tl_init_kernel<<<4096, 256>>>(s->A, s->B, n, s->constant);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
 }
 
@@ -270,8 +272,7 @@ static int tl_check(const eng_ctx *c, int, int, eng_check *out)
 {
     const tl_state *s = (const tl_state *)c->state;
     const uint64_t n = (uint64_t)s->ds * s->ds;
-    cudaError_t e = cudaMemcpy(s->hC, s->C, n * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) return e;
+    ENG_TRY(cudaMemcpy(s->hC, s->C, n * sizeof(float), cudaMemcpyDeviceToHost));
     tl_ref r = {s};
     uint64_t first = 0;
     out->checked = n;
@@ -308,13 +309,22 @@ static const eng_variant TL_VARIANTS[TL_NVARIANTS] = {
 };
 
 extern "C" const eng_family eng_family_table = {
-    "tiling",
-    "Matrix multiply, naive against shared-memory tiles (seed 002): time, GFLOP/s,\n"
-    "how long warps wait for global data at each tile step, and (with Nsight\n"
-    "Compute) the bytes moved against the ideal 2 x DSIZE^2 x 4 B read once.\n"
-    "Each variant fixes its own block (T x T threads); WPB does not apply.",
-    TL_POS, TL_POSDEF, TL_VARIANTS, TL_NVARIANTS, TL_OPTIONS,
-    NULL, tl_geometry, tl_kernel, tl_setup, NULL, tl_launch, tl_poison, tl_check, tl_teardown,
-    0,
-    1u, /* size_pos: DSIZE is the size (the summary's n) */
+    .name = "tiling",
+    .about = "Matrix multiply, naive against shared-memory tiles (seed 002): time, GFLOP/s,\n"
+             "how long warps wait for global data at each tile step, and (with Nsight\n"
+             "Compute) the bytes moved against the ideal 2 x DSIZE^2 x 4 B read once.\n"
+             "Each variant fixes its own block (T x T threads); WPB does not apply.",
+    .posnames = TL_POS,
+    .posdefaults = TL_POSDEF,
+    .variants = TL_VARIANTS,
+    .nvariants = TL_NVARIANTS,
+    .options = TL_OPTIONS,
+    .geometry = tl_geometry,
+    .kernel = tl_kernel,
+    .setup = tl_setup,
+    .launch = tl_launch,
+    .poison = tl_poison,
+    .check = tl_check,
+    .teardown = tl_teardown,
+    .size_pos = 1u,   /* DSIZE is the size (the summary's n) */
 };
