@@ -47,7 +47,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=4c6423922ae0f9856dd0f15db8f36837a0365835
+FROZEN_COMMIT=e8b387b6adb60988e16cb5caf5faf3bbcf60f28e
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
