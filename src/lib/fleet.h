@@ -161,6 +161,10 @@ void fleet_free_dirs(char **dirs, size_t n);
  * 0, or -1 when it does not fit or the name is empty. */
 int fleet_gpu_key(char *buf, size_t len, int ordinal, const char *uuid, const char *name);
 
+/* src into dst (len bytes), "-" when empty, tabs and newlines made blanks:
+ * a TSV field. */
+void fleet_field_copy(char *dst, size_t len, const char *src);
+
 #ifdef __cplusplus
 }
 #endif

@@ -449,7 +449,7 @@ int mc_repeat(const tsv_table *runs, int nruns, FILE *out, char *err, size_t err
 
 const char *const MC_MODEL_PATHS[] = {
     "src/lib/sector_*", "src/sector", "src/families/*/model.c", "src/families/*/variants.h",
-    "src/families/atomics/atomics_model.*", "src/lib/model_atomics.c", NULL,
+    "src/families/atomics/atomics_model.*", "src/families/atomics/atomics_check.c", NULL,
 };
 
 int mc_commit_seeds(const char *hash, uint64_t seed[2], char *err, size_t errlen)

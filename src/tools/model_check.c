@@ -29,7 +29,7 @@
  *   model_check metrics atomics
  *       ncu's --metrics list of the atomics comparison
  *   model_check atomics-compare --runs RUNS.tsv --ncu EXT.tsv [--dram-granularity B] [--out FILE]
- *       the atomics batch's comparison table (model_atomics.h)
+ *       the atomics batch's comparison table (src/families/atomics/atomics_check.h)
  *   model_check batch --draws DRAWS.tsv --batch-file FILE
  *       the engine's --batch-file of a fixed draws' table (the calibration
  *       probes, src/families/FAMILY/calib.tsv)
@@ -50,7 +50,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "model_atomics.h"
+#include "../families/atomics/atomics_check.h"
 #include "model_check.h"
 #include "model_tol.h"
 #include "outfile.h"
@@ -108,7 +108,7 @@ static int cmd_families(void)
         const struct fam_model *m = sf_model(t);
         if (m && m->draw && m->nvariants) printf("%s\n", t);
     }
-    printf("atomics\n");   /* its own model (model_atomics.h) */
+    printf("atomics\n");   /* its own model (src/families/atomics/atomics_check.h) */
     return outfile_check_stdout(PROG);
 }
 

@@ -5,11 +5,11 @@
  * over three runs (the expected count, the source of each tolerance, the
  * strict verdict beside it, a draw with no run); the counts and summary; the
  * worst rows; the seeds of a commit; the atomics draws and comparison
- * (model_atomics.h).
+ * (src/families/atomics/atomics_check.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
-#include "model_atomics.h"
+#include "../../src/families/atomics/atomics_check.h"
 #include "model_check.h"
 #include "model_tol.h"
 

@@ -1,5 +1,5 @@
 /*
- * model_atomics.h - the atomics family in the random model check (issue 36):
+ * atomics_check.h - the atomics family in the random model check (issue 36):
  * its model is its own (src/families/atomics/atomics_model.h, no
  * fam_model), so its draws and its comparison table are made here, in the
  * shapes bin/model_check draw and bin/sector_compare --family give the other

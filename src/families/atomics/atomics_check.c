@@ -1,6 +1,6 @@
 /*
- * model_atomics.c - the atomics family's draws and comparison table for the
- * random model check (contract: model_atomics.h).
+ * atomics_check.c - the atomics family's draws and comparison table for the
+ * random model check (contract: atomics_check.h).
  *
  * Why here and not a fam_model: the atomics model predicts whole-launch
  * counts from the addresses alone (atomics_model.h), with no address walk;
@@ -9,12 +9,12 @@
  * bin/model_check judge and tolerate read it as they read the others'.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "model_atomics.h"
+#include "atomics_check.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "../families/atomics/atomics_model.h"
+#include "atomics_model.h"
 #include "err.h"
 #include "model_check.h"
 #include "sector_family.h"
