@@ -47,7 +47,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=e8b387b6adb60988e16cb5caf5faf3bbcf60f28e
+FROZEN_COMMIT=0f8fa030873a51c8ce13ca9a7a695791661d2791
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
