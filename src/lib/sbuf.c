@@ -1,8 +1,10 @@
 /* sbuf.c - see sbuf.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "sbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void sb_init(sb *s, char *buf, size_t len)
 {
@@ -30,4 +32,14 @@ int sb_nothing(char *buf, size_t len)
 {
     if (len) buf[0] = 0;
     return 1;
+}
+
+void sb_cat(char *buf, size_t len, const char *fmt, ...)
+{
+    const size_t used = strnlen(buf, len);
+    if (used + 1 >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
 }

@@ -20,6 +20,10 @@ void sb_init(sb *s, char *buf, size_t len);
 void sb_add(sb *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 0 when everything fitted, -1 when the buffer overflowed. */
 int sb_done(const sb *s);
+/* printf onto the end of the terminated string already in buf[0..len),
+ * cut short where the buffer ends (buf stays terminated); nothing once it
+ * is full.  For notes that grow clause by clause (the sector model's). */
+void sb_cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "No sentence": empties buf (when len > 0) and returns 1, the findings'
  * return value for a fact the data cannot support. */
 int sb_nothing(char *buf, size_t len);

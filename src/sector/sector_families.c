@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sector_families.h"
 #include "family.h"
+#include "sbuf.h"
 #include "sector_family.h"
 
 #include <math.h>
@@ -160,19 +161,6 @@ int sf_lab_agrees(const sf_lab *e, double model)
     return fabs(model - e->value) <= tol;
 }
 
-/* Append to buf (always terminated, truncated when full). */
-static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strnlen(buf, len);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
-
 void sf_lab_params(const sf_lab *e, const sf_variant *v, const sf_params *base, sf_params *out)
 {
     if (base)
@@ -260,7 +248,7 @@ static void measure_list(const int *flag, char *out, size_t len)
     out[0] = 0;
     for (int q = 0; q < SFM_NMEASURES; q++)
         if (flag[q])
-            cat(out, len, "%s%s", out[0] ? "," : "", measure_cols[q]);
+            sb_cat(out, len, "%s%s", out[0] ? "," : "", measure_cols[q]);
     if (!out[0])
         snprintf(out, len, "-");
 }
@@ -281,7 +269,7 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
      * takes more wavefronts per request as soon as a request spans three or
      * more lines (data/reference/h100/sectors_copy.tsv) */
     if (!isnan(m->v[SFM_WAVEFRONTS][op]) && fabs(m->v[SFM_WAVEFRONTS][op] - k->wavefronts) > 0.5)
-        cat(o->note, sizeof o->note, "%swavefronts not judged: %.2f per request measured, %.2f by "
+        sb_cat(o->note, sizeof o->note, "%swavefronts not judged: %.2f per request measured, %.2f by "
             "lab 000's rule", o->note[0] ? "; " : "", m->v[SFM_WAVEFRONTS][op] / k->requests,
             k->wavefronts / k->requests);
     if (op == SF_LD) {
@@ -290,7 +278,7 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
         judge_range(o, SFM_HITS, m->v[SFM_HITS][op], k->hits - tol, k->hits + tol);
         judge_width(o, SFM_HITS, k->hits, k->hits - tol, k->hits + tol, base);
     } else if (!isnan(m->v[SFM_HITS][op]) && m->v[SFM_HITS][op] != k->hits) {
-        cat(o->note, sizeof o->note, "%sstore hits not judged: %.0f measured (the H100 counts a "
+        sb_cat(o->note, sizeof o->note, "%sstore hits not judged: %.0f measured (the H100 counts a "
             "store to a line an earlier store allocated as a hit for every sector)",
             o->note[0] ? "; " : "", m->v[SFM_HITS][op]);
     }
@@ -300,7 +288,7 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
     judge_range(o, SFM_L2_REQUESTS, m->v[SFM_L2_REQUESTS][op], l2lo - tol, k->l2_requests + tol);
     judge_width(o, SFM_L2_REQUESTS, k->l2_requests, l2lo - tol, k->l2_requests + tol, base);
     if (!isnan(m->v[SFM_L2_REQUESTS][op]) && k->l2_requests_merged < k->l2_requests_min)
-        cat(o->note, sizeof o->note, "%sL2 requests %.0f if every miss to a line a warp of the "
+        sb_cat(o->note, sizeof o->note, "%sL2 requests %.0f if every miss to a line a warp of the "
             "block had just asked for joins that request, %.0f if none does",
             o->note[0] ? "; " : "", k->l2_requests_merged, k->l2_requests);
     const double s2lo = op == SF_ST && k->l2_sectors_merged < k->l2_sectors ? k->l2_sectors_merged
@@ -311,11 +299,11 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
     const double md = m->v[SFM_DRAM][op];
     if (!isnan(md)) {
         if (op == SF_ST)
-            cat(o->note, sizeof o->note, "%sDRAM writes not judged: the L2 is write-back and "
+            sb_cat(o->note, sizeof o->note, "%sDRAM writes not judged: the L2 is write-back and "
                 "writes a dirty line when it evicts it, after the kernel for those still in it",
                 o->note[0] ? "; " : "");
         else if (dram < SF_DRAM_MIN_SECTORS)
-            cat(o->note, sizeof o->note, "%sDRAM not judged below %.0f sectors: instruction and "
+            sb_cat(o->note, sizeof o->note, "%sDRAM not judged below %.0f sectors: instruction and "
                 "parameter fetches (about 100 sectors) dominate", o->note[0] ? "; " : "",
                 SF_DRAM_MIN_SECTORS);
         else {
@@ -325,37 +313,37 @@ void sf_judge(const sf_prediction *pr, sf_op op, const sf_measured *m, sf_verdic
         }
     }
     if (pr->dram_partial_sectors > 0)
-        cat(o->note, sizeof o->note, "%s%.0f sectors written back only partly written: an L2 "
+        sb_cat(o->note, sizeof o->note, "%s%.0f sectors written back only partly written: an L2 "
             "that reads them from DRAM first adds as many DRAM reads", o->note[0] ? "; " : "",
             pr->dram_partial_sectors);
     if (k->hits_max > k->hits)
-        cat(o->note, sizeof o->note, "%sL1 hits %.0f inside blocks (judged), %.0f if neighbouring "
+        sb_cat(o->note, sizeof o->note, "%sL1 hits %.0f inside blocks (judged), %.0f if neighbouring "
             "blocks had shared an SM's L1 (shown, not judged: docs/sectors.md B2)", o->note[0] ? "; " : "",
             k->hits, k->hits_max);
     if (pr->hit_tol_frac > SF_MEAS_TOL_FRAC)
-        cat(o->note, sizeof o->note, "%shits and L2 judged within %.1f %% of the sectors: random "
+        sb_cat(o->note, sizeof o->note, "%shits and L2 judged within %.1f %% of the sectors: random "
             "blocks also reuse each other's sectors in an SM's L1", o->note[0] ? "; " : "",
             100 * pr->hit_tol_frac);
     if (op == SF_ST && k->hits > 0)
-        cat(o->note, sizeof o->note, "%sstore hits assume L1 write-allocate (sectors a store "
+        sb_cat(o->note, sizeof o->note, "%sstore hits assume L1 write-allocate (sectors a store "
             "wrote are found by the next store)", o->note[0] ? "; " : "");
     static const sf_measure need[] = { SFM_REQUESTS, SFM_SECTORS, SFM_WAVEFRONTS, SFM_HITS,
                                        SFM_L2_REQUESTS, SFM_L2_SECTORS };
     char miss[160] = "";
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         if (isnan(m->v[need[i]][op]))
-            cat(miss, sizeof miss, "%s%s", miss[0] ? ", " : "", measure_cols[need[i]]);
+            sb_cat(miss, sizeof miss, "%s%s", miss[0] ? ", " : "", measure_cols[need[i]]);
     if (miss[0])
-        cat(o->note, sizeof o->note, "%snot measured: %s", o->note[0] ? "; " : "", miss);
+        sb_cat(o->note, sizeof o->note, "%snot measured: %s", o->note[0] ? "; " : "", miss);
     o->agree = o->judged[SFM_REQUESTS] && o->judged[SFM_SECTORS];
     for (int q = 0; q < SFM_NMEASURES; q++)
         if (o->judged[q] && !o->ok[q]) {
             o->agree = 0;
-            cat(o->mismatch, sizeof o->mismatch, "%s%s", o->mismatch[0] ? "," : "",
+            sb_cat(o->mismatch, sizeof o->mismatch, "%s%s", o->mismatch[0] ? "," : "",
                 measure_cols[q]);
         }
     if (!o->judged[SFM_REQUESTS] || !o->judged[SFM_SECTORS])
-        cat(o->mismatch, sizeof o->mismatch, "%snot measured", o->mismatch[0] ? "," : "");
+        sb_cat(o->mismatch, sizeof o->mismatch, "%snot measured", o->mismatch[0] ? "," : "");
     if (!o->mismatch[0])
         snprintf(o->mismatch, sizeof o->mismatch, "-");
     measure_list(o->judged, o->judged_list, sizeof o->judged_list);

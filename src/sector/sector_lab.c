@@ -7,24 +7,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_families.h"
+#include "sbuf.h"
 #include "sector_family.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Append to buf (always terminated, truncated when full). */
-static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strnlen(buf, len);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
 
 int sf_lab_row(const sf_variant *v, const sf_params *p, sf_op op, char *lab, size_t lablen,
                char *src, size_t srclen, char *verdict, size_t vlen, char *why, size_t whylen)
@@ -48,15 +36,15 @@ int sf_lab_row(const sf_variant *v, const sf_params *p, sf_op op, char *lab, siz
             have = 1;
         }
         const double m = sf_quantity_value(&pr, op, e->q);
-        cat(lab, lablen, "%s%s %.4g [%s]", n ? "; " : "", sf_quantity_name(e->q), e->value,
+        sb_cat(lab, lablen, "%s%s %.4g [%s]", n ? "; " : "", sf_quantity_name(e->q), e->value,
             e->source);
         if (!strstr(src, e->source))
-            cat(src, srclen, "%s%s", src[0] ? "," : "", e->source);
+            sb_cat(src, srclen, "%s%s", src[0] ? "," : "", e->source);
         if (!sf_lab_agrees(e, m)) {
-            cat(verdict, vlen, "%s%s lab %.4g [%s], model %.4g", differ ? "; " : "differs: ",
+            sb_cat(verdict, vlen, "%s%s lab %.4g [%s], model %.4g", differ ? "; " : "differs: ",
                 sf_quantity_name(e->q), e->value, e->source, m);
             if (e->h100 && !strstr(why, e->h100))
-                cat(why, whylen, "%s%s", why[0] ? "; " : "", e->h100);
+                sb_cat(why, whylen, "%s%s", why[0] ? "; " : "", e->h100);
             differ++;
         }
         n++;

@@ -36,5 +36,14 @@ int main(void)
 
     CHECK(sb_nothing(buf, sizeof buf) == 1 && buf[0] == 0);
     CHECK(sb_nothing(one, 0) == 1 && one[0] == 'z');
+
+    /* sb_cat: onto what is there, cut short at the end, then nothing */
+    char note[10] = "ab";
+    sb_cat(note, sizeof note, "%s-%d", "cd", 7);
+    CHECK(strcmp(note, "abcd-7") == 0);
+    sb_cat(note, sizeof note, "%s", "xyzw");
+    CHECK(strcmp(note, "abcd-7xyz") == 0);
+    sb_cat(note, sizeof note, "%s", "more");
+    CHECK(strcmp(note, "abcd-7xyz") == 0);
     return check_report("test_sbuf");
 }
