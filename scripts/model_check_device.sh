@@ -47,7 +47,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=0f8fa030873a51c8ce13ca9a7a695791661d2791
+FROZEN_COMMIT=63af2946517b6d10714854c13c1c8c6818b4923c
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
