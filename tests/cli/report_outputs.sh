@@ -19,6 +19,11 @@ tar -C data/reference/h200 --exclude=./sectors_readonly.tsv --exclude=./logs_1e6
     tar -C "$S" -xf -
 
 # ---- a PATH without gnuplot
+# (report.sh runs make in this tree: the nvcc it resolves must stay the one
+# the tree was built with, or the flags stamp changes and make rebuilds
+# everything while the other tests use it; /usr/local/bin/nvcc, where there
+# is one, would be found there instead of /usr/local/cuda/bin's)
+nv=$(command -v nvcc 2>/dev/null) && export NVCC=$nv
 mkdir -p "$TMP/nognu"
 for d in /usr/local/bin /usr/bin /bin; do
     for f in "$d"/*; do
