@@ -211,11 +211,15 @@ $(B)/%.o: %.cu $(FLAGS_STAMP)
 	@$(if $(Q),echo "  NVCC    $<")
 	$(Q)$(NVCC) $(ALL_NVCCFLAGS) -c $< -o $@
 
+# a family's program links every .cu of its folder: NAME.cu, and kernels
+# split into files of their own so that nvcc compiles them in parallel
+# (the ceiling's five operations)
+fam_cu_obj = $(patsubst %.cu,$(B)/%.o,$(wildcard src/families/$(1)/*.cu))
 define family_link
-$(1): $(B)/src/engine/main.o $(B)/src/families/$(1)/$(1).o $(ENGINE_OBJ) $(LIB)
+$(1): $(B)/src/engine/main.o $(call fam_cu_obj,$(1)) $(ENGINE_OBJ) $(LIB)
 	@$$(if $$(Q),echo "  NVLINK  $$@")
 	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) $$(NV_SAN_FLAGS) -o $$@ $$^ $$(LDLIBS)
-$(1)_profile: $(B)/src/engine/main_profile.o $(B)/src/families/$(1)/$(1).o $(ENGINE_OBJ) $(LIB)
+$(1)_profile: $(B)/src/engine/main_profile.o $(call fam_cu_obj,$(1)) $(ENGINE_OBJ) $(LIB)
 	@$$(if $$(Q),echo "  NVLINK  $$@")
 	$$(Q)$$(NVCC) -arch=$$(CUDA_ARCH) $$(NV_SAN_FLAGS) -o $$@ $$^ $$(LDLIBS)
 endef

@@ -34,170 +34,12 @@
 #include <string.h>
 
 #include "engine.cuh"
+#include "kernels.cuh"
 #include "patterns.h"
 
-enum { CE_READ, CE_WRITE, CE_COPY, CE_TRIAD, CE_DOT, CE_MEMCPY, CE_NVARIANTS };
-#define CE_S 3.0f
-
-struct ce_args {
-    float *a;
-    const float *b, *c;
-    uint64_t n;
-    float *partial;     /* CHECK of read and dot: one sum per thread */
-    eng_dev E;
-};
-
-template <int W> struct ce_vec;
-template <> struct ce_vec<1> { typedef float T; };
-template <> struct ce_vec<2> { typedef float2 T; };
-template <> struct ce_vec<4> { typedef float4 T; };
-
-/* Hints: 0 plain; 1 streaming (ld/st.global.cs: evict first); 2 read-only
- * path with a 256-byte L2 prefetch (ld.global.nc.L2::256B), stores plain. */
-template <int H> static __device__ __forceinline__ float ce_ld(const float *p)
-{
-    if (H == 0) return *p;
-    float v;
-    if (H == 1) asm volatile("ld.global.cs.f32 %0, [%1];" : "=f"(v) : "l"(p));
-    else asm volatile("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(v) : "l"(p));
-    return v;
-}
-template <int H> static __device__ __forceinline__ float2 ce_ld(const float2 *p)
-{
-    if (H == 0) return *p;
-    float2 v;
-    if (H == 1) asm volatile("ld.global.cs.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
-    else asm volatile("ld.global.nc.L2::256B.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
-    return v;
-}
-template <int H> static __device__ __forceinline__ float4 ce_ld(const float4 *p)
-{
-    if (H == 0) return *p;
-    float4 v;
-    if (H == 1)
-        asm volatile("ld.global.cs.v4.f32 {%0, %1, %2, %3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
-    else
-        asm volatile("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
-    return v;
-}
-template <int CS> static __device__ __forceinline__ void ce_st(float *p, float v)
-{
-    if (CS != 1) { *p = v; return; }
-    asm volatile("st.global.cs.f32 [%0], %1;" : : "l"(p), "f"(v) : "memory");
-}
-template <int CS> static __device__ __forceinline__ void ce_st(float2 *p, float2 v)
-{
-    if (CS != 1) { *p = v; return; }
-    asm volatile("st.global.cs.v2.f32 [%0], {%1, %2};" : : "l"(p), "f"(v.x), "f"(v.y) : "memory");
-}
-template <int CS> static __device__ __forceinline__ void ce_st(float4 *p, float4 v)
-{
-    if (CS != 1) { *p = v; return; }
-    asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};"
-                 : : "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
-}
-
-static __device__ __forceinline__ float ce_sum(float v) { return v; }
-static __device__ __forceinline__ float ce_sum(float2 v) { return v.x + v.y; }
-static __device__ __forceinline__ float ce_sum(float4 v) { return (v.x + v.y) + (v.z + v.w); }
-static __device__ __forceinline__ float ce_dot(float x, float y) { return x * y; }
-static __device__ __forceinline__ float ce_dot(float2 x, float2 y) { return x.x * y.x + x.y * y.y; }
-static __device__ __forceinline__ float ce_dot(float4 x, float4 y)
-{
-    return (x.x * y.x + x.y * y.y) + (x.z * y.z + x.w * y.w);
-}
-static __device__ __forceinline__ float ce_triad(float x, float y) { return x + CE_S * y; }
-static __device__ __forceinline__ float2 ce_triad(float2 x, float2 y) { return make_float2(x.x + CE_S * y.x, x.y + CE_S * y.y); }
-static __device__ __forceinline__ float4 ce_triad(float4 x, float4 y)
-{
-    return make_float4(x.x + CE_S * y.x, x.y + CE_S * y.y, x.z + CE_S * y.z, x.w + CE_S * y.w);
-}
-template <typename V> static __device__ __forceinline__ V ce_splat(float s);
-template <> __device__ __forceinline__ float ce_splat<float>(float s) { return s; }
-template <> __device__ __forceinline__ float2 ce_splat<float2>(float s) { return make_float2(s, s); }
-template <> __device__ __forceinline__ float4 ce_splat<float4>(float s) { return make_float4(s, s, s, s); }
-
-/* One operation, W floats per access, U accesses in flight per thread. */
-template <int OP, int W, int U, int CS, eng_mode M>
-static __device__ __forceinline__ void ce_body(const ce_args &A)
-{
-    typedef typename ce_vec<W>::T V;
-    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t nv = A.n / W;
-    const V *b = reinterpret_cast<const V *>(A.b);
-    const V *c = reinterpret_cast<const V *>(A.c);
-    V *a = reinterpret_cast<V *>(A.a);
-    float acc = 0;
-    uint64_t i = t;
-    for (; i + (uint64_t)(U - 1) * T < nv; i += (uint64_t)U * T) {
-        V x[U], y[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            if (OP != CE_WRITE) x[u] = ce_ld<CS>(b + i + u * T);
-            if (OP == CE_TRIAD || OP == CE_DOT) y[u] = ce_ld<CS>(c + i + u * T);
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            if (OP == CE_READ) acc += ce_sum(x[u]);
-            if (OP == CE_DOT) acc += ce_dot(x[u], y[u]);
-            if (OP == CE_WRITE) ce_st<CS>(a + i + u * T, ce_splat<V>(CE_S));
-            if (OP == CE_COPY) ce_st<CS>(a + i + u * T, x[u]);
-            if (OP == CE_TRIAD) ce_st<CS>(a + i + u * T, ce_triad(x[u], y[u]));
-        }
-    }
-    for (; i < nv; i += T) {   /* the rest of the vectors, one at a time */
-        V x = ce_splat<V>(0), y = ce_splat<V>(0);
-        if (OP != CE_WRITE) x = ce_ld<CS>(b + i);
-        if (OP == CE_TRIAD || OP == CE_DOT) y = ce_ld<CS>(c + i);
-        if (OP == CE_READ) acc += ce_sum(x);
-        if (OP == CE_DOT) acc += ce_dot(x, y);
-        if (OP == CE_WRITE) ce_st<CS>(a + i, ce_splat<V>(CE_S));
-        if (OP == CE_COPY) ce_st<CS>(a + i, x);
-        if (OP == CE_TRIAD) ce_st<CS>(a + i, ce_triad(x, y));
-    }
-    const uint64_t rest = A.n - nv * W;   /* N mod W floats, by the first threads */
-    if (t < rest) {
-        const uint64_t k = nv * W + t;
-        if (OP == CE_READ) acc += A.b[k];
-        if (OP == CE_DOT) acc += A.b[k] * A.c[k];
-        if (OP == CE_WRITE) A.a[k] = CE_S;
-        if (OP == CE_COPY) A.a[k] = A.b[k];
-        if (OP == CE_TRIAD) A.a[k] = A.b[k] + CE_S * A.c[k];
-    }
-    if (OP == CE_READ || OP == CE_DOT) {
-        if (M == ENG_CHECK) A.partial[t] = acc;
-        else eng_consume(A.E, __float_as_uint(acc));
-    }
-}
-
-#define CE_K(OPN, OP, W, U, CS)                                                              \
-    template <eng_mode M> static __device__ __forceinline__ void ce_##OPN##_w##W##_u##U##_h##CS(const ce_args &A) \
-    { ce_body<OP, W, U, CS, M>(A); }                                                         \
-    ENG_KERNELS_NOPROBE(ceiling_##OPN##_w##W##_u##U##_h##CS, ce_##OPN##_w##W##_u##U##_h##CS, ce_args)
-#define CE_KU(OPN, OP, W, CS) CE_K(OPN, OP, W, 1, CS) CE_K(OPN, OP, W, 2, CS) CE_K(OPN, OP, W, 4, CS) \
-    CE_K(OPN, OP, W, 8, CS) CE_K(OPN, OP, W, 16, CS)
-#define CE_KW(OPN, OP, CS) CE_KU(OPN, OP, 1, CS) CE_KU(OPN, OP, 2, CS) CE_KU(OPN, OP, 4, CS)
-#define CE_OP(OPN, OP) CE_KW(OPN, OP, 0) CE_KW(OPN, OP, 1) CE_KW(OPN, OP, 2)
-CE_OP(read, CE_READ)
-CE_OP(write, CE_WRITE)
-CE_OP(copy, CE_COPY)
-CE_OP(triad, CE_TRIAD)
-CE_OP(dot, CE_DOT)
-
-/* [op][width index][unroll index][hint][mode: clean, check] */
-#define CE_P(OPN, W, U, CS) {(const void *)ceiling_##OPN##_w##W##_u##U##_h##CS, \
-                            (const void *)ceiling_##OPN##_w##W##_u##U##_h##CS##_check}
-#define CE_PU(OPN, W, CS) {CE_P(OPN, W, 1, CS), CE_P(OPN, W, 2, CS), CE_P(OPN, W, 4, CS), \
-                           CE_P(OPN, W, 8, CS), CE_P(OPN, W, 16, CS)}
-#define CE_PW(OPN) {{CE_PU(OPN, 1, 0), CE_PU(OPN, 1, 1), CE_PU(OPN, 1, 2)},   \
-                    {CE_PU(OPN, 2, 0), CE_PU(OPN, 2, 1), CE_PU(OPN, 2, 2)},   \
-                    {CE_PU(OPN, 4, 0), CE_PU(OPN, 4, 1), CE_PU(OPN, 4, 2)}}
-/* [op][width][hint][unroll][mode] */
-static const void *const CE_KERNELS[5][3][3][5][2] = {CE_PW(read), CE_PW(write), CE_PW(copy),
-                                                       CE_PW(triad), CE_PW(dot)};
+/* [op] -> [width][hint][unroll][mode] */
+static ce_table *const CE_KERNELS[5] = {&ce_kernels_read, &ce_kernels_write, &ce_kernels_copy,
+                                        &ce_kernels_triad, &ce_kernels_dot};
 
 static __host__ __device__ __forceinline__ float ce_value(uint64_t i, int which)
 {
@@ -297,7 +139,7 @@ static const void *ce_kernel(int v, int cfg, eng_mode m)
     if (v == CE_MEMCPY || m == ENG_PROBE) return NULL;
     const ce_conf c = ce_conf_of(cfg);
     if (c.w < 0 || c.u < 0) return NULL;
-    return CE_KERNELS[v][c.w][c.h][c.u][m == ENG_CHECK ? 1 : 0];
+    return (*CE_KERNELS[v])[c.w][c.h][c.u][m == ENG_CHECK ? 1 : 0];
 }
 
 static const double CE_BYTES[CE_NVARIANTS][2] = {  /* per element: read, written */
