@@ -175,6 +175,27 @@ uint64_t eng_parallel_check(uint64_t n, uint64_t (*fn)(void *ctx, uint64_t lo, u
                             void *ctx, uint64_t *first_bad);
 
 /*
+ * Validation of a device array: its n items of elem bytes at dev come back to
+ * the host ENG_CHECK_CHUNK bytes at a time through two page-locked buffers
+ * (the engine's, allocated on first use and kept for the process), the next
+ * chunk's copy running while every core checks this one.  fn is called as
+ * with eng_parallel_check, with ctx an eng_chunk: items [lo, hi) are global
+ * indices, item i is at chunk->got + (i - chunk->base) * elem.  Returns the
+ * sum of what fn returned (the items that differ, or any count a family
+ * adds up); *first_bad the smallest index fn reported (UINT64_MAX: none),
+ * *err a CUDA error (cudaSuccess when every chunk came back).
+ */
+#define ENG_CHECK_CHUNK (256ull << 20)
+typedef struct eng_chunk {
+    const void *got;    /* the chunk's items, back on the host */
+    uint64_t base;      /* the index of its first item */
+    void *user;         /* the ctx given to eng_check_device */
+} eng_chunk;
+uint64_t eng_check_device(const void *dev, uint64_t n, size_t elem,
+                          uint64_t (*fn)(void *chunk, uint64_t lo, uint64_t hi, uint64_t *first),
+                          void *ctx, uint64_t *first_bad, cudaError_t *err);
+
+/*
  * Host memory that validation copies device results into: page-locked where
  * the driver gives it (2 GB come back at the bus's speed, several times the
  * pageable copy's: on the H100 the ceiling's validation was 38 of its 41 s),

@@ -85,18 +85,9 @@ static const void *const AT_KERNELS[AT_NVARIANTS][ENG_NMODES] = {ATOMICS_VARIANT
 
 /* ------------------------------------------------------------ the table */
 
-/* Validation copies the counters back a chunk at a time (64 Mi words, 256 MiB):
- * line_spread's footprint at N = 1e8 is 12.8 GB, which whole took 10 s of
- * page faults and copying on the H100's host; chunks through one pinned
- * buffer take well under a second. */
-#define AT_CHUNK (64ull << 20)
-
 struct at_state {
     uint32_t *ctr;         /* the largest footprint of the selected variants */
     uint32_t *sink;
-    uint32_t *h_ctr;       /* the host copy for validation, AT_CHUNK words at a time
-                            * (pinned where the driver allows) */
-    int h_pinned;
     uint64_t words;
 };
 
@@ -147,14 +138,6 @@ static int at_setup(eng_ctx *c)
     }
     ENG_TRY(cudaMalloc((void **)&s->ctr, s->words * sizeof(uint32_t)));
     ENG_TRY(cudaMalloc((void **)&s->sink, sizeof(uint32_t)));
-    const uint64_t chunk = s->words < AT_CHUNK ? s->words : AT_CHUNK;
-    if (cudaMallocHost((void **)&s->h_ctr, chunk * sizeof(uint32_t)) == cudaSuccess) {
-        s->h_pinned = 1;
-    } else {
-        cudaGetLastError();
-        s->h_ctr = (uint32_t *)malloc(chunk * sizeof(uint32_t));
-        if (!s->h_ctr) return (int)cudaErrorMemoryAllocation;
-    }
     return cudaMemset(s->ctr, 0, s->words * sizeof(uint32_t));
 }
 
@@ -180,20 +163,23 @@ static int at_poison(const eng_ctx *c, int v, int)
     return cudaMemset(s->ctr, 0, atm_footprint_words(atomics_variant_pattern(v), c->n) * sizeof(uint32_t));
 }
 
+/* Validation copies the counters back in chunks (eng_check_device):
+ * line_spread's footprint at N = 1e8 is 12.8 GB, which whole took 10 s of
+ * page faults and copying on the H100's host. */
 struct at_ref {
     int pattern;
     uint64_t n;
-    uint64_t base;          /* the word got[0] holds */
-    const uint32_t *got;
 };
 
 static uint64_t at_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
 {
-    const at_ref *r = (const at_ref *)ctx;
+    const eng_chunk *ch = (const eng_chunk *)ctx;
+    const at_ref *r = (const at_ref *)ch->user;
+    const uint32_t *got = (const uint32_t *)ch->got - ch->base;
     uint64_t bad = 0;
-    for (uint64_t j = lo; j < hi; j++)
-        if (r->got[j] != atm_expected(r->pattern, r->n, r->base + j)) {
-            if (!bad) *first = r->base + j;
+    for (uint64_t i = lo; i < hi; i++)
+        if (got[i] != atm_expected(r->pattern, r->n, i)) {
+            if (!bad) *first = i;
             bad++;
         }
     return bad;
@@ -207,27 +193,18 @@ static int at_check(const eng_ctx *c, int v, int, eng_check *out)
      * footprint short; and the copy stays the variant's size (line_spread's
      * 128 N bytes are not copied for same_address's one line) */
     const uint64_t words = atm_footprint_words(atomics_variant_pattern(v), c->n);
-    at_ref r = {atomics_variant_pattern(v), c->n, 0, s->h_ctr};
-    uint64_t first = 0;
-    uint32_t first_got = 0;
+    at_ref r = {atomics_variant_pattern(v), c->n};
+    uint64_t first;
+    cudaError_t err;
     out->checked = words;
-    out->bad = 0;
-    for (uint64_t base = 0; base < words; base += AT_CHUNK) {
-        const uint64_t k = words - base < AT_CHUNK ? words - base : AT_CHUNK;
-        ENG_TRY(cudaMemcpy(s->h_ctr, s->ctr + base, k * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-        r.base = base;
-        uint64_t f = 0;
-        const uint64_t bad = eng_parallel_check(k, at_check_range, &r, &f);
-        if (bad && !out->bad) {
-            first = f;
-            first_got = s->h_ctr[f - base];
-        }
-        out->bad += bad;
-    }
-    if (out->bad)
+    out->bad = eng_check_device(s->ctr, words, sizeof(uint32_t), at_check_range, &r, &first, &err);
+    ENG_TRY(err);
+    if (out->bad) {
+        uint32_t got;
+        ENG_TRY(cudaMemcpy(&got, s->ctr + first, sizeof got, cudaMemcpyDeviceToHost));
         snprintf(out->first, sizeof out->first, "counter %llu holds %u, the CPU expects %llu",
-                 (unsigned long long)first, first_got,
-                 (unsigned long long)atm_expected(r.pattern, c->n, first));
+                 (unsigned long long)first, got, (unsigned long long)atm_expected(r.pattern, c->n, first));
+    }
     return 0;
 }
 
@@ -237,8 +214,6 @@ static void at_teardown(eng_ctx *c)
     if (!s) return;
     cudaFree(s->ctr);
     cudaFree(s->sink);
-    if (s->h_pinned) cudaFreeHost(s->h_ctr);
-    else free(s->h_ctr);
     free(s);
     c->state = NULL;
 }

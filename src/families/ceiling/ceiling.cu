@@ -184,11 +184,8 @@ static int ce_geometry(const eng_ctx *c, int v, int cfg, eng_geom *g, char *err,
     return 0;
 }
 
-#define CE_CHUNK (64ull << 20)   /* floats per copy back: 256 MiB */
-
 struct ce_state {
     float *a, *b, *c, *partial;
-    float *h_out;
     uint64_t max_threads;
     double sum_b, dot_bc;   /* exact: small integers */
 };
@@ -220,12 +217,6 @@ static int ce_setup(eng_ctx *c)
      * accesses, or 64 resident blocks per SM */
     s->max_threads = n + 64ull * 2048 * (uint64_t)c->dev->sm_count;
     ENG_TRY(cudaMalloc((void **)&s->partial, s->max_threads * sizeof(float)));
-    /* validation copies back CE_CHUNK floats at a time through one
-     * page-locked buffer: 2 GB pageable took 0.2-0.3 s a configuration on
-     * the H100, most of the ceiling's time */
-    const uint64_t most = n > s->max_threads ? n : s->max_threads;
-    s->h_out = (float *)eng_host_alloc((most < CE_CHUNK ? most : CE_CHUNK) * sizeof(float));
-    if (!s->h_out) return (int)cudaErrorMemoryAllocation;
     /* the CPU's sums, on every core (eng_parallel_check adds up what each
      * range returns; the values are small integers, so the sums are exact) */
     uint64_t first;
@@ -260,22 +251,37 @@ static int ce_poison(const eng_ctx *c, int v, int)
     return cudaMemset(s->a, 0xff, c->n * sizeof(float));
 }
 
-struct ce_ref {
-    int v;
-    uint64_t base;          /* the element got[0] holds */
-    const float *got;
-};
+/* read and dot: the partial sums of [lo, hi), each a small whole number
+ * (the inputs are), added exactly; *first the first that is not one (NaN:
+ * a thread that wrote none) */
+static uint64_t ce_sum_partials(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
+{
+    const eng_chunk *ch = (const eng_chunk *)ctx;
+    const float *got = (const float *)ch->got - ch->base;
+    uint64_t s = 0;
+    for (uint64_t t = lo; t < hi; t++) {
+        const float v = got[t];
+        if (!(v >= 0 && v < 16777216.0f) || v != (float)(uint32_t)v) {
+            if (*first == UINT64_MAX) *first = t;
+            continue;
+        }
+        s += (uint64_t)v;
+    }
+    return s;
+}
 
+/* write, copy, triad: a[i] against the CPU's value */
 static uint64_t ce_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
 {
-    const ce_ref *r = (const ce_ref *)ctx;
+    const eng_chunk *ch = (const eng_chunk *)ctx;
+    const int v = *(const int *)ch->user;
+    const float *got = (const float *)ch->got - ch->base;
     uint64_t bad = 0;
-    for (uint64_t j = lo; j < hi; j++) {
-        const uint64_t i = r->base + j;
-        const float want = r->v == CE_WRITE ? CE_S
-                         : r->v == CE_TRIAD ? ce_value(i, 0) + CE_S * ce_value(i, 1)
-                                            : ce_value(i, 0);
-        if (r->got[j] != want) {
+    for (uint64_t i = lo; i < hi; i++) {
+        const float want = v == CE_WRITE ? CE_S
+                         : v == CE_TRIAD ? ce_value(i, 0) + CE_S * ce_value(i, 1)
+                                         : ce_value(i, 0);
+        if (got[i] != want) {
             if (!bad) *first = i;
             bad++;
         }
@@ -286,49 +292,39 @@ static uint64_t ce_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
 {
     const ce_state *s = (const ce_state *)c->state;
+    cudaError_t err;
+    uint64_t first;
     if (v == CE_READ || v == CE_DOT) {
         eng_geom g;
-        char err[128];
+        char errs[128];
         memset(&g, 0, sizeof g);
-        if (ce_geometry(c, v, cfg, &g, err, sizeof err) != 0) return (int)cudaErrorInvalidValue;
+        if (ce_geometry(c, v, cfg, &g, errs, sizeof errs) != 0) return (int)cudaErrorInvalidValue;
         const uint64_t threads = g.items;
-        double total = 0;
-        uint64_t nan_threads = 0;
-        for (uint64_t base = 0; base < threads; base += CE_CHUNK) {
-            const uint64_t k = threads - base < CE_CHUNK ? threads - base : CE_CHUNK;
-            ENG_TRY(cudaMemcpy(s->h_out, s->partial + base, k * sizeof(float), cudaMemcpyDeviceToHost));
-            for (uint64_t t = 0; t < k; t++) {   /* in thread order, as before */
-                if (s->h_out[t] != s->h_out[t]) nan_threads++;
-                total += s->h_out[t];
-            }
-        }
+        const double total = (double)eng_check_device(s->partial, threads, sizeof(float), ce_sum_partials,
+                                                      NULL, &first, &err);
+        ENG_TRY(err);
         const double want = v == CE_READ ? s->sum_b : s->dot_bc;
         out->checked = threads;
-        out->bad = nan_threads + (total != want && nan_threads == 0 ? 1 : 0);
-        if (out->bad)
-            snprintf(out->first, sizeof out->first, "the partial sums add up to %.17g, the CPU's to %.17g "
-                     "(%llu threads wrote none)", total, want, (unsigned long long)nan_threads);
+        out->bad = first != UINT64_MAX || total != want;
+        if (first != UINT64_MAX) {
+            float got;
+            ENG_TRY(cudaMemcpy(&got, s->partial + first, sizeof got, cudaMemcpyDeviceToHost));
+            snprintf(out->first, sizeof out->first, "thread %llu's partial sum is %g, not a whole number "
+                     "(NaN: it wrote none)", (unsigned long long)first, (double)got);
+        } else if (out->bad) {
+            snprintf(out->first, sizeof out->first, "the partial sums add up to %.17g, the CPU's to %.17g",
+                     total, want);
+        }
         return 0;
     }
-    ce_ref r = {v, 0, s->h_out};
-    uint64_t first = 0;
-    float first_got = 0;
     out->checked = c->n;
-    out->bad = 0;
-    for (uint64_t base = 0; base < c->n; base += CE_CHUNK) {
-        const uint64_t k = c->n - base < CE_CHUNK ? c->n - base : CE_CHUNK;
-        ENG_TRY(cudaMemcpy(s->h_out, s->a + base, k * sizeof(float), cudaMemcpyDeviceToHost));
-        r.base = base;
-        uint64_t f = 0;
-        const uint64_t bad = eng_parallel_check(k, ce_check_range, &r, &f);
-        if (bad && !out->bad) {
-            first = f;
-            first_got = s->h_out[f - base];
-        }
-        out->bad += bad;
+    out->bad = eng_check_device(s->a, c->n, sizeof(float), ce_check_range, &v, &first, &err);
+    ENG_TRY(err);
+    if (out->bad) {
+        float got;
+        ENG_TRY(cudaMemcpy(&got, s->a + first, sizeof got, cudaMemcpyDeviceToHost));
+        snprintf(out->first, sizeof out->first, "a[%llu] = %g", (unsigned long long)first, (double)got);
     }
-    if (out->bad)
-        snprintf(out->first, sizeof out->first, "a[%llu] = %g", (unsigned long long)first, (double)first_got);
     return 0;
 }
 
@@ -340,7 +336,6 @@ static void ce_teardown(eng_ctx *c)
     cudaFree(s->b);
     cudaFree(s->c);
     cudaFree(s->partial);
-    eng_host_free(s->h_out);
     free(s);
     c->state = NULL;
 }
