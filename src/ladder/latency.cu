@@ -4,7 +4,7 @@
  *
  * What it measures.  The chain is an array of 8-byte global addresses, one
  * per "line" of `spacing` bytes; line i holds the address of line succ[i],
- * where succ is a random cyclic permutation built on the host (seeded).  One
+ * where succ is a pseudo-random cycle built on the host (seeded, cycle.h).  One
  * thread loads p = *p over and over: every load's address is the previous
  * load's result, so no two loads overlap and the time per load is the full
  * latency of whichever level of the hierarchy holds the working set.  The

@@ -1,8 +1,8 @@
 /*
  * main.c - ./latency, the host driver of the latency ladder (kernels: latency.cu).
  *
- * For each working-set size of the sweep: build a random cyclic permutation
- * of the size's lines on the host (seeded), copy it to the device, expand it
+ * For each working-set size of the sweep: build a pseudo-random cycle through
+ * the size's lines on the host (seeded, cycle.h), copy it to the device, expand it
  * into a chain of addresses, run one chase (warm-up, then `reps` timed
  * repetitions of K dependent loads), check that the chase ended where the
  * host's own walk of the permutation says it must, and keep the median
@@ -32,6 +32,7 @@
 #include "stats.h"
 #include "devinfo.h"
 #include "latency.h"
+#include "cycle.h"
 
 #define PROG "latency"
 
@@ -177,7 +178,7 @@ static int parse_args(int argc, char **argv, options *o)
 
 /* ---------------------------------------------------------------- helpers */
 
-/* splitmix64: small, seedable, good enough to shuffle. */
+/* splitmix64: each size's seed from the run's. */
 static uint64_t splitmix64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
@@ -186,23 +187,20 @@ static uint64_t splitmix64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* A uniformly random order of the lines 0..n-1 (Fisher-Yates), and the
- * successor array that turns it into one cycle: succ[order[i]] = order[i+1]. */
-static void build_cycle(uint32_t *order, uint32_t *succ, uint64_t n, uint64_t seed)
+/* The successor table of the size's cycle (cycle.h), on every core. */
+static uint64_t succ_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
 {
-    uint64_t s = seed;
-    for (uint64_t i = 0; i < n; i++)
-        order[i] = (uint32_t)i;
-    for (uint64_t i = n - 1; i > 0; i--) {
-        /* modulo bias is below n / 2^64: negligible */
-        uint64_t j = splitmix64(&s) % (i + 1);
-        uint32_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-    for (uint64_t i = 0; i + 1 < n; i++)
-        succ[order[i]] = order[i + 1];
-    succ[order[n - 1]] = order[0];
+    const void *const *a = ctx;
+    (void)first;
+    cycle_succ_range(a[0], (uint32_t *)a[1], lo, hi);
+    return 0;
+}
+
+static void build_cycle(const cycle *cy, uint32_t *succ)
+{
+    const void *a[2] = {cy, succ};
+    uint64_t first;
+    eng_parallel_check(cy->n, succ_range, (void *)a, &first);
 }
 
 static const char *fmt_bytes(char *buf, size_t len, uint64_t b)
@@ -303,7 +301,7 @@ static int write_table(const char *path, const warplog_header *h, const options 
 
 /* Device buffers and host scratch of the chase, sized for the largest set. */
 typedef struct chase {
-    uint32_t *order, *succ;     /* the host's permutation and successor table */
+    uint32_t *succ;             /* the host's successor table */
     void *d_chain;
     uint32_t *d_succ;
     latency_result *d_res;
@@ -316,14 +314,16 @@ static int measure_size(const options *o, chase *c, uint64_t bytes, row *out)
 {
     const uint64_t lines = bytes / o->spacing;
     uint64_t seed = o->seed ^ (bytes * 0x9e3779b97f4a7c15ull);
-    build_cycle(c->order, c->succ, lines, splitmix64(&seed));
+    cycle cy;
+    cycle_init(&cy, lines, splitmix64(&seed));
+    build_cycle(&cy, c->succ);
 
     ENG_CUDA(cudaMemcpy(c->d_succ, c->succ, lines * sizeof *c->succ, cudaMemcpyHostToDevice));
     latency_build_chain(c->d_chain, c->d_succ, lines, o->spacing);
     ENG_CUDA(cudaDeviceSynchronize());
 
     const uint64_t warm = lines < o->warmup_max ? lines : o->warmup_max;
-    latency_chase(o->kind, o->threads, c->d_chain, c->order[0], o->spacing, warm, o->loads, o->reps,
+    latency_chase(o->kind, o->threads, c->d_chain, cycle_at(&cy, 0), o->spacing, warm, o->loads, o->reps,
                   c->d_res);
     ENG_CUDA(cudaDeviceSynchronize());
     latency_result r;
@@ -332,7 +332,7 @@ static int measure_size(const options *o, chase *c, uint64_t bytes, row *out)
     /* Validate before reporting: the chase must end on the line the
      * host's permutation says, after warm + loads * reps steps. */
     const uint64_t steps = warm + (uint64_t)o->loads * o->reps;
-    const uint64_t want = (uint64_t)c->order[steps % lines] * o->spacing;
+    const uint64_t want = (uint64_t)cycle_at(&cy, steps % lines) * o->spacing;
     char bb[32];
     if (r.final_offset_bytes != want) {
         fprintf(stderr, PROG ": chain check failed at %s: the chase ended at offset %llu, "
@@ -437,10 +437,9 @@ int main(int argc, char **argv)
     }
 
     chase c = {0};
-    c.order = malloc(max_lines * sizeof *c.order);
     c.succ = malloc(max_lines * sizeof *c.succ);
     row *rows = calloc(npts, sizeof *rows);
-    if (!c.order || !c.succ || !rows) {
+    if (!c.succ || !rows) {
         fprintf(stderr, PROG ": out of host memory (%llu lines)\n", (unsigned long long)max_lines);
         return 1;
     }
@@ -482,7 +481,6 @@ int main(int argc, char **argv)
     free(c.tmpv);
     free(rows);
     free(c.succ);
-    free(c.order);
     free(sizes);
     return 0;
 }

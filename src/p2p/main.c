@@ -42,6 +42,7 @@
 #include "engine.h"
 #include "outfile.h"
 #include "stats.h"
+#include "cycle.h"
 #include "ladder/latency.h"
 #include "p2p/p2p.h"
 
@@ -202,14 +203,6 @@ static void bandwidth(const bufs *b, int op, uint32_t *host, unsigned long long 
 
 /* ------------------------------------------------------------ latency */
 
-static uint64_t rng_state;
-static uint64_t rng_next(void)
-{
-    uint64_t x = rng_state;
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    return rng_state = x;
-}
-
 /* The chase through lines of the owner's memory, run by the reader. */
 static void latency(int reader, int owner, void *chain, const uint32_t *succ, uint64_t lines, cudaStream_t st)
 {
@@ -247,22 +240,14 @@ static void latency(int reader, int owner, void *chain, const uint32_t *succ, ui
     r->lat_ns = r->lat / r->mhz * 1e3;
 }
 
-/* The chain in the owner's memory: a random cyclic permutation of its
- * lines (Sattolo), expanded into addresses on the owner (latency_build_chain). */
+/* The chain in the owner's memory: a pseudo-random cycle through every one
+ * of its lines (cycle.h, as the ladder's), expanded into addresses on the
+ * owner (latency_build_chain). */
 static void *build_chain(int owner, uint32_t *succ, uint64_t lines)
 {
-    rng_state = A.seed * 0x9E3779B97F4A7C15ull + 1;
-    for (uint64_t i = 0; i < lines; i++) succ[i] = (uint32_t)i;
-    uint32_t *perm = malloc(lines * sizeof *perm);
-    if (!perm) { fprintf(stderr, PROG ": out of memory for %llu lines\n", (unsigned long long)lines); exit(1); }
-    for (uint64_t i = 0; i < lines; i++) perm[i] = (uint32_t)i;
-    for (uint64_t i = lines - 1; i > 0; i--) {   /* Sattolo: one cycle through every line */
-        const uint64_t j = rng_next() % i;
-        const uint32_t t = perm[i];
-        perm[i] = perm[j], perm[j] = t;
-    }
-    for (uint64_t i = 0; i < lines; i++) succ[perm[i]] = perm[(i + 1) % lines];
-    free(perm);
+    cycle cy;
+    cycle_init(&cy, lines, A.seed * 0x9E3779B97F4A7C15ull + 1);
+    cycle_succ_range(&cy, succ, 0, lines);
     void *chain = NULL;
     uint32_t *d_succ = NULL;
     ENG_CUDA(cudaSetDevice(owner));
