@@ -9,7 +9,8 @@
 # streaming, read-only with L2 prefetch) and the grid (a grid-stride loop
 # over the resident blocks, or one pass), at 8 warps per block; and
 # cudaMemcpy.  Step 2: each operation's best over warps per block (4, 16, 32)
-# and, for grid-stride loops, grid size (1, 2, 4 blocks per SM or all).
+# and, for grid-stride loops, grid size (1, 2, 4 blocks per SM or all), in
+# one process over OUTDIR/ceiling_search/step2.batch.
 # bin/ceiling picks the best row of each operation over both steps and, with
 # --ladder (the latency ladder, ./latency), the bytes in flight per SM that
 # Little's law needs for it.  Every configuration is validated.  Progress:
@@ -39,15 +40,16 @@ say() { echo "ceiling.sh: [${SECONDS}s] $*" >&2; }
 
 say "step 1: every width, unroll and hint at WPB 8"
 ./ceiling --n "$N" --wpb 8 --device "$DEVICE" --table "$S/step1.tsv"
-tables=("$S/step1.tsv")
+# step 2 in one process (--batch-file: one device start, the validation
+# buffers kept), one line per operation and WPB, every row in step2.tsv
+rm -f "$S"/step2_*.tsv
+bin/ceiling next "$S/step1.tsv" >"$S/next.tsv"
 while IFS=$'\t' read -r op args; do
-    for w in 4 16 32; do
-        say "step 2: $op $args, WPB $w"
-        # shellcheck disable=SC2086  # args is a list of options
-        ./ceiling --n "$N" --kernel "$op" $args --grid 1,2,4,0 --wpb "$w" --device "$DEVICE" \
-            --table "$S/step2_${op}_$w.tsv" -q
-        tables+=("$S/step2_${op}_$w.tsv")
-    done
-done < <(bin/ceiling next "$S/step1.tsv")
+    for w in 4 16 32; do echo "--n $N --kernel $op $args --grid 1,2,4,0 --wpb $w"; done
+done <"$S/next.tsv" >"$S/step2.batch"
+say "step 2: each operation's best at WPB 4, 16, 32 ($S/step2.batch)"
+./ceiling --batch-file "$S/step2.batch" --device "$DEVICE" --table "$S/step2.tsv" -q
+rm -f "$S/next.tsv"
+tables=("$S/step1.tsv" "$S/step2.tsv")
 bin/ceiling best "${LADDER[@]}" --out "$OUTDIR/ceiling.tsv" "${tables[@]}"
 say "done: $OUTDIR/ceiling.tsv"
