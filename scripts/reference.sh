@@ -198,7 +198,7 @@ sec_overhead() {
     local files=() w
     for w in $WPBS; do files+=("$OUTDIR/$(name summary readonly "$N" "$w")"); done
     step "overhead.tsv" bin/tsv cat \
-        --columns variant=kernel,wpb=warps_per_block,sample,clean_ms=kernel_ms,clean_ms_min=kernel_ms_min,clean_ms_max=kernel_ms_max,instrumented_ms=instr_ms,instrumented_ms_min=instr_ms_min,instrumented_ms_max=instr_ms_max,overhead_pct,overhead_met,bw_GBps,blocks_per_sm \
+        --columns variant=kernel,wpb=warps_per_block,sample,clean_ms=kernel_ms,clean_ms_min=kernel_ms_min,clean_ms_max=kernel_ms_max,instrumented_ms=instr_ms,instrumented_ms_min=instr_ms_min,instrumented_ms_max=instr_ms_max,overhead_pct,overhead_met,bw_GBps,blocks_per_sm,launches,clean_ms_ci_lo=kernel_ms_ci_lo,clean_ms_ci_hi=kernel_ms_ci_hi \
         --out "$OUTDIR/overhead.tsv" "${files[@]}"
 }
 

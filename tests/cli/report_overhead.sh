@@ -3,7 +3,9 @@
 # whose probe overhead stayed above --max-overhead even at the sparsest
 # sampling (overhead.tsv's overhead_met = 0, issue 37), and says so when
 # every row is within it; a table without the column (the bundled ones
-# before it) gets neither sentence.
+# before it) gets neither sentence.  With the launch count and the clean
+# median's interval (launches, clean_ms_ci_lo, clean_ms_ci_hi), it gives the
+# range of launches and the widest interval, naming its row.
 source "$(dirname "$0")/../lib.sh"
 require_bin bin/report bin/tsv
 D=$TMP/h100
@@ -24,4 +26,18 @@ expect_exit 0 scripts/report.sh --data "$D" --out "$TMP/r2" --no-charts
 line=$(grep "stayed above the run's --max-overhead" "$TMP/r2/index.md")
 case $line in *"2 rows stayed above"*"random_access at WPB 2"*"strided at WPB 32"*) ;;
     *) fail "two rows unmet: expected both named in table order, got: $line" ;; esac
+grep -q "Each clean median comes from" "$TMP/r2/index.md" && fail "no launches column: no sentence on precision expected"
+# launches and the clean median's interval: 5 launches everywhere but
+# float4 at WPB 8 (10), whose interval is the widest (+/- 1 % of 0.5 ms)
+awk 'BEGIN { FS = OFS = "\t" } /^#/ { print; next }
+     !h { for (i = 1; i <= NF; i++) c[$i] = i; print $0, "launches", "clean_ms_ci_lo", "clean_ms_ci_hi"; h = 1; next }
+     { m = $c["clean_ms"]; w = ($1 == "float4" && $2 == 8) ? 0.01 : 0.001; l = w > 0.005 ? 10 : 5
+       if ($1 == "float4" && $2 == 8) m = 0.5
+       $c["clean_ms"] = m; print $0, l, m * (1 - w), m * (1 + w) }' \
+    "$ROOT/data/reference/h100/overhead.tsv" >"$D/overhead.tsv"
+expect_exit 0 scripts/report.sh --data "$D" --out "$TMP/r3" --no-charts
+# the finding as one line (index.md wraps it)
+line=$(sed 's/^> //' "$TMP/r3/index.md" | tr '\n' ' ' | grep -o "Each clean median comes from[^)]*)")
+case $line in *"from 5 to 10 launches"*"+/-1.00% of its median (float4 at WPB 8)"*) ;;
+    *) fail "launches 5-10, widest float4 at WPB 8 (+/-1.00%): got: $line" ;; esac
 done_testing
