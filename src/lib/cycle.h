@@ -2,13 +2,13 @@
  * cycle.h - a pseudo-random cycle through n items, for the latency ladder's
  * pointer chase (src/ladder/).
  *
- * The k-th item of the cycle is a keyed permutation of k: a 4-round Feistel
- * network over the smallest even number of bits that holds n, walked again
- * while its value is n or more (cycle walking: a permutation of [0, n) for
- * any n).  Each item is computed on its own, so the successor table, the
- * chase's start and the item the chase must end on come without the
- * sequential Fisher-Yates shuffle, which took most of the ladder's 16 s on
- * the H100's host (211 M random swaps over 81 sizes up to 4 GiB).
+ * The k-th item of the cycle is the readonly family's keyed permutation of
+ * k (patterns.h: ro_perm, a 4-round Feistel network over the smallest even
+ * number of bits that holds n, walked again while its value is n or more).
+ * Each item is computed on its own, so the successor table, the chase's
+ * start and the item the chase must end on come without the sequential
+ * Fisher-Yates shuffle, which took most of the ladder's 16 s on the H100's
+ * host (211 M random swaps over 81 sizes up to 4 GiB).
  *
  * Not a cryptographic permutation: random enough that the chase's next line
  * cannot be guessed by a prefetcher.
@@ -20,8 +20,8 @@
 
 typedef struct cycle {
     uint64_t n;          /* items, 1 .. 2^32 */
-    unsigned half_bits;  /* the Feistel halves' width */
-    uint64_t key[4];     /* the round keys, from the seed */
+    uint32_t half_bits;  /* the Feistel halves' width (ro_perm_half_bits) */
+    uint64_t seed;
 } cycle;
 
 /* The cycle of n items (1 <= n <= 2^32) for seed. */
