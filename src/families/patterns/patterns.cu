@@ -345,7 +345,7 @@ static int pa_geometry(const eng_ctx *c, int v, int cfg, eng_geom *g, char *err,
 struct pa_state {
     float *a, *out, *warp_sum;
     uint32_t *sink;
-    float *h_sum, *h_out;
+    float *h_sum;
     unsigned char *mask;
     uint64_t max_warps;
 };
@@ -365,9 +365,8 @@ static int pa_setup(eng_ctx *c)
     if (!s->h_sum) return (int)cudaErrorMemoryAllocation;
     if (writes) {
         ENG_TRY(cudaMalloc((void **)&s->out, c->n * sizeof(float)));
-        s->h_out = (float *)eng_host_alloc(c->n * sizeof(float));
         s->mask = (unsigned char *)malloc(c->n);
-        if (!s->h_out || !s->mask) return (int)cudaErrorMemoryAllocation;
+        if (!s->mask) return (int)cudaErrorMemoryAllocation;
     }
     pa_init_kernel<<<4096, 256>>>(s->a, c->n);
     ENG_TRY(cudaGetLastError());
@@ -453,14 +452,29 @@ static uint64_t pa_check_sums(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fir
     return bad;
 }
 
-static uint64_t pa_check_out(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
+/* The elements the variant writes, marked in r->mask, on every core (a
+ * pattern may write an element from several lanes: the stores are atomic
+ * and all store 1). */
+static uint64_t pa_mark(void *ctx, uint64_t lo, uint64_t hi, uint64_t *)
 {
     const pa_ref *r = (const pa_ref *)ctx;
+    unsigned char *mask = (unsigned char *)r->mask;
+    const int pt = PA[r->v].pt;
+    for (uint64_t t = lo; t < hi; t++) __atomic_store_n(&mask[pa_index(pt, t, r->A)], 1, __ATOMIC_RELAXED);
+    return 0;
+}
+
+/* out[i] against the value stored there, or the poison where nothing writes */
+static uint64_t pa_check_out(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
+{
+    const eng_chunk *ch = (const eng_chunk *)ctx;
+    const pa_ref *r = (const pa_ref *)ch->user;
+    const float *got_at = (const float *)ch->got - ch->base;
     uint64_t bad = 0;
     for (uint64_t i = lo; i < hi; i++) {
         uint32_t got, want;
         const float wv = pa_wvalue(i);
-        memcpy(&got, &r->got[i], 4);
+        memcpy(&got, &got_at[i], 4);
         if (r->mask[i]) memcpy(&want, &wv, 4);
         else want = 0xffffffffu;
         if (got != want) {
@@ -479,17 +493,19 @@ static int pa_check(const eng_ctx *c, int v, int cfg, eng_check *out)
     r.A = pa_args_for(c, v, cfg);
     uint64_t first = 0;
     if (pa_is_write(v)) {
-        ENG_TRY(cudaMemcpy(s->h_out, s->out, c->n * sizeof(float), cudaMemcpyDeviceToHost));
         memset(s->mask, 0, c->n);
-        for (uint64_t t = 0; t < r.A.items; t++) s->mask[pa_index(PA[v].pt, t, r.A)] = 1;
-        r.got = s->h_out;
         r.mask = s->mask;
+        eng_parallel_check(r.A.items, pa_mark, &r, &first);
+        cudaError_t err;
         out->checked = c->n;
-        out->bad = eng_parallel_check(c->n, pa_check_out, &r, &first);
-        if (out->bad)
-            snprintf(out->first, sizeof out->first, "out[%llu] = %g, expected %s",
-                     (unsigned long long)first, (double)s->h_out[first],
-                     s->mask[first] ? "the value stored there" : "the poison (nothing writes it)");
+        out->bad = eng_check_device(s->out, c->n, sizeof(float), pa_check_out, &r, &first, &err);
+        ENG_TRY(err);
+        if (out->bad) {
+            float got;
+            ENG_TRY(cudaMemcpy(&got, s->out + first, sizeof got, cudaMemcpyDeviceToHost));
+            snprintf(out->first, sizeof out->first, "out[%llu] = %g, expected %s", (unsigned long long)first,
+                     (double)got, s->mask[first] ? "the value stored there" : "the poison (nothing writes it)");
+        }
         return 0;
     }
     const uint64_t warps = (r.A.items + c->tpb - 1) / c->tpb * c->wpb;
@@ -513,7 +529,6 @@ static void pa_teardown(eng_ctx *c)
     cudaFree(s->warp_sum);
     cudaFree(s->sink);
     free(s->h_sum);
-    eng_host_free(s->h_out);
     free(s->mask);
     free(s);
     c->state = NULL;
