@@ -288,7 +288,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
         const sf_metric *m = &sf_metrics[i];
         const char *dot = strchr(m->name, '.');
         const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
-        have[i] = (m->sets & bit) && (!q || m->always || sf_query_has(q, m->name, blen)) &&
+        have[i] = (m->sets & bit) && !m->shown_only && (!q || m->always || sf_query_has(q, m->name, blen)) &&
                   (!proven_only || m->proven);
     }
     /* a list without the counters every H100 ncu has is not ncu's list */
@@ -306,7 +306,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
     int n = 0;
     for (size_t i = 0; i < sf_nmetrics; i++) {
         const sf_metric *m = &sf_metrics[i];
-        if (!(m->sets & bit) || (proven_only && !m->proven))
+        if (!(m->sets & bit) || m->shown_only || (proven_only && !m->proven))
             continue;
         if (have[i]) {
             printf("%s%s", n ? "," : "", m->name);

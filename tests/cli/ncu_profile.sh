@@ -236,11 +236,11 @@ export STUB_QUERY=$F/query_metrics_h100.txt
 # --- ncu refuses a metric its --query-metrics listed: once more, with the names
 #     seen in real H100 captures (loads only: the store rows are then not measured)
 OUT=$TMP/copy3
-STUB_BAD_METRIC=smsp__inst_executed_op_global_ld.sum expect_exit 0 scripts/ncu_profile.sh copy --out "$OUT"
+STUB_BAD_METRIC=l1tex__t_requests_pipe_lsu_mem_global_op_st.sum expect_exit 0 scripts/ncu_profile.sh copy --out "$OUT"
 expect_says "ncu refused a metric"
 T=$OUT/sectors_copy.tsv
-[ "$(bin/tsv get "$T" instructions_meas --where config=stride=4 --where op=ld)" = NA ] ||
-    fail "after the fallback, the instructions are not measured (NA)"
+[ "$(bin/tsv get "$T" l2_requests_meas --where config=stride=4 --where op=ld)" = NA ] ||
+    fail "after the fallback, the L2 requests are not measured (NA)"
 [ "$(bin/tsv get "$T" l1_sectors_meas --where config=stride=4 --where op=ld)" = 131072 ] ||
     fail "after the fallback, the L1 sectors are still measured"
 [ "$(bin/tsv get "$T" config --where agree=no --where op=ld | tr '\n' ' ')" = "stride=16 " ] ||
