@@ -159,8 +159,7 @@ KERNELS=$(bin/tsv meta "$WORK/recipe.tsv" kernel_regex) && [ -n "$KERNELS" ] ||
 # launches in $WORK/ext.tsv, bin/ncu_extract), then split per run of the
 # recipe by the rows' batch_line (bin/sector_model --ncu-split): $WORK/NAME_runs.tsv
 # and $WORK/NAME.tsv, the tables each run had when it was a process of its own.
-NRUNS=$(bin/tsv get "$WORK/recipe.tsv" run | wc -l)
-echo "ncu_profile.sh: $FAMILY: $NRUNS runs in one ncu process: $PROG --batch-file $WORK/$FAMILY.batch --reps 1 --warmup 0" >&2
+echo "ncu_profile.sh: $FAMILY: the recipe's runs ($(bin/tsv get "$WORK/recipe.tsv" run | paste -sd' ')) in one ncu process: $PROG --batch-file $WORK/$FAMILY.batch --reps 1 --warmup 0" >&2
 for attempt in 1 2; do
     rm -f "$WORK/$FAMILY.csv" "$WORK/runs.tsv"
     timeout 1200 ncu --csv --log-file "$WORK/$FAMILY.csv" --print-units base --clock-control none \
