@@ -21,10 +21,21 @@
 # The runs are the family's ncu recipe, data of its model
 # (src/families/NAME/model.c; bin/sector_model --ncu-recipe FAMILY prints
 # them): copy and patterns profile every modelled variant in every default
-# configuration in one run (./F_profile N 0 W --kernel V,... --reps 1
-# --warmup 0 --table RUNS); the stencil runs once per lab geometry (16 small
-# runs); readonly once per fetch limit and per stride, as before.  ncu
-# flushes the caches before every profiled kernel (--cache-control all).
+# configuration (1 run); the stencil runs once per lab geometry (16 runs, 4
+# with --quick); readonly once per fetch limit and per stride (13 runs, 4
+# with --quick).  Every run of a family is one line of one engine
+# --batch-file (bin/sector_model --ncu-recipe --batch-file), so each family
+# costs ONE ncu process (ncu's start-up, about 2.5 s on the H100, once):
+#   ncu --csv --print-units base --clock-control none --cache-control all
+#       --kernel-name regex:KERNELS --metrics METRICS
+#       ./F_profile --batch-file F.batch --reps 1 --warmup 0 -q --table RUNS
+# KERNELS is every run's kernel regex in one (the recipe's kernel_regex); a
+# run's --l2-fetch B is on its line (the engine puts the driver's limit back
+# for a line without one).  The one table's rows name their line
+# (batch_line); bin/sector_model --ncu-split gives each run back its own
+# rows and launches (the k-th clean row of a kernel pairs with its k-th
+# launch), which bin/sector_compare compares as before.  ncu flushes the
+# caches before every profiled kernel (--cache-control all).
 #
 # Writes, each through NAME.tmp and a rename (names: docs/naming.md):
 #   DIR/sectors_<family>.tsv   copy, patterns, stencil: one row per variant,
@@ -35,10 +46,29 @@
 #                              ... time_ns), which bin/sector_compare FILE compares
 #   DIR/l2_fetch.tsv           readonly: the DRAM fetch granularity, one isolated
 #                              4 B load per 128 B line under each limit
-#   DIR/ncu/<family>_*.csv     the raw ncu logs, and beside them the runs' tables
-#                              (<family>_*_runs.tsv) and what ncu --query-metrics said
+#   DIR/ncu/<family>.csv.gz    the raw ncu log, gzipped (bin/ncu_extract reads it
+#                              as it is), and beside it the batch (<family>.batch),
+#                              its table (<family>_runs.tsv), the recipe
+#                              (<family>_recipe.tsv) and what ncu --query-metrics said
 # The metrics are the model's list (bin/sector_model --metrics FAMILY) less any
 # the installed ncu lacks: those are named on stderr and their columns are NA.
+# The list is what is used, no more (fewer metrics, fewer replay passes):
+#   gpu__time_duration                    time_ns, the utilisations
+#   launch__grid_size                     blocks (judged)
+#   l1tex__t_requests_..._op_{ld,st}      L1 requests (judged)
+#   l1tex__t_sectors_..._op_{ld,st}       L1 sectors (judged)
+#   l1tex__t_output_wavefronts_..._{ld,st}  wavefronts: the report's lab
+#                                         figure (wavefronts/request), a note
+#   l1tex__t_sectors_..._{ld,st}_lookup_hit  L1 hits (loads judged; stores a note)
+#   lts__t_requests_srcunit_tex_op_{read,write}  L2 requests (judged)
+#   lts__t_sectors_srcunit_tex_op_{read,write}   L2 sectors (judged)
+#   dram__sectors_{read,write}            DRAM (reads judged; writes a note)
+# (readonly: the time and the load path's L1 requests and sectors, L2 sectors
+# and DRAM reads, its table's columns.)  No longer asked, still read from a
+# log that has them: launch__block_size (no column), smsp__inst_executed_op_
+# global_{ld,st} (instructions_meas) and l1tex__data_pipe_lsu_wavefronts_*
+# (data_wavefronts_meas): shown only, judged by nothing, read by no report,
+# model check or doc figure.
 # Needs ncu, ./<family>_profile (make), a GPU and counter access.
 # WARPLAT_PROFILE_DIR (default .) is where the <family>_profile programs are
 # (tests/cli/ncu_profile.sh points it at stand-ins).
@@ -112,56 +142,59 @@ else
 fi
 
 # The runs: the family's ncu recipe (its model.c), for the variants that both
-# the model and the program have.
+# the model and the program have, as one engine --batch-file (one line a run,
+# its --l2-fetch on its line); the recipe's metadata kernel_regex is every
+# run's kernel regex in one.
 "$PROG" --list-kernels >"$WORK/have.txt" 2>&1 || die "$PROG --list-kernels failed: $(tail -n 3 "$WORK/have.txt")"
-recipe_args=(--wpb "$WPB" --have "$WORK/have.txt")
+recipe_args=(--wpb "$WPB" --have "$WORK/have.txt" --batch-file "$WORK/$FAMILY.batch")
 [ -n "$N" ] && recipe_args+=(--run-n "$N")
 [ $QUICK = 1 ] && recipe_args+=(--quick)
+[ -n "$L2F" ] && recipe_args+=(--l2-fetch "$L2F")
 bin/sector_model --ncu-recipe "$FAMILY" "${recipe_args[@]}" >"$WORK/recipe.tsv" ||
     die "bin/sector_model --ncu-recipe $FAMILY failed"
+KERNELS=$(bin/tsv meta "$WORK/recipe.tsv" kernel_regex) && [ -n "$KERNELS" ] ||
+    die "the recipe of $FAMILY names no kernel regex"
 
-# profile NAME REGEX ARGS...: one ncu run of $PROG ARGS (its table in
-# $WORK/NAME_runs.tsv), the kernels matching REGEX profiled; the launches in
-# $WORK/NAME.tsv (bin/ncu_extract).
-profile() {
-    local name=$1 re=$2; shift 2
-    local extra=() rc
-    [ -n "$L2F" ] && extra=(--l2-fetch "$L2F")
-    echo "ncu_profile.sh: $name: $PROG $* --reps 1 --warmup 0 ${extra[*]}" >&2
-    for attempt in 1 2; do
-        rm -f "$WORK/$name.csv" "$WORK/${name}_runs.tsv"
-        timeout 1200 ncu --csv --log-file "$WORK/$name.csv" --print-units base --clock-control none \
-            --cache-control all --kernel-name "regex:$re" --metrics "$METRICS" \
-            "$PROG" "$@" --reps 1 --warmup 0 --table "$WORK/${name}_runs.tsv" "${extra[@]}" \
-            >"$WORK/$name.out" 2>&1
-        rc=$?
-        if grep -qs ERR_NVGPUCTRPERM "$WORK/$name.csv" "$WORK/$name.out"; then
-            die "ncu has no permission to read the GPU counters (ERR_NVGPUCTRPERM): run as root or enable access for all users, see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
-        fi
-        [ $rc -eq 0 ] && [ -s "$WORK/$name.csv" ] && [ -s "$WORK/${name}_runs.tsv" ] && break
-        tail -n 20 "$WORK/$name.out" >&2
-        # ncu refused a metric name: once, fall back to the names seen on an H100
-        if [ $attempt = 1 ] && grep -i '^==ERROR==' "$WORK/$name.out" | grep -qi metric; then
-            METRICS=$(bin/sector_model --metrics "$FAMILY" --proven) || die "bin/sector_model --metrics --proven failed"
-            echo "ncu_profile.sh: ncu refused a metric: again with the ones every H100 ncu has: $METRICS" >&2
-            continue
-        fi
-        die "$name: ncu or $PROG failed (exit $rc)"
-    done
-    bin/ncu_extract "$WORK/$name.csv" --metrics "$METRICS" --kernel "$re" >"$WORK/$name.tsv" ||
-        die "$name: could not read the ncu log"
-}
+# One ncu process over the whole batch (its table in $WORK/runs.tsv, the
+# launches in $WORK/ext.tsv, bin/ncu_extract), then split per run of the
+# recipe by the rows' batch_line (bin/sector_model --ncu-split): $WORK/NAME_runs.tsv
+# and $WORK/NAME.tsv, the tables each run had when it was a process of its own.
+echo "ncu_profile.sh: $FAMILY: the recipe's runs ($(bin/tsv get "$WORK/recipe.tsv" run | paste -sd' ')) in one ncu process: $PROG --batch-file $WORK/$FAMILY.batch --reps 1 --warmup 0" >&2
+for attempt in 1 2; do
+    rm -f "$WORK/$FAMILY.csv" "$WORK/runs.tsv"
+    timeout 1200 ncu --csv --log-file "$WORK/$FAMILY.csv" --print-units base --clock-control none \
+        --cache-control all --kernel-name "regex:$KERNELS" --metrics "$METRICS" \
+        "$PROG" --batch-file "$WORK/$FAMILY.batch" --reps 1 --warmup 0 -q --table "$WORK/runs.tsv" \
+        >"$WORK/$FAMILY.out" 2>&1
+    rc=$?
+    if grep -qs ERR_NVGPUCTRPERM "$WORK/$FAMILY.csv" "$WORK/$FAMILY.out"; then
+        die "ncu has no permission to read the GPU counters (ERR_NVGPUCTRPERM): run as root or enable access for all users, see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
+    fi
+    [ $rc -eq 0 ] && [ -s "$WORK/$FAMILY.csv" ] && [ -s "$WORK/runs.tsv" ] && break
+    tail -n 20 "$WORK/$FAMILY.out" >&2
+    # ncu refused a metric name: once, fall back to the names seen on an H100
+    if [ $attempt = 1 ] && grep -i '^==ERROR==' "$WORK/$FAMILY.out" | grep -qi metric; then
+        METRICS=$(bin/sector_model --metrics "$FAMILY" --proven) || die "bin/sector_model --metrics --proven failed"
+        echo "ncu_profile.sh: ncu refused a metric: again with the ones every H100 ncu has: $METRICS" >&2
+        continue
+    fi
+    die "$FAMILY: ncu or $PROG failed (exit $rc)"
+done
+bin/ncu_extract "$WORK/$FAMILY.csv" --metrics "$METRICS" --kernel "$KERNELS" >"$WORK/ext.tsv" ||
+    die "$FAMILY: could not read the ncu log"
+bin/sector_model --ncu-split "$FAMILY" --recipe "$WORK/recipe.tsv" --runs "$WORK/runs.tsv" \
+    --ncu "$WORK/ext.tsv" --dir "$WORK" || die "$FAMILY: could not split the batch per run"
 
 # publish SRC DEST: copy through DEST.tmp and a rename.
 publish() {
     cp "$1" "$2.tmp" && mv "$2.tmp" "$2" || { rm -f "$2.tmp"; die "cannot write $2"; }
 }
-keep_raw() { # NAME...: the ncu logs and the runs' tables, under DIR/ncu/
-    local n
-    for n in "$@"; do
-        publish "$WORK/$n.csv" "$OUTDIR/ncu/${FAMILY}_$n.csv"
-        publish "$WORK/${n}_runs.tsv" "$OUTDIR/ncu/${FAMILY}_${n}_runs.tsv"
-    done
+keep_raw() { # the ncu log (gzipped), the batch, its table and the recipe, under DIR/ncu/
+    gzip -n -c "$WORK/$FAMILY.csv" >"$WORK/$FAMILY.csv.gz" || die "gzip failed"
+    publish "$WORK/$FAMILY.csv.gz" "$OUTDIR/ncu/$FAMILY.csv.gz"
+    publish "$WORK/$FAMILY.batch" "$OUTDIR/ncu/$FAMILY.batch"
+    publish "$WORK/runs.tsv" "$OUTDIR/ncu/${FAMILY}_runs.tsv"
+    publish "$WORK/recipe.tsv" "$OUTDIR/ncu/${FAMILY}_recipe.tsv"
     publish "$WORK/query_metrics.txt" "$OUTDIR/ncu/${FAMILY}_query_metrics.txt"
 }
 meta_lines() { # the run's facts, as '# key<TAB>value' lines
@@ -169,26 +202,17 @@ meta_lines() { # the run's facts, as '# key<TAB>value' lines
         "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$NCU_VERSION" "$WPB" "${L2F:-0}" "$METRICS"
 }
 
-# Each run of the recipe in turn (read by column name): profile it, then
-# its comparison goes to the sector table (output sectors), to a row of
-# l2_fetch.tsv (l2_fetch), or its tables join the pool compared at the end.
+# Each run of the recipe in turn (read by column name): its comparison goes
+# to the sector table (output sectors), to a row of l2_fetch.tsv (l2_fetch),
+# or its tables join the pool compared at the end.
 mapfile -t R_RUN < <(bin/tsv get "$WORK/recipe.tsv" run) &&
-mapfile -t R_ARGS < <(bin/tsv get "$WORK/recipe.tsv" args) &&
-mapfile -t R_KERNEL < <(bin/tsv get "$WORK/recipe.tsv" kernel) &&
-mapfile -t R_L2F < <(bin/tsv get "$WORK/recipe.tsv" l2_fetch) &&
 mapfile -t R_CMP < <(bin/tsv get "$WORK/recipe.tsv" compare) &&
 mapfile -t R_OUT < <(bin/tsv get "$WORK/recipe.tsv" output) || die "cannot read the recipe"
 [ ${#R_RUN[@]} -gt 0 ] || die "the recipe of $FAMILY has no run"
-names=() parts=() rows=() pool_runs=() pool_ext=() pool_cmp=()
+parts=() rows=() pool_runs=() pool_ext=() pool_cmp=()
 for i in "${!R_RUN[@]}"; do
     name=${R_RUN[i]}
-    read -r -a args <<<"${R_ARGS[i]}"
     read -r -a cmp <<<"${R_CMP[i]}"
-    saved=$L2F
-    case ${R_L2F[i]} in -) ;; 0) L2F="" ;; *) L2F=${R_L2F[i]} ;; esac
-    profile "$name" "${R_KERNEL[i]}" "${args[@]}"
-    L2F=$saved
-    names+=("$name")
     case ${R_OUT[i]} in
     sectors)
         bin/sector_compare "${cmp[@]}" --runs "$WORK/${name}_runs.tsv" --ncu "$WORK/$name.tsv" \
@@ -224,7 +248,7 @@ else
     bin/tsv cat --out "$WORK/compare.tsv" "${parts[@]}" || die "bin/tsv cat failed"
 fi
 { meta_lines; cat "$WORK/compare.tsv"; } >"$WORK/final.tsv" || die "cannot write $WORK/final.tsv"
-keep_raw "${names[@]}"
+keep_raw
 [ ${#rows[@]} -gt 0 ] && publish "$WORK/l2_fetch.tsv" "$OUTDIR/l2_fetch.tsv"
 
 publish "$WORK/final.tsv" "$OUTDIR/$SECTORS"

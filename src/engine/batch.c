@@ -24,6 +24,11 @@
  * once, its rows going to the one table.  A family's own options live in the
  * family's statics, so their values are saved before the first line and put
  * back before each line: a line never inherits the previous line's --stride.
+ * The same holds for the device's cudaLimitMaxL2FetchGranularity: a line
+ * with --l2-fetch B sets it, a line without gets back the limit the batch
+ * started with (run.c), so lines of different limits may share one batch
+ * (scripts/ncu_profile.sh readonly).  Each row carries its line's number
+ * (column batch_line), so that the table splits per line.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "eng_run.h"
@@ -207,6 +212,8 @@ static int run_line(eng_run *outer, eng_run *x, const char *path, long at)
     x->dev = outer->dev;
     x->ctx.device = outer->ctx.device;
     x->tbl = outer->tbl;
+    x->l2_fetch_default = outer->l2_fetch_default;
+    x->batch_line = (uint64_t)at;
     int rc = eng_fits_device(x);
     if (rc) {
         fprintf(stderr, "%s: %s:%ld: the line does not fit this device\n", outer->prog, path, at);
@@ -281,6 +288,10 @@ int eng_run_batch(eng_run *outer, int argc, char **argv)
     const int rc = batch_open(outer, argc, argv, &b, 0);   /* eng_main checked every line */
     if (rc) return rc;
     int failures = 0;
+    /* the driver's limit before any line: each line without --l2-fetch runs
+     * under it (run.c), whatever the line before it asked for */
+    ENG_CUDA(cudaDeviceGetLimit(&outer->l2_fetch_default, cudaLimitMaxL2FetchGranularity));
+    outer->l2_fetch_now = outer->l2_fetch_default;
     eng_table_open(outer);
     fprintf(outer->tbl, "# batch\t%s (%ld runs)\n", path, b.n);
     eng_print_meta(outer);

@@ -70,6 +70,7 @@ static const eng_column COLUMNS[] = {
     COL(kernel_ms_ci_lo, DBL, 4, TIMED, "the 95 % bootstrap interval of kernel_ms: its low end, ms"),
     COL(kernel_ms_ci_hi, DBL, 4, TIMED, "... its high end, ms"),
     COL(overhead_met, INT, 0, PROBED, "1: overhead_pct is at most --max-overhead; 0: above it even at the sparsest sampling tried (too few blocks to record fewer)"),
+    COL(batch_line, U64, 0, ALWAYS, "the line of --batch-file FILE the row ran from, as FILE:LINE counts (0: not a batch): splits one batch's table per line"),
 };
 enum { NCOLUMNS = sizeof COLUMNS / sizeof COLUMNS[0] };
 

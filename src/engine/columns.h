@@ -35,6 +35,7 @@ typedef struct eng_row {
     uint64_t launches;         /* timed launches of the clean kernel (--reps at most) */
     double kernel_ms_ci_lo, kernel_ms_ci_hi;   /* the 95 % bootstrap interval of kernel_ms */
     int overhead_met;          /* overhead_pct <= --max-overhead */
+    uint64_t batch_line;       /* the --batch-file line the row ran from (0: not a batch) */
 } eng_row;
 
 /* The header line: the column names, tab-separated, newline-terminated. */

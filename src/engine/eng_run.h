@@ -132,6 +132,9 @@ typedef struct eng_run {
     /* the device */
     warplog_header dev;
     size_t l2_fetch_now;       /* cudaLimitMaxL2FetchGranularity as set */
+    size_t l2_fetch_default;   /* batch: the limit before any line, put back for a line
+                                  without --l2-fetch (0: not a batch, leave it) */
+    uint64_t batch_line;       /* the line of --batch-file FILE this run is (0: no batch) */
 
     /* what the run holds */
     cudaEvent_t ev0, ev1;

@@ -197,7 +197,11 @@ int eng_device_begin(eng_run *r)
         return 1;
     }
     logjob_install_signal_handlers();
-    if (o->l2_fetch) ENG_CUDA(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, o->l2_fetch));
+    /* In a batch the limit is the context's and outlives a line: a line
+     * without --l2-fetch gets back the limit the batch started with, so that
+     * it never runs under the previous line's. */
+    const size_t l2_fetch = o->l2_fetch ? o->l2_fetch : r->l2_fetch_default;
+    if (l2_fetch) ENG_CUDA(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, l2_fetch));
     ENG_CUDA(cudaDeviceGetLimit(&r->l2_fetch_now, cudaLimitMaxL2FetchGranularity));
     const int src = r->fam->setup(&r->ctx);
     if (src == (int)cudaErrorMemoryAllocation) {

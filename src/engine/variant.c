@@ -59,6 +59,7 @@ static void row_common(const eng_run *r, const eng_var *x, eng_row *row, char *f
     row->kernel_fn = fn;
     row->blocks = x->g.blocks;
     row->flops = x->g.flops;
+    row->batch_line = r->batch_line;
 }
 
 /* A variant that failed validation: its row, with no times. */

@@ -147,6 +147,18 @@ static long tail_number(const char *s, size_t n, const char *prefix)
     return v > 0 ? v : -1;
 }
 
+/* ncu/<exp>.csv.gz, stem the length of <exp>: one ncu process's log of a
+ * family (scripts/ncu_profile.sh), its label "". */
+static names_kind ncu_gz(const char *base, size_t stem, char *exp, size_t partlen)
+{
+    char e[64];
+    if (stem >= sizeof e) return NAMES_UNKNOWN;
+    copy(e, sizeof e, base, stem);
+    if (!names_valid_exp(e)) return NAMES_UNKNOWN;
+    copy(exp, partlen, base, stem);
+    return NAMES_NCU;
+}
+
 names_kind names_parse(const char *base, char *exp, char *variant, char *label, char *n,
                        size_t partlen, unsigned *wpb)
 {
@@ -173,6 +185,7 @@ names_kind names_parse(const char *base, char *exp, char *variant, char *label, 
         return NAMES_UNKNOWN;
     }
     const size_t stem = (size_t)(dot - base);
+    if (L > 7 && !strcmp(base + L - 7, ".csv.gz")) return ncu_gz(base, L - 7, exp, partlen);
     if (!strcmp(dot, ".csv")) {
         /* ncu/<exp>_<label>.csv */
         const char *u = memchr(base, '_', stem);

@@ -25,7 +25,7 @@ typedef enum names_kind {
     NAMES_FIXED,          /* device.tsv, overhead.tsv, sampling.tsv, nvidia_smi.csv, and the
                              families' own (family.h fam_runs.fixed_files: ceiling.tsv) */
     NAMES_LOGDIR,         /* logs_<N>: a folder */
-    NAMES_NCU,            /* ncu/<exp>_<label>.csv: raw Nsight Compute output */
+    NAMES_NCU,            /* ncu/<exp>_<label>.csv, ncu/<exp>.csv.gz (label ""): raw Nsight Compute output */
     NAMES_LEGACY,         /* legacy: a folder of files from before the contract */
     NAMES_NCU_TABLE       /* <exp>_ncu_<N>.tsv: a family's Nsight Compute counts at N */
 } names_kind;

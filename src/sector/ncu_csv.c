@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #define MAX_FIELDS 4096
 
@@ -530,7 +531,7 @@ int ncu_table_parse(const char *text, size_t len, ncu_table *t, char *err, size_
 int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    FILE *fp = fopen(path, "rb");
+    gzFile fp = gzopen(path, "rb");   /* a plain file reads as it is */
     if (!fp) {
         set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return NCU_ERR_IO;
@@ -539,7 +540,7 @@ int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
     size_t cap = 1 << 16, len = 0;
     char *text = malloc(cap + 2);
     if (!text) {
-        fclose(fp);
+        gzclose(fp);
         set_err(err, errlen, "out of memory");
         return NCU_ERR_NOMEM;
     }
@@ -547,7 +548,7 @@ int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
         if (len == cap) {
             if (cap > NCU_MAX_BYTES) {
                 free(text);
-                fclose(fp);
+                gzclose(fp);
                 set_err(err, errlen, "%s is larger than %u MiB: not an Nsight Compute CSV of "
                         "this toolkit", path, NCU_MAX_BYTES >> 20);
                 return NCU_ERR_FORMAT;
@@ -556,25 +557,28 @@ int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen)
             char *p = realloc(text, nc + 2);
             if (!p) {
                 free(text);
-                fclose(fp);
+                gzclose(fp);
                 set_err(err, errlen, "out of memory reading %s", path);
                 return NCU_ERR_NOMEM;
             }
             text = p;
             cap = nc;
         }
-        size_t got = fread(text + len, 1, cap - len, fp);
-        len += got;
+        const unsigned want = cap - len > (1u << 30) ? 1u << 30 : (unsigned)(cap - len);
+        const int got = gzread(fp, text + len, want);
+        if (got < 0) {
+            int zerr = 0;
+            const char *why = gzerror(fp, &zerr);
+            set_err(err, errlen, "cannot read %s: %s", path,
+                    zerr == Z_ERRNO ? strerror(errno) : why);
+            free(text);
+            gzclose(fp);
+            return NCU_ERR_IO;
+        }
+        len += (size_t)got;
         if (got == 0)
             break;
     }
-    int bad = ferror(fp);
-    int e = errno;
-    fclose(fp);
-    if (bad) {
-        free(text);
-        set_err(err, errlen, "cannot read %s: %s", path, strerror(e));
-        return NCU_ERR_IO;
-    }
+    gzclose(fp);
     return parse_owned(text, len, t, err, errlen);
 }

@@ -86,6 +86,7 @@ typedef struct ncu_table {
  * reported ERR_NVGPUCTRPERM gives NCU_ERR_PERM even if it also has rows.
  * A file with a header and no rows is NCU_OK with nlaunches == 0.
  */
+/* path may be gzip-compressed (DIR/ncu/<family>.csv.gz): zlib reads either. */
 int ncu_table_read(const char *path, ncu_table *t, char *err, size_t errlen);
 int ncu_table_parse(const char *text, size_t len, ncu_table *t, char *err, size_t errlen);
 void ncu_table_free(ncu_table *t);

@@ -243,6 +243,10 @@ typedef struct sf_metric {
     unsigned sets;          /* SF_MSET_*: the sets it belongs to (fam_model.metrics picks) */
     int always;             /* launch attributes every ncu has (not in --query-metrics) */
     int proven;             /* in the real H100 captures of ncu 2025.3 (tests/fixtures/ncu) */
+    int shown_only;         /* 1: nothing judges it and no report or doc reads its column:
+                               never asked of ncu (bin/sector_model --metrics leaves it
+                               out, one replay pass less), still read from a log that
+                               has it (the committed captures) */
 } sf_metric;
 
 /* The metric sets: a family's model collects one or more (fam_model.metrics). */

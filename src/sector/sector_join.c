@@ -21,6 +21,16 @@ static int is_fail(const tsv_table *runs, size_t r)
     return v && !strcmp(v, "FAIL");
 }
 
+int sj_row_kernel(const tsv_table *runs, size_t r, const char *family, char *want, size_t len)
+{
+    const char *fn = tsv_get(runs, r, "kernel_fn");
+    if (fn && *fn && strcmp(fn, "-") != 0)
+        snprintf(want, len, "%s", fn);
+    else
+        snprintf(want, len, "%s_%s", family, field(runs, r, "kernel"));
+    return !is_fail(runs, r);
+}
+
 /* The kernel whose launches row r of RUNS claims: its kernel_fn, else
  * FAMILY_V; 1 when it is its kernel_fn. */
 static int row_want(const tsv_table *runs, size_t r, const char *family, const char *vname,

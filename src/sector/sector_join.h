@@ -48,6 +48,11 @@ void sj_pair(const tsv_table *runs, const tsv_table *ncu, const char *family, co
 void sj_measured(const tsv_table *ncu, const int col[SFM_NMEASURES][2], long hit,
                  sf_measured *meas);
 
+/* The kernel whose launches row r of RUNS claims (its kernel_fn, else
+ * FAMILY_<kernel>) into want; returns 1 when the row had a clean launch,
+ * 0 when its validation FAILED. */
+int sj_row_kernel(const tsv_table *runs, size_t r, const char *family, char *want, size_t len);
+
 /* The first row j >= from of NCU that no row of RUNS claims: the first
  * launch of a FAMILY_* kernel beyond the clean rows that claim that kernel
  * (as sj_pair pairs them: by kernel_fn, else FAMILY_V), unless the launches

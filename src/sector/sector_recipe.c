@@ -132,11 +132,40 @@ full:
     return -1;
 }
 
-int sf_recipe_write(FILE *f, const struct fam_model *m, int quick, const char *n, unsigned wpb,
-                    const char *variants, char *err, size_t errlen)
+/* Append re to the union of the kernel regexes, "(A)|(B)", unless it is
+ * in it already; 0, or -1 when it does not fit. */
+static int union_add(char *u, size_t len, const char *re)
 {
-    char args[4096], kernel[4096];
-    fprintf(f, "run\targs\tkernel\tl2_fetch\tcompare\toutput\n");
+    char part[4200];
+    snprintf(part, sizeof part, "(%s)", re);
+    for (const char *p = strstr(u, part); p; p = strstr(p + 1, part))
+        if ((p == u || p[-1] == '|') && (p[strlen(part)] == 0 || p[strlen(part)] == '|'))
+            return 0;
+    size_t used = strlen(u);
+    if (used && put(u, len, &used, "|", 1))
+        return -1;
+    return put(u, len, &used, part, strlen(part));
+}
+
+int sf_recipe_write(FILE *f, FILE *batch, const struct fam_model *m, int quick, const char *n,
+                    unsigned wpb, const char *variants, const char *l2_fetch, char *err,
+                    size_t errlen)
+{
+    char args[4096], kernel[4096], all[8192] = "";
+    for (size_t i = 0; i < m->nncu; i++) {   /* the one process's kernels: every run's */
+        if (quick && !m->ncu[i].quick)
+            continue;
+        if (sf_recipe_expand(m->ncu[i].kernel, n, wpb, variants, kernel, sizeof kernel, err, errlen))
+            return -1;
+        if (union_add(all, sizeof all, kernel)) {
+            set_err(err, errlen, "the kernel regexes of %s's recipe do not fit in %zu bytes",
+                    m->name, sizeof all);
+            return -1;
+        }
+    }
+    fprintf(f, "# kernel_regex\t%s\n", all);
+    fprintf(f, "run\targs\tkernel\tl2_fetch\tcompare\toutput\tline\n");
+    long line = 0;
     for (size_t i = 0; i < m->nncu; i++) {
         const sf_ncu_run *r = &m->ncu[i];
         if (quick && !r->quick)
@@ -149,9 +178,19 @@ int sf_recipe_write(FILE *f, const struct fam_model *m, int quick, const char *n
             fputs("-", f);
         else
             fprintf(f, "%d", r->l2_fetch);
-        fprintf(f, "\t%s\t%s\n", r->compare, sf_ncu_output_name(r->output));
+        fprintf(f, "\t%s\t%s\t%ld\n", r->compare, sf_ncu_output_name(r->output), ++line);
+        if (!batch)
+            continue;
+        /* the run's limit on its own line (the engine puts the driver's back
+         * for a line without one) */
+        if (r->l2_fetch > 0)
+            fprintf(batch, "%s --l2-fetch %d\n", args, r->l2_fetch);
+        else if (r->l2_fetch < 0 && l2_fetch && *l2_fetch)
+            fprintf(batch, "%s --l2-fetch %s\n", args, l2_fetch);
+        else
+            fprintf(batch, "%s\n", args);
     }
-    if (ferror(f)) {
+    if (ferror(f) || (batch && ferror(batch))) {
         set_err(err, errlen, "cannot write the recipe");
         return -1;
     }

@@ -43,14 +43,21 @@ int sf_recipe_variants(const struct fam_model *m, const char *have, char *out, s
                        size_t errlen);
 
 /*
- * Write the recipe as TSV: a header "run args kernel l2_fetch compare
- * output", then one row per run (those with quick set when quick), args and
- * kernel filled in (sf_recipe_expand); l2_fetch "-" where the script's own
- * limit applies, else 0 (the driver's), 32, 64 or 128.  Returns 0, or -1
- * with err (a template, a failed write).
+ * Write the recipe as TSV: a metadata line "# kernel_regex<TAB>(RE1)|(RE2)..."
+ * (every run's kernel regex once: the one ncu process profiles them all),
+ * a header "run args kernel l2_fetch compare output line", then one row per
+ * run (those with quick set when quick), args and kernel filled in
+ * (sf_recipe_expand); l2_fetch "-" where the script's own limit applies,
+ * else 0 (the driver's), 32, 64 or 128; line the run's line in the batch
+ * file (1, 2, ...: the engine's batch_line of its rows).  With batch, also
+ * the engine's --batch-file there: one line per run, its args and, for a
+ * limit of 32, 64 or 128 (or "-" and l2_fetch, the script's --l2-fetch, not
+ * NULL or ""), "--l2-fetch B".  Returns 0, or -1 with err (a template, a
+ * failed write).
  */
-int sf_recipe_write(FILE *f, const struct fam_model *m, int quick, const char *n, unsigned wpb,
-                    const char *variants, char *err, size_t errlen);
+int sf_recipe_write(FILE *f, FILE *batch, const struct fam_model *m, int quick, const char *n,
+                    unsigned wpb, const char *variants, const char *l2_fetch, char *err,
+                    size_t errlen);
 
 /*
  * The text `ncu --query-metrics` printed into path, whole and terminated

@@ -15,7 +15,13 @@
  *   sector_model --lab [--markdown]     every lab figure beside the model's
  *   sector_model --list-families        the families with a model (the registry's)
  *   sector_model --ncu-recipe FAMILY [--quick] [--run-n N] [--wpb W] [--have FILE]
- *       the runs scripts/ncu_profile.sh makes for FAMILY (its model.c's recipe)
+ *                [--batch-file FILE [--l2-fetch B]]
+ *       the runs scripts/ncu_profile.sh makes for FAMILY (its model.c's recipe);
+ *       with --batch-file, also the engine's batch file that runs them all in
+ *       one process (one line a run, its fetch limit on it)
+ *   sector_model --ncu-split FAMILY --recipe FILE --runs RUNS --ncu EXT --dir DIR
+ *       that one process's table and bin/ncu_extract's table of its log, per
+ *       run of the recipe: DIR/<run>_runs.tsv and DIR/<run>.tsv (ncu_split.h)
  *
  * Output is TSV with "#" metadata lines, or Markdown tables with --markdown.
  * Exit status: 0; 1 runtime failure (a write failed, a file unreadable);
@@ -27,6 +33,7 @@
 #include "family.h"
 #include "sector_families.h"
 #include "sector_family.h"
+#include "ncu_split.h"
 #include "sector_recipe.h"
 
 #include <errno.h>
@@ -288,7 +295,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
         const sf_metric *m = &sf_metrics[i];
         const char *dot = strchr(m->name, '.');
         const size_t blen = dot ? (size_t)(dot - m->name) : strlen(m->name);
-        have[i] = (m->sets & bit) && (!q || m->always || sf_query_has(q, m->name, blen)) &&
+        have[i] = (m->sets & bit) && !m->shown_only && (!q || m->always || sf_query_has(q, m->name, blen)) &&
                   (!proven_only || m->proven);
     }
     /* a list without the counters every H100 ncu has is not ncu's list */
@@ -306,7 +313,7 @@ static int list_metrics(const char *fam, const char *query, int proven_only)
     int n = 0;
     for (size_t i = 0; i < sf_nmetrics; i++) {
         const sf_metric *m = &sf_metrics[i];
-        if (!(m->sets & bit) || (proven_only && !m->proven))
+        if (!(m->sets & bit) || m->shown_only || (proven_only && !m->proven))
             continue;
         if (have[i]) {
             printf("%s%s", n ? "," : "", m->name);
@@ -345,7 +352,8 @@ static void say_each(const char *list, const char *fmt_prefix, const char *fmt_s
 }
 
 /* The runs scripts/ncu_profile.sh makes for a family (sector_recipe.h). */
-static int ncu_recipe(const char *fam, int quick, const char *n, unsigned wpb, const char *have_path)
+static int ncu_recipe(const char *fam, int quick, const char *n, unsigned wpb, const char *have_path,
+                      const char *batch_path, const char *l2_fetch)
 {
     static char v[8192], missing[8192], extra[8192];
     char names[256], err[512], pre[128];
@@ -380,7 +388,34 @@ static int ncu_recipe(const char *fam, int quick, const char *n, unsigned wpb, c
         fprintf(stderr, "%s: %s has no ncu recipe\n", PROG, fam);
         return 1;
     }
-    if (sf_recipe_write(stdout, m, quick, n ? n : m->ncu_n, wpb, v, err, sizeof err)) {
+    outfile bo;
+    FILE *batch = batch_path ? outfile_open(&bo, batch_path, "w", err, sizeof err) : NULL;
+    if (batch_path && !batch) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    if (sf_recipe_write(stdout, batch, m, quick, n ? n : m->ncu_n, wpb, v, l2_fetch, err, sizeof err)) {
+        if (batch)
+            outfile_abort(&bo);
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    if (batch && outfile_commit(&bo, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* One batch's table and launches, per run of the recipe (ncu_split.h). */
+static int ncu_split(const char *fam, const char *recipe, const char *runs, const char *ncu,
+                     const char *dir)
+{
+    char names[256], err[1024];
+    if (!sf_model(fam))
+        return cli_usage_error(PROG, "--ncu-split: unknown family '%s' (%s)", fam,
+                               sf_family_list(names, sizeof names, 1));
+    if (sns_split(recipe, runs, ncu, fam, dir, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", PROG, err);
         return 1;
     }
@@ -444,6 +479,8 @@ static void usage(FILE *f, const cli_opt *t)
         "usage: sector_model [--family F] [--variant V,...] [--config LIST] [options]\n"
         "       sector_model --list [FAMILY] | --list-families | --metrics FAMILY [--ncu-query FILE] | --lab\n"
         "       sector_model --ncu-recipe FAMILY [--quick] [--run-n N] [--wpb W] [--have FILE]\n"
+        "                    [--batch-file FILE [--l2-fetch B]]\n"
+        "       sector_model --ncu-split FAMILY --recipe FILE --runs RUNS --ncu EXT --dir DIR\n"
         "  Predicted L1 requests, sectors, wavefronts and hits, L2 requests and sectors,\n"
         "  DRAM sectors, from the addresses alone (docs/sectors.md).\n\n");
     cli_print_options(f, t);
@@ -459,6 +496,7 @@ typedef struct sm_args {
     int given_n, given_list, given_config, given_families, quick;
     uint64_t n, granule, l2, seed, wpb, n0, n1, radius, grid, sms, bps;
     const char *family, *variants, *list, *metrics, *query, *recipe, *run_n, *have;
+    const char *batch, *l2_fetch, *split, *split_recipe, *runs, *ncu, *dir;
 } sm_args;
 
 /* --family F: the family's rows. */
@@ -532,6 +570,13 @@ int main(int argc, char **argv)
         CLI_FLAG_OPT("--quick", &a.quick, "with --ncu-recipe: the short set"),
         CLI_STRING_OPT("--run-n", &a.run_n, "N", "with --ncu-recipe: N as the program is given it (default: the family's)"),
         CLI_STRING_OPT("--have", &a.have, "FILE", "with --ncu-recipe: the program's --list-kernels; only the variants it has"),
+        CLI_STRING_OPT("--batch-file", &a.batch, "FILE", "with --ncu-recipe: also write the engine's --batch-file of the runs, one line each"),
+        CLI_STRING_OPT("--l2-fetch", &a.l2_fetch, "B", "with --batch-file: the limit of the runs that take the script's (32, 64 or 128)"),
+        CLI_STRING_OPT("--ncu-split", &a.split, "FAMILY", "split one batch's table and launches per run of the recipe (--recipe, --runs, --ncu, --dir)"),
+        CLI_STRING_OPT("--recipe", &a.split_recipe, "FILE", "with --ncu-split: the recipe (--ncu-recipe's output)"),
+        CLI_STRING_OPT("--runs", &a.runs, "RUNS", "with --ncu-split: the batch's engine table (--table)"),
+        CLI_STRING_OPT("--ncu", &a.ncu, "EXT", "with --ncu-split: bin/ncu_extract's table of the batch's log"),
+        CLI_STRING_OPT("--dir", &a.dir, "DIR", "with --ncu-split: where <run>_runs.tsv and <run>.tsv go"),
         CLI_END,
     };
     cli_parse_result r;
@@ -548,6 +593,15 @@ int main(int argc, char **argv)
         return cli_usage_error(PROG, "--ncu-query and --proven go with --metrics FAMILY");
     if ((a.quick || a.run_n || a.have) && !a.recipe)
         return cli_usage_error(PROG, "--quick, --run-n and --have go with --ncu-recipe FAMILY");
+    if ((a.batch || a.l2_fetch) && !a.recipe)
+        return cli_usage_error(PROG, "--batch-file and --l2-fetch go with --ncu-recipe FAMILY");
+    if (a.l2_fetch && (!a.batch || (strcmp(a.l2_fetch, "32") && strcmp(a.l2_fetch, "64") &&
+                                    strcmp(a.l2_fetch, "128"))))
+        return cli_usage_error(PROG, "--l2-fetch takes 32, 64 or 128, with --batch-file");
+    if ((a.split_recipe || a.runs || a.ncu || a.dir) && !a.split)
+        return cli_usage_error(PROG, "--recipe, --runs, --ncu and --dir go with --ncu-split FAMILY");
+    if (a.split && !(a.split_recipe && a.runs && a.ncu && a.dir))
+        return cli_usage_error(PROG, "--ncu-split needs --recipe, --runs, --ncu and --dir");
     if (!a.family)   /* the original study's kernels, as before the families came */
         a.family = "readonly";
 
@@ -560,7 +614,9 @@ int main(int argc, char **argv)
     if (a.given_list)
         rc = list_variants(a.list);
     else if (a.recipe)
-        rc = ncu_recipe(a.recipe, a.quick, a.run_n, (unsigned)a.wpb, a.have);
+        rc = ncu_recipe(a.recipe, a.quick, a.run_n, (unsigned)a.wpb, a.have, a.batch, a.l2_fetch);
+    else if (a.split)
+        rc = ncu_split(a.split, a.split_recipe, a.runs, a.ncu, a.dir);
     else if (a.metrics)
         rc = list_metrics(a.metrics, a.query, a.proven);
     else if (a.lab)

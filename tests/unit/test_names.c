@@ -73,6 +73,10 @@ int main(void)
     CHECK(names_parse("legacy", e, v, l, n, 32, &w) == NAMES_LEGACY);
     CHECK(names_parse("readonly_strided_8.csv", e, v, l, n, 32, &w) == NAMES_NCU);
     CHECK(!strcmp(e, "readonly") && !strcmp(l, "strided_8"));
+    CHECK(names_parse("stencil.csv.gz", e, v, l, n, 32, &w) == NAMES_NCU);
+    CHECK(!strcmp(e, "stencil") && !strcmp(l, ""));
+    CHECK(names_parse(".csv.gz", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
+    CHECK(names_parse("no such family.csv.gz", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
     CHECK(names_parse("nvidia_smi.csv", e, v, l, n, 32, &w) == NAMES_FIXED);
     CHECK(names_parse("sass_readonly_profile_baseline.txt", e, v, l, n, 32, &w) == NAMES_UNKNOWN);
     CHECK(names_parse("sectors.tsv", e, v, l, n, 32, &w) == NAMES_UNKNOWN);

@@ -5,7 +5,10 @@
  * there) and against small strings.  Run from the repository root
  * (tests/run.sh does).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "check.h"
 #include "ncu_csv.h"
@@ -292,6 +295,52 @@ static void test_hostile(void)
     free(big);
 }
 
+/* A gzipped log (DIR/ncu/<family>.csv.gz) reads as the plain one does,
+ * and a damaged one is an I/O error, not a table. */
+static void test_gzip(void)
+{
+    FILE *f = fopen(FIX "h100_real_default.csv", "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    char path[] = "/tmp/test_ncu_csv.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    gzFile z = gzdopen(fd, "wb");
+    CHECK(z != NULL && gzwrite(z, text, (unsigned)n) == (int)n);
+    CHECK_EQ_I(gzclose(z), Z_OK);
+    ncu_table plain, packed;
+    char err[512] = "";
+    CHECK_EQ_I(ncu_table_read(FIX "h100_real_default.csv", &plain, err, sizeof err), NCU_OK);
+    CHECK_EQ_I(ncu_table_read(path, &packed, err, sizeof err), NCU_OK);
+    CHECK_EQ_U(packed.nlaunches, plain.nlaunches);
+    if (packed.nlaunches == 2 && plain.nlaunches == 2) {
+        CHECK(strcmp(packed.launches[1].kernel, "readonly_strided") == 0);
+        CHECK_NEAR(val(&packed, 0, REQ), val(&plain, 0, REQ), 0);
+        ncu_table_free(&packed);
+    }
+    ncu_table_free(&plain);
+    /* cut in the middle of the deflate stream */
+    FILE *g = fopen(path, "rb");
+    static char gz[1 << 20];
+    const size_t gn = g ? fread(gz, 1, sizeof gz, g) : 0;
+    if (g)
+        fclose(g);
+    g = fopen(path, "wb");
+    CHECK(g != NULL && gn > 40);
+    if (g) {
+        fwrite(gz, 1, gn / 2, g);
+        fclose(g);
+    }
+    CHECK(ncu_table_read(path, &packed, err, sizeof err) != NCU_OK);
+    unlink(path);
+}
+
 int main(void)
 {
     test_hostile();
@@ -301,5 +350,6 @@ int main(void)
     test_real_raw();
     test_synthetic();
     test_failures();
+    test_gzip();
     return check_report("test_ncu_csv");
 }

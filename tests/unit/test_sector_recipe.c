@@ -62,7 +62,7 @@ static int rows(const char *family, int quick, char *text, size_t len)
     CHECK(f != NULL);
     if (!m || !f)
         return -1;
-    CHECK_EQ_I(sf_recipe_write(f, m, quick, m->ncu_n, 4, "v1,v2", err, sizeof err), 0);
+    CHECK_EQ_I(sf_recipe_write(f, NULL, m, quick, m->ncu_n, 4, "v1,v2", NULL, err, sizeof err), 0);
     rewind(f);
     size_t n = fread(text, 1, len - 1, f);
     text[n] = 0;
@@ -70,34 +70,91 @@ static int rows(const char *family, int quick, char *text, size_t len)
     int lines = 0;
     for (size_t i = 0; i < n; i++)
         lines += text[i] == '\n';
-    return lines - 1;
+    return lines - 2;   /* the kernel_regex line and the header */
 }
 
 static void test_recipes(void)
 {
     static char t[16384];
     CHECK_EQ_I(rows("copy", 0, t, sizeof t), 1);
-    CHECK_STR_HAS(t, "run\targs\tkernel\tl2_fetch\tcompare\toutput\n");
-    CHECK_STR_HAS(t, "main\t1e7 0 4 --kernel v1,v2\t^copy_(v1|v2)(_b[0-9]+)?$\t-\t--family copy\tsectors\n");
+    CHECK_STR_HAS(t, "# kernel_regex\t(^copy_(v1|v2)(_b[0-9]+)?$)\nrun\targs\tkernel\tl2_fetch\tcompare\toutput\tline\n");
+    CHECK_STR_HAS(t, "main\t1e7 0 4 --kernel v1,v2\t^copy_(v1|v2)(_b[0-9]+)?$\t-\t--family copy\tsectors\t1\n");
     CHECK_EQ_I(rows("copy", 1, t, sizeof t), 1);
     CHECK_EQ_I(rows("patterns", 0, t, sizeof t), 1);
     /* the stencil: the lab's 16 geometries, 4 with --quick */
     CHECK_EQ_I(rows("stencil", 0, t, sizeof t), 16);
     CHECK_STR_HAS(t, "32x32_r2_lead_ld\t32 32 0 4 --kernel v1,v2 --radius 2 --lead-pad "
                   "--pad-leading-dim\t^stencil_(v1|v2)$\t-\t--family stencil --n0 32 --n1 32 "
-                  "--radius 2 --lead-pad --pad-leading-dim\tsectors\n");
+                  "--radius 2 --lead-pad --pad-leading-dim\tsectors\t16\n");
+    CHECK_STR_HAS(t, "# kernel_regex\t(^stencil_(v1|v2)$)\n");   /* 16 runs, one regex */
     CHECK_EQ_I(rows("stencil", 1, t, sizeof t), 4);
     CHECK(strstr(t, "32x1") == NULL);
     /* readonly: 4 fetch limits, 8 strides, the other four kernels; quick 1 + 2 + 1 */
     CHECK_EQ_I(rows("readonly", 0, t, sizeof t), 13);
     CHECK_STR_HAS(t, "gran_32\t1e8 0 4 --kernel strided --stride 32\t^readonly_strided$\t32\t"
-                  "--family readonly --l2-fetch-row 32\tl2_fetch\n");
+                  "--family readonly --l2-fetch-row 32\tl2_fetch\t2\n");
+    CHECK_STR_HAS(t, "# kernel_regex\t(^readonly_strided$)|(^readonly_(strided|strided_float4)$)|"
+                  "(^readonly_(baseline|float4|nondiverging|random_access)$)\n");
     CHECK_STR_HAS(t, "gran_default\t1e8 0 4 --kernel strided --stride 32\t^readonly_strided$\t0\t");
     CHECK_STR_HAS(t, "other\t1e8 0 4 --kernel baseline,float4,nondiverging,random_access\t");
     CHECK_EQ_I(rows("readonly", 1, t, sizeof t), 4);
     CHECK_STR_HAS(t, "strided_32\t");
     CHECK(strstr(t, "strided_2\t") == NULL && strstr(t, "gran_64") == NULL);
     CHECK_EQ_I(sf_ncu_output_name(SF_NCU_POOL)[0], 'p');
+}
+
+/* The batch file: one line a run, in the recipe's order, the run's fetch
+ * limit on its line; "-" runs take the script's limit when it gave one. */
+static void test_batch(void)
+{
+    const struct fam_model *m = sf_model("readonly");
+    char err[256], text[16384], batch[8192];
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    for (int given = 0; given < 2; given++) {
+        FILE *f = tmpfile(), *b = tmpfile();
+        CHECK(f && b);
+        if (!f || !b)
+            return;
+        CHECK_EQ_I(sf_recipe_write(f, b, m, 1, m->ncu_n, 4, "", given ? "128" : NULL, err,
+                                   sizeof err), 0);
+        rewind(f);
+        rewind(b);
+        text[fread(text, 1, sizeof text - 1, f)] = 0;
+        batch[fread(batch, 1, sizeof batch - 1, b)] = 0;
+        fclose(f);
+        fclose(b);
+        /* quick: gran_default (the driver's: no option), strided 1 and 32, other */
+        CHECK_STR_HAS(text, "\tl2_fetch\t1\n");
+        CHECK_STR_HAS(text, "other\t");
+        CHECK_STR_HAS(text, "\tpool\t4\n");
+        if (given)
+            CHECK(strcmp(batch, "1e8 0 4 --kernel strided --stride 32\n"
+                                "1e8 0 4 --kernel strided,strided_float4 --stride 1 --l2-fetch 128\n"
+                                "1e8 0 4 --kernel strided,strided_float4 --stride 32 --l2-fetch 128\n"
+                                "1e8 0 4 --kernel baseline,float4,nondiverging,random_access --l2-fetch 128\n") == 0);
+        else
+            CHECK(strcmp(batch, "1e8 0 4 --kernel strided --stride 32\n"
+                                "1e8 0 4 --kernel strided,strided_float4 --stride 1\n"
+                                "1e8 0 4 --kernel strided,strided_float4 --stride 32\n"
+                                "1e8 0 4 --kernel baseline,float4,nondiverging,random_access\n") == 0);
+    }
+    /* the full recipe: each fixed limit on its own line */
+    FILE *f = tmpfile(), *b = tmpfile();
+    CHECK(f && b);
+    if (!f || !b)
+        return;
+    CHECK_EQ_I(sf_recipe_write(f, b, m, 0, m->ncu_n, 4, "", NULL, err, sizeof err), 0);
+    rewind(b);
+    batch[fread(batch, 1, sizeof batch - 1, b)] = 0;
+    fclose(f);
+    fclose(b);
+    CHECK_STR_HAS(batch, "1e8 0 4 --kernel strided --stride 32\n"
+                         "1e8 0 4 --kernel strided --stride 32 --l2-fetch 32\n"
+                         "1e8 0 4 --kernel strided --stride 32 --l2-fetch 64\n"
+                         "1e8 0 4 --kernel strided --stride 32 --l2-fetch 128\n"
+                         "1e8 0 4 --kernel strided,strided_float4 --stride 1\n");
 }
 
 static void test_query(void)
@@ -148,6 +205,7 @@ int main(void)
     test_expand();
     test_variants();
     test_recipes();
+    test_batch();
     test_query();
     return check_report("test_sector_recipe");
 }
