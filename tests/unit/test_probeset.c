@@ -12,6 +12,39 @@ static warp_probe P(uint32_t start, uint32_t lat, uint32_t sm, uint32_t gt, uint
 }
 
 
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The max concurrency as the engine first computed it, the reference for
+ * the sliced, per-SM one: every probe unwrapped in order
+ * (warplog_expand_probe), one key per edge, smid << 56 | clock << 1 |
+ * start, one sort of them all, one sweep. */
+static long ref_max_concurrency(const warp_probe *p, uint64_t n)
+{
+    uint64_t *e = malloc(2 * n * sizeof *e);
+    uint32_t sm_ref[WARP_PROBE_MAX_SMS];
+    uint8_t sm_seen[WARP_PROBE_MAX_SMS] = {0};
+    for (uint64_t i = 0; i < n; i++) {
+        warp_record r;
+        warplog_expand_probe(&p[i], i, 1, 1, 0, sm_ref, sm_seen, &r);
+        e[2 * i] = (uint64_t)r.smid << 56 | (r.start_clk & ((1ull << 54) - 1)) << 1 | 1;
+        e[2 * i + 1] = (uint64_t)r.smid << 56 | ((r.end_clk & ((1ull << 54) - 1)) + 1) << 1;
+    }
+    qsort(e, 2 * n, sizeof *e, cmp_u64);
+    long best = 0, cur = 0;
+    unsigned sm = 256;
+    for (uint64_t i = 0; i < 2 * n; i++) {
+        if ((unsigned)(e[i] >> 56) != sm) sm = (unsigned)(e[i] >> 56), cur = 0;
+        cur += (e[i] & 1) ? 1 : -1;
+        if (cur > best) best = cur;
+    }
+    free(e);
+    return best;
+}
+
 /* The latency summary from fully unwrapped records, the reference for the
  * one that skips the clocks. */
 static int ref_summary(const warp_probe *p, uint64_t n, lat_summary *out)
@@ -58,6 +91,7 @@ static void check_against_references(void)
         for (uint64_t seed = 1; seed <= 4; seed++) {
             const uint64_t n = counts[c];
             warp_probe *p = hard_probes(n, seed);
+            CHECK_EQ_I(probeset_max_concurrency(p, n), ref_max_concurrency(p, n));
             lat_summary got, want;
             CHECK(probeset_summary(p, n, 4, 1, &got, NULL, 0) == 0);
             CHECK(ref_summary(p, n, &want) == 0);
