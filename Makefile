@@ -136,7 +136,7 @@ else
 CUDA_BINS :=
 endif
 
-.PHONY: all tools test test-gpu clean deps report fuzz fuzz-build
+.PHONY: all tools test test-gpu clean deps report fuzz fuzz-build bench-host
 all: $(LIB) $(TOOLS) $(CUDA_BINS)
 ifeq ($(NVCC),)
 	@echo "make: nvcc not found: skipped the CUDA experiments ($(FAMILIES) latency)." >&2
@@ -185,6 +185,11 @@ bin/report: $(B)/src/report/main.o $(LIB)
 # -> build/tests/test_X (the same link as a tool's)
 $(B)/tests/%: $(B)/tests/unit/%.o $(LIB)
 	$(link_tool)
+# the host benchmark (tests/bench/bench_NAME.c): make bench-host, run by hand
+$(B)/tests/bench_%: $(B)/tests/bench/bench_%.o $(LIB)
+	$(link_tool)
+bench-host: $(B)/tests/bench_host
+
 define family_test
 $(B)/tests/$(basename $(notdir $(1))): $(B)/$(1:.c=.o) $(LIB)
 	$$(link_tool)

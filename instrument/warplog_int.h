@@ -21,10 +21,11 @@
  *      of every value, and so on (little-endian), so the constant high bytes
  *      become long runs of zeros.
  *
- * The transform is lossless.  The writer needs one chunk of memory (2 MiB at
- * the default 65536 records); the reader decodes the byte planes as they
- * come out of inflate, so it needs 40 bytes a record of the largest chunk
- * it has met, never more than WARPLOG_READER_MAX_BYTES.
+ * The transform is lossless.  The writer needs a few chunks of memory (2
+ * MiB each at the default 65536 records; warplog_writer.c says how many);
+ * the reader decodes the byte planes as they come out of inflate, so it
+ * needs 40 bytes a record of the largest chunk it has met, never more than
+ * WARPLOG_READER_MAX_BYTES.
  */
 #ifndef WARPLAT_WARPLOG_INT_H
 #define WARPLAT_WARPLOG_INT_H

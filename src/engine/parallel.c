@@ -1,57 +1,50 @@
 /* parallel.c - eng_parallel_check and eng_check_device (engine.h): the CPU
- * reference on every core, and device results copied back in chunks that
- * overlap the check.  Single-threaded, validating N = 1e8 took most of a
- * run's wall time; copied back whole and then checked, the ceiling's 2 GB
+ * reference on every core (par.h), and device results copied back in chunks
+ * that overlap the check.  Single-threaded, validating N = 1e8 took most of
+ * a run's wall time; copied back whole and then checked, the ceiling's 2 GB
  * outputs still took 0.15-0.4 s a configuration on the H100. */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
 #include <stdlib.h>
 
 #include <cuda_runtime.h>
 #include <stdint.h>
-#include <unistd.h>
 
 #include "engine.h"
+#include "par.h"
 
-typedef struct job {
-    pthread_t thread;
-    int started;
+typedef struct slice {
+    uint64_t lo, hi, bad, first;
+} slice;
+
+typedef struct check_loop {
     uint64_t (*fn)(void *, uint64_t, uint64_t, uint64_t *);
     void *ctx;
-    uint64_t lo, hi, bad, first;
-} job;
+    slice s[PAR_MAX_THREADS];
+} check_loop;
 
-static void *run(void *arg)
+static void run(void *arg, size_t t)
 {
-    job *j = arg;
-    j->first = UINT64_MAX;
-    j->bad = j->fn(j->ctx, j->lo, j->hi, &j->first);
-    return NULL;
+    check_loop *c = arg;
+    slice *s = &c->s[t];
+    s->first = UINT64_MAX;
+    s->bad = c->fn(c->ctx, s->lo, s->hi, &s->first);
 }
 
 /* fn over [lo, hi) on every core */
 static uint64_t parallel_range(uint64_t lo, uint64_t hi, uint64_t (*fn)(void *, uint64_t, uint64_t, uint64_t *),
                                void *ctx, uint64_t *first_bad)
 {
-    enum { MAXT = 64 };
     const uint64_t n = hi - lo;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = ncpu < 1 ? 1 : ncpu > MAXT ? MAXT : (int)ncpu;
-    if (n < 65536) nt = 1;
-    job jobs[MAXT];
-    for (int t = 0; t < nt; t++) {
-        jobs[t] = (job){.fn = fn, .ctx = ctx, .lo = lo + n * (uint64_t)t / (uint64_t)nt,
-                        .hi = lo + n * (uint64_t)(t + 1) / (uint64_t)nt};
-        if (t > 0) jobs[t].started = pthread_create(&jobs[t].thread, NULL, run, &jobs[t]) == 0;
-        if (t > 0 && !jobs[t].started) run(&jobs[t]);
-    }
-    run(&jobs[0]);
+    const unsigned nt = n < 65536 ? 1 : par_cores();
+    check_loop c = {.fn = fn, .ctx = ctx};
+    for (unsigned t = 0; t < nt; t++)
+        c.s[t] = (slice){.lo = lo + n * t / nt, .hi = lo + n * (t + 1) / nt};
+    par_for(nt, nt, run, &c);
     uint64_t bad = 0;
     *first_bad = UINT64_MAX;
-    for (int t = 0; t < nt; t++) {
-        if (jobs[t].started) pthread_join(jobs[t].thread, NULL);
-        bad += jobs[t].bad;
-        if (jobs[t].first < *first_bad) *first_bad = jobs[t].first;
+    for (unsigned t = 0; t < nt; t++) {
+        bad += c.s[t].bad;
+        if (c.s[t].first < *first_bad) *first_bad = c.s[t].first;
     }
     return bad;
 }

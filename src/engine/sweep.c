@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "inflight.h"
+#include "par.h"
 #include "littles.h"
 #include "plateau.h"
 #include "probeset.h"
@@ -25,24 +26,52 @@ static const char SWEEP_COLUMNS[] =
     "log\tsample\tinstr_ms\toverhead_pct\tlat_p95_cycles\tsm_clock_MHz\t" INFLIGHT_COLUMNS "\n";
 
 /* The in-flight columns of a point (inflight.h): only a launch that recorded
- * every block holds every window that was in flight; otherwise "nan". */
-static inflight_result sweep_inflight(const eng_run *r, const eng_var *x, const eng_point *p,
-                                     double clk, char *buf, size_t len)
+ * every block holds every window that was in flight; otherwise "nan".  0, or
+ * -1 with a sentence in err. */
+static int sweep_inflight(const eng_var *x, const eng_point *p, double clk, inflight_result *o,
+                          char *buf, size_t len, char *err, size_t errlen)
 {
-    inflight_result o;
-    memset(&o, 0, sizeof o);
+    memset(o, 0, sizeof *o);
     const inflight_params prm = {x->g.bytes_per_warp_load, p->bps, clk, p->instr.med};
-    char err[300];
     if (p->probes && p->sample == 1) {
         if (probeset_inflight(p->probes, p->nprobes, x->ctx.wpb, x->g.records_per_warp, p->gt_base,
-                              &prm, &o, err, sizeof err) != 0)
-            eng_die(r, "warps in flight at the sweep point: %s", err);
+                              &prm, o, err, errlen) != 0)
+            return -1;
     } else {
-        o.warps_in_flight_per_sm = o.slot_period_cycles = o.slot_rest_cycles = o.bw_GBps = NAN;
-        o.bound_GBps = o.closure_err_pct = o.launch_drain_pct = o.imbalance_pct = NAN;
+        o->warps_in_flight_per_sm = o->slot_period_cycles = o->slot_rest_cycles = o->bw_GBps = NAN;
+        o->bound_GBps = o->closure_err_pct = o->launch_drain_pct = o->imbalance_pct = NAN;
     }
-    inflight_format(buf, len, &o);
-    return o;
+    inflight_format(buf, len, o);
+    return 0;
+}
+
+/* What a point's probes give, each figure on a core of its own (par.h): the
+ * three read the probes and share nothing else.  One after the other they
+ * were most of a sweep point's host time. */
+typedef struct point_figs {
+    const eng_var *x;
+    const eng_point *p;
+    double clk;                 /* the clock that turns cycles into time */
+    inflight_result inf;
+    char infl[256];
+    int inf_rc, ls_rc;
+    char inf_err[300], ls_err[300];
+    lat_summary ls;
+    long conc;
+} point_figs;
+
+static void point_fig(void *arg, size_t i)
+{
+    point_figs *f = arg;
+    const eng_point *p = f->p;
+    if (i == 0)
+        f->inf_rc = sweep_inflight(f->x, p, f->clk, &f->inf, f->infl, sizeof f->infl, f->inf_err,
+                                   sizeof f->inf_err);
+    else if (i == 1 && p->probes)
+        f->ls_rc = probeset_summary(p->probes, p->nprobes, f->x->ctx.wpb, f->x->g.records_per_warp,
+                                    &f->ls, f->ls_err, sizeof f->ls_err);
+    else if (i == 2 && p->probes)
+        f->conc = probeset_max_concurrency(p->probes, p->nprobes);
 }
 
 /* The progress line's words for the in-flight closure. */
@@ -67,32 +96,30 @@ static void sweep_point(eng_run *r, const eng_var *x, int i, int np, int want, l
         fprintf(stderr, "%s: warning: SMEM %ld gave %d blocks/SM, not %d\n", r->prog, smem, p.bps, want);
     const double bytes = x->g.bytes_read + x->g.bytes_written;
     const double bw = bytes / (p.clean.med * 1e-3) / 1e9;
-    lat_summary ls;
-    memset(&ls, 0, sizeof ls);
     double bound = NAN, closure = NAN;
     /* the SM clock measured from the probes (0: unknown), and the clock that
      * turns cycles into time: that one, else the nominal */
     const double clk = p.probes ? probeset_clock_MHz(p.probes, p.nprobes, p.gt_base, 20000) : 0;
     const double c = clk > 0 ? clk : d->sm_clock_nominal_khz / 1000.0;
-    long conc = -1;
     const char *logname = "nan";
-    char path[1100], infl[256];
+    char path[1100];
     /* before the log's job takes the probes */
-    const inflight_result inf = sweep_inflight(r, x, &p, c, infl, sizeof infl);
-    eng_trace(r, "sweep point in flight", r->fam->variants[x->v].name);
+    point_figs f = {.x = x, .p = &p, .clk = c, .conc = -1};
+    par_for(3, 3, point_fig, &f);
+    if (f.inf_rc != 0) eng_die(r, "warps in flight at the sweep point: %s", f.inf_err);
+    if (f.ls_rc != 0) eng_die(r, "latency summary of the sweep point: %s", f.ls_err);
+    const inflight_result inf = f.inf;
+    const lat_summary ls = f.ls;
+    const long conc = f.conc;
+    eng_trace(r, "sweep point figures", r->fam->variants[x->v].name);
     if (p.probes) {
-        char serr[300];
-        if (probeset_summary(p.probes, p.nprobes, x->ctx.wpb, x->g.records_per_warp, &ls, serr,
-                             sizeof serr) != 0)
-            eng_die(r, "latency summary of the sweep point: %s", serr);
-        conc = probeset_max_concurrency(p.probes, p.nprobes);
         bound = littles_bound_GBps(d->peak_dram_GBps, d->sm_count, (double)p.bps * x->ctx.wpb,
                                    x->g.bytes_per_warp_load, c, ls.mean_cycles);
         closure = 100.0 * (bw - bound) / bound;
         eng_log_path(r, path, sizeof path, x, p.bps);
         eng_fill_header(r, last, x, &p, clk);
         logname = eng_start_log(r, last, &p, path);
-        eng_trace(r, "sweep point summary", r->fam->variants[x->v].name);
+        eng_trace(r, "sweep point log started", r->fam->variants[x->v].name);
     }
     char words[160];
     const int w = p.bps * (int)x->ctx.wpb;
@@ -104,7 +131,7 @@ static void sweep_point(eng_run *r, const eng_var *x, int i, int np, int want, l
              bytes / (p.clean.max * 1e-3) / 1e9, bytes / (p.clean.min * 1e-3) / 1e9,
              probes ? ls.mean_cycles : NAN, probes ? ls.p50_cycles : NAN, bound, closure, conc,
              logname, p.sample, probes ? p.instr.med : NAN, probes ? p.overhead_pct : NAN,
-             probes ? ls.p95_cycles : NAN, clk, infl);
+             probes ? ls.p95_cycles : NAN, clk, f.infl);
     if (!r->opt.quiet)
         fprintf(stderr, "%s: [%d/%d] %d blocks/SM (SMEM %u): %.1f GB/s, latency %.0f cycles, "
                 "bound %.1f GB/s, 1 block in %u recorded, overhead %+.2f%%%s\n", r->prog, i + 1, np,

@@ -43,8 +43,9 @@ double probeset_clock_MHz(const warp_probe *p, uint64_t n, uint64_t gtimer_base_
                           uint64_t min_span_ns);
 
 /* The most warps whose [start, end] intervals overlap on any one SM: on a
- * fully recorded run, resident blocks per SM x warps per block.  Memory: 16
- * bytes per probe, freed before returning; -1 when out of memory. */
+ * fully recorded run, resident blocks per SM x warps per block.  Runs on
+ * every core (par.h).  Memory: 32 bytes per probe, freed before returning;
+ * -1 when out of memory. */
 long probeset_max_concurrency(const warp_probe *p, uint64_t n);
 
 /* Warps in flight, the slot period and Little's law closed by measurement

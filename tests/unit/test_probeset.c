@@ -3,11 +3,102 @@
 #include <string.h>
 #include "check.h"
 #include "probeset.h"
+#include "synthprobes.h"
 
 static warp_probe P(uint32_t start, uint32_t lat, uint32_t sm, uint32_t gt, uint32_t block)
 {
     warp_probe p = {start, lat | sm << 24, gt, block};
     return p;
+}
+
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The max concurrency as the engine first computed it, the reference for
+ * the sliced, per-SM one: every probe unwrapped in order
+ * (warplog_expand_probe), one key per edge, smid << 56 | clock << 1 |
+ * start, one sort of them all, one sweep. */
+static long ref_max_concurrency(const warp_probe *p, uint64_t n)
+{
+    uint64_t *e = malloc(2 * n * sizeof *e);
+    uint32_t sm_ref[WARP_PROBE_MAX_SMS];
+    uint8_t sm_seen[WARP_PROBE_MAX_SMS] = {0};
+    for (uint64_t i = 0; i < n; i++) {
+        warp_record r;
+        warplog_expand_probe(&p[i], i, 1, 1, 0, sm_ref, sm_seen, &r);
+        e[2 * i] = (uint64_t)r.smid << 56 | (r.start_clk & ((1ull << 54) - 1)) << 1 | 1;
+        e[2 * i + 1] = (uint64_t)r.smid << 56 | ((r.end_clk & ((1ull << 54) - 1)) + 1) << 1;
+    }
+    qsort(e, 2 * n, sizeof *e, cmp_u64);
+    long best = 0, cur = 0;
+    unsigned sm = 256;
+    for (uint64_t i = 0; i < 2 * n; i++) {
+        if ((unsigned)(e[i] >> 56) != sm) sm = (unsigned)(e[i] >> 56), cur = 0;
+        cur += (e[i] & 1) ? 1 : -1;
+        if (cur > best) best = cur;
+    }
+    free(e);
+    return best;
+}
+
+/* The latency summary from fully unwrapped records, the reference for the
+ * one that skips the clocks. */
+static int ref_summary(const warp_probe *p, uint64_t n, lat_summary *out)
+{
+    lat_stats *st = lat_stats_new();
+    warp_record *r = malloc(n * sizeof *r);
+    uint32_t sm_ref[WARP_PROBE_MAX_SMS];
+    uint8_t sm_seen[WARP_PROBE_MAX_SMS] = {0};
+    for (uint64_t i = 0; i < n; i++) warplog_expand_probe(&p[i], i, 4, 1, 0, sm_ref, sm_seen, &r[i]);
+    const int rc = lat_stats_add(st, r, n) == 0 ? lat_stats_summary(st, LAT_STATS_ALL, out) : -1;
+    free(r);
+    lat_stats_free(st);
+    return rc;
+}
+
+/* A launch of n probes (synthprobes.h), made harder: SM 5's clock wraps
+ * its low word mid-run, SM 200's probes appear only in the last 500 (its
+ * first probe in the last slice), and one probe in 1000 has a latency past
+ * the statistics' one-cycle bins, up to the probe's largest. */
+static warp_probe *hard_probes(uint64_t n, uint64_t seed)
+{
+    warp_probe *p = synth_probes(n, 4, 8, seed, 1ull << 40);
+    uint32_t first5 = 0;
+    int seen5 = 0;
+    uint64_t s = seed * 977;
+    for (uint64_t i = 0; i < n; i++) {
+        if (p[i].lat_smid >> 24 == 5) {
+            if (!seen5) first5 = p[i].start_lo, seen5 = 1;
+            p[i].start_lo -= first5 + 1000u;   /* the first at 2^32 - 1000 */
+        }
+        if (i + 500 >= n) p[i].lat_smid = (p[i].lat_smid & WARP_PROBE_LAT_MAX) | 200u << 24;
+        if (synth_next(&s) % 1000 == 0)
+            p[i].lat_smid = (p[i].lat_smid & 0xff000000u) |
+                            (uint32_t)(LAT_STATS_BINS + synth_next(&s) % (WARP_PROBE_LAT_MAX - LAT_STATS_BINS + 1));
+    }
+    return p;
+}
+
+static void check_against_references(void)
+{
+    /* more than 65536 probes: several slices on a host of several cores */
+    const uint64_t counts[] = {1000, 70001, 250000};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            const uint64_t n = counts[c];
+            warp_probe *p = hard_probes(n, seed);
+            CHECK_EQ_I(probeset_max_concurrency(p, n), ref_max_concurrency(p, n));
+            lat_summary got, want;
+            CHECK(probeset_summary(p, n, 4, 1, &got, NULL, 0) == 0);
+            CHECK(ref_summary(p, n, &want) == 0);
+            CHECK(memcmp(&got, &want, sizeof got) == 0);
+            CHECK_EQ_U(got.count, n);
+            free(p);
+        }
 }
 
 int main(void)
@@ -98,5 +189,6 @@ int main(void)
     double t1[3] = {9, 1, 5};
     CHECK_NEAR(stats_median_inplace(t1, 3), 5, 0);
     CHECK(isnan(stats_median_inplace(t1, 0)));
+    check_against_references();
     return check_report("test_probeset");
 }
