@@ -25,6 +25,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
 #include "patterns.h"
+#include "sector_perm.h"
 #include "variants.h"
 
 #include <stddef.h>
@@ -53,21 +54,33 @@ static uint64_t ro_item(const sf_ctx *c, uint64_t t)
     return i;
 }
 
+/* random_access's permutation (sector_perm.h), kept per thread for the
+ * (N, seed) of the last call: its tables take 65536 hashes to fill. */
+static _Thread_local sf_perm ro_perm_cache;
+static _Thread_local int ro_perm_ready;
+
 /* One load per thread (two for the gathers: c[i], then a[c[i]]); every lane
- * of a launched warp loads (the simulator asks only for launched warps). */
+ * of a launched warp loads (the simulator asks only for launched warps).
+ * random_access's a[c[i]] is a[ro_perm(i)], the 32 lanes permuted at once. */
 static int g_readonly(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
 {
     const unsigned v = c->v->param;
     if (k >= (ro_gather(v) ? 2u : 1u))
         return 0;
     const unsigned e = ro_vec4(v) ? 16 : 4;
-    sf_acc_begin(a, SF_LD, ro_gather(v) && k == 0 ? 1 : 0, e);
-    for (unsigned l = 0; l < 32; l++) {
-        uint64_t x = ro_item(c, 32 * w + l);
-        if (ro_gather(v) && k == 1 && v == RO_RANDOM_ACCESS)
-            x = ro_perm(x, c->n, c->half, c->p->seed);
-        sf_acc_lane(a, l, (uint64_t)e * x);
+    uint64_t x[32];
+    for (unsigned l = 0; l < 32; l++)
+        x[l] = ro_item(c, 32 * w + l);
+    if (k == 1 && v == RO_RANDOM_ACCESS) {
+        if (!ro_perm_ready || ro_perm_cache.n != c->n || ro_perm_cache.seed != c->p->seed) {
+            sf_perm_init(&ro_perm_cache, c->n, c->p->seed);
+            ro_perm_ready = 1;
+        }
+        sf_perm_many(&ro_perm_cache, x, 32);
     }
+    sf_acc_begin(a, SF_LD, ro_gather(v) && k == 0 ? 1 : 0, e);
+    for (unsigned l = 0; l < 32; l++)
+        sf_acc_lane(a, l, (uint64_t)e * x[l]);
     return 1;
 }
 
