@@ -15,12 +15,12 @@
  * l2_fetch.tsv; then the strided kernels, both element sizes per run, at each
  * stride, and the other four in one run, all pooled into one measured table
  * (ncu's counts only, as data/reference/h100/sectors_readonly.tsv).  Those
- * run at N = 1e8, the size of the bundled H100 logs; there the random gather
- * (walked, not counted: readonly_count) is more than the simulator walks
- * (SF_MAX_WORK), so the recipe does not compare them itself: a run at
- * N <= 1e7 compares as every family does (sector_compare --family readonly
- * --runs RUNS --ncu EXT).  The metrics are the load path's five (SF_MSET_LOADS),
- * the columns of that table.
+ * run at N = 1e8, the size of the bundled H100 logs; there the random gather,
+ * counted by sf_count_loads (every lane once, about 10 s at N = 1e8, where
+ * the walk would take minutes), is predicted too; the recipe does not
+ * compare these runs itself: a run at N <= 1e7 compares as every family does
+ * (sector_compare --family readonly --runs RUNS --ncu EXT).  The metrics are
+ * the load path's five (SF_MSET_LOADS), the columns of that table.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
@@ -107,10 +107,12 @@ static int readonly_setup(sf_ctx *c, const sf_variant *v, const sf_params *p, sf
 /* ------------------------------------------------------------ counting */
 
 /*
- * The walk's numbers without the walk (fam_model.count), for every variant
- * but random_access.  All four read element e(t) = (s t) mod M of one array
- * (nondiverging: of c, then the same element of a), with s = 1 or the
- * stride reduced mod M, M the items, t clamped to M - 1.
+ * The walk's numbers without the walk (fam_model.count).  random_access, a
+ * gather through a random permutation whose blocks are all different, goes
+ * to sf_count_loads (sector_family.h): its blocks one by one, each in O(its
+ * lanes), the L2 as times.  The other four read element e(t) = (s t) mod M
+ * of one array (nondiverging: of c, then the same element of a), with s = 1
+ * or the stride reduced mod M, M the items, t clamped to M - 1.
  *
  * The L1 side, by runs of blocks.  A block whose threads are all below M and
  * whose elements do not wrap is e_b + s u (u < threads per block), and the
@@ -209,8 +211,8 @@ static int readonly_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, cha
                           size_t errlen)
 {
     const unsigned v = c->v->param;
-    if (v == RO_RANDOM_ACCESS)
-        return 1;
+    if (v == RO_RANDOM_ACCESS)   /* loads only, through L1: the fast walk */
+        return B ? sf_count_loads(B, err, errlen) : 0;
     const uint64_t M = c->items, eb = ro_vec4(v) ? 16 : 4;
     const uint64_t s = v == RO_STRIDED || v == RO_STRIDED_FLOAT4 ? c->cfg % M : 1;
     double dram;
