@@ -47,7 +47,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=908aba9ca46de51e55fa51836932188bd54a72d4
+FROZEN_COMMIT=c7a18f6efb3ebd6637eed44efb3f3efeece16922
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do

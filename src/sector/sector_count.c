@@ -234,3 +234,215 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
     B->next = end;
     return rc;
 }
+
+/* ------------------------------------------------------------ loads only */
+
+void tlru_read(tlru *m, uint64_t sector)
+{
+    tline *e = &m->line[sector >> 2];
+    const unsigned s = sector & 3;
+    if (e->last > m->theta) {   /* resident: its latest touch, last - 1, at or after theta */
+        const uint64_t old = e->last - 1;
+        m->live[old >> 6] &= ~(1ull << (old & 63));
+        m->resident--;
+    } else {
+        e->valid = 0;   /* evicted (or never in): it comes back empty, as l2_touch's */
+        if (m->resident >= m->cap) {   /* evict the least recent: the next mark from theta */
+            uint64_t w = m->theta >> 6, bits = m->live[w] & (~0ull << (m->theta & 63));
+            while (!bits)
+                bits = m->live[++w];
+            m->theta = (w << 6) + (uint64_t)__builtin_ctzll(bits) + 1;
+            m->resident--;
+        }
+    }
+    m->live[m->t >> 6] |= 1ull << (m->t & 63);
+    e->last = (uint32_t)(++m->t);
+    m->resident++;
+    if (!(e->valid & (1u << s))) {
+        const unsigned first = s & ~(m->gsect - 1);
+        e->valid |= (uint8_t)(((1u << m->gsect) - 1) << first);
+        m->dram_read += m->gsect;
+    }
+}
+
+/* The instructions of warp w (gen until it gives none). */
+static unsigned warp_instructions(const sf_ctx *c, uint64_t w)
+{
+    sf_access a;
+    unsigned k = 0;
+    while (c->v->gen(c, w, k, &a))
+        k++;
+    return k;
+}
+
+/* One block's requests, as sf_count_loads sees them. */
+typedef struct lblock {
+    sf_access *acc;         /* the requests with active lanes, in the walk's order */
+    uint64_t (*sec)[32];    /* each one's distinct sectors, in order */
+    unsigned (*shape)[3];   /* each one's sectors, lines and distinct offsets */
+    size_t na, nacc;        /* requests, room */
+    unsigned ninstr;        /* the most instructions of a warp */
+} lblock;
+
+/* Block b's requests in the walk's order (instruction k of each warp before
+ * k + 1) into L.  0, or -1 with err. */
+static int lblock_gather(const sim *S, lblock *L, uint64_t b, char *err, size_t errlen)
+{
+    const sf_ctx *c = &S->c;
+    const unsigned wpb = c->p->wpb;
+    L->na = 0;
+    for (unsigned k = 0;; k++) {
+        int any = 0;
+        for (unsigned wi = 0; wi < wpb; wi++) {
+            sf_access spare;   /* past the room: must stay empty */
+            sf_access *a = L->na < L->nacc ? &L->acc[L->na] : &spare;
+            if (!c->v->gen(c, b * wpb + wi, k, a))
+                continue;
+            if (L->na == L->nacc || a->op != SF_LD) {
+                set_err(err, errlen, "internal: %s: warp %llu has a store or more than %u "
+                        "instructions", c->v->name, (unsigned long long)(b * wpb + wi), L->ninstr);
+                return -1;
+            }
+            any = 1;
+            if (a->active)
+                L->na++;
+        }
+        if (!any)
+            return 0;
+    }
+}
+
+/* The sectors of L's requests, and whether block b is plain (below): each
+ * line's stamp says which block touched it last.  The lines' entries are
+ * asked of memory all at once first (a random gather's lines are far apart:
+ * waiting for each in turn was most of the time at N = 1e8).  1 plain, 0
+ * not, -1 with err. */
+static int lblock_plain(const sim *S, lblock *L, tlru *T, uint64_t b, char *err, size_t errlen)
+{
+    uint32_t smask[32];
+    for (size_t j = 0; j < L->na; j++) {
+        unsigned *sh = L->shape[j];
+        if (request_shape(S, &L->acc[j], L->sec[j], smask, &sh[0], &sh[1], &sh[2], err, errlen))
+            return -1;
+        for (unsigned i = 0; i < sh[0]; i++)
+            __builtin_prefetch(&T->line[L->sec[j][i] >> 2], 1);
+    }
+    int plain = 1;
+    for (size_t j = 0; j < L->na; j++)
+        for (unsigned i = 0; i < L->shape[j][0]; i++) {
+            const uint64_t *sec = L->sec[j];
+            if (i > 0 && sec[i] >> 2 == sec[i - 1] >> 2)
+                continue;
+            tline *e = &T->line[sec[i] >> 2];
+            if (e->last > T->theta)   /* the live mark a touch will clear */
+                __builtin_prefetch(&T->live[(e->last - 1) >> 6], 1);
+            if (e->stamp == b + 1 || (b > 0 && e->stamp == b))
+                plain = 0;   /* in an earlier request of this block, or in the previous block */
+            e->stamp = (uint32_t)(b + 1);
+        }
+    return plain;
+}
+
+/*
+ * Why a plain block's counts are these: every sector of its requests is met
+ * by do_request for the first time in the block (no line of it is in two of
+ * its requests), and no sector of it is in the previous block's set (no line
+ * of it was touched by the previous block).  So each distinct sector misses
+ * L1, with no neighbour's bracket (hits 0, hits_max 0, the L2 sectors and
+ * their minimum ns), each line is one L2 request, sure, and the first of the
+ * block (l2_requests, its minimum and the merged ones nl), and the L2 sees
+ * the sectors in the walk's order.
+ */
+static void lblock_count(const lblock *L, tlru *T, sf_counts *k)
+{
+    for (size_t j = 0; j < L->na; j++) {
+        const unsigned ns = L->shape[j][0], nl = L->shape[j][1], nu = L->shape[j][2];
+        k->requests += 1;
+        k->sectors += ns;
+        k->lines += nl;
+        k->wavefronts += (nl + 3) / 4;
+        k->bytes += (double)nu * L->acc[j].bytes;
+        k->l2_requests += nl;
+        k->l2_requests_min += nl;
+        k->l2_requests_merged += nl;
+        k->l2_sectors += ns;
+        k->l2_sectors_min += ns;
+        for (unsigned i = 0; i < ns; i++)
+            tlru_read(T, L->sec[j][i]);
+    }
+}
+
+/* Every block: a plain one counted, the others the walk's (the previous
+ * block walked for its set, then this one, its L2 touches going to T). */
+int sf_count_loads(sf_blocks *B, char *err, size_t errlen)
+{
+    sim *S = &B->S;
+    const sf_ctx *c = &S->c;
+    const sf_params *p = B->p;
+    sf_prediction *out = B->out;
+    if (S->cg) {
+        set_err(err, errlen, "internal: %s: sf_count_loads takes loads through L1 only", c->v->name);
+        return -1;
+    }
+    lblock L;
+    memset(&L, 0, sizeof L);
+    L.ninstr = warp_instructions(c, 0);
+    const unsigned nlast = warp_instructions(c, out->warps - 1);
+    if (nlast > L.ninstr) L.ninstr = nlast;
+    const uint64_t lines = B->lines0 + B->lines1, times = out->warps * L.ninstr * 32;
+    if (times >= UINT32_MAX || out->blocks >= UINT32_MAX) {
+        set_err(err, errlen, "%s at N = %llu: more than 2^32 touches of the L2", c->v->name,
+                (unsigned long long)p->n);
+        return -1;
+    }
+    tlru T;
+    memset(&T, 0, sizeof T);
+    T.line = calloc(lines ? lines : 1, sizeof *T.line);
+    T.live = calloc(times / 64 + 2, sizeof *T.live);
+    T.ntimes = times;
+    T.cap = p->l2_bytes / 128 ? p->l2_bytes / 128 : 1;
+    T.gsect = p->granule_bytes / 32;
+    L.nacc = (size_t)p->wpb * L.ninstr;
+    L.acc = malloc(L.nacc * sizeof *L.acc);
+    L.sec = malloc(L.nacc * sizeof *L.sec);
+    L.shape = malloc(L.nacc * sizeof *L.shape);
+    int rc = 0;
+    if (!T.line || !T.live || !L.acc || !L.sec || !L.shape) {
+        set_err(err, errlen, "out of memory for the L2 of %llu lines", (unsigned long long)lines);
+        rc = -1;
+    }
+    S->tl = &T;
+    for (uint64_t b = 0; b < out->blocks && rc == 0; b++) {
+        const int plain = lblock_gather(S, &L, b, err, errlen) ? -1
+                          : lblock_plain(S, &L, &T, b, err, errlen);
+        if (plain < 0) {
+            rc = -1;
+        } else if (plain) {
+            lblock_count(&L, &T, &out->op[SF_LD]);
+        } else {
+            S->no_l2 = 1;
+            sset_clear(&S->cur);
+            if (b > 0)
+                rc = count_block(B, b - 1, 0, err, errlen);
+            S->no_l2 = 0;
+            S->out = out;
+            if (rc == 0)
+                rc = walk_block(S, b, err, errlen);
+        }
+    }
+    S->tl = NULL;
+    if (rc == 0 && T.t > T.ntimes) {
+        set_err(err, errlen, "internal: %s: %llu touches of the L2, past the %llu counted",
+                c->v->name, (unsigned long long)T.t, (unsigned long long)T.ntimes);
+        rc = -1;
+    }
+    out->dram_read_sectors = T.dram_read;
+    out->dram_write_sectors = 0;
+    out->dram_partial_sectors = 0;
+    free(T.line);
+    free(T.live);
+    free(L.acc);
+    free(L.sec);
+    free(L.shape);
+    return rc;
+}

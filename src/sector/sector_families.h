@@ -57,14 +57,15 @@ typedef enum sf_path { SF_PATH_CA = 0, SF_PATH_CG, SF_PATH_NC } sf_path;
 
 /* Largest N the model takes: its L2 keeps a few bytes per 128 B line. */
 #define SF_MAX_N (1ull << 28)
-/* Largest work the model takes for one launch, counted before it walks:
+/* Largest work the model walks for one launch, counted before it walks:
  * warps x (requests + distinct 128 B lines) of warp 0, the busiest.  It is
- * about 0.45 us a unit on a 2020s core (the random gather at N = 1e7, 1e7
- * units, takes 4.6 s; 0.6 us at WPB 1), so the limit keeps one launch under
- * a minute:
- * N = 2^28 of a coalesced copy passes, a random gather over 2^28 floats
- * (2.8e8 units, over two minutes) is refused with a sentence.  A launch
- * its family counts instead (fam_model.count) is not walked: no limit. */
+ * about 0.2 us a unit on a 2020s core (the random gather at N = 1e7, 1.1e7
+ * units, walks in 2.1 s), so the limit keeps one walk under a minute.  A
+ * launch its family counts instead (fam_model.count) is not walked: no
+ * limit.  Every launch of the bundled tables is counted (the random gather
+ * by sf_count_loads, up to N = 2^28), so the limit holds only the reference
+ * walk (p->walk, --walk) and the configurations no family counts (an L2
+ * too small for a closed form). */
 #define SF_MAX_WORK 6.7e7
 #define SF_SEED_DEFAULT 12345ull
 #define SF_N_DEFAULT 10000000ull
@@ -164,8 +165,10 @@ int sf_check(const sf_variant *v, const sf_params *p, char *err, size_t errlen);
  * out of range, a configuration the variant refuses, out of memory).
  * Cost: where the family counts (fam_model.count: classes of blocks that are
  * translations of each other, each walked once), a pass over the blocks that
- * does O(1) each, about 10 ms at N = 1e8; else, or with p->walk, one walk
- * over the warps (N = 1e7 well under a second), refused beyond SF_MAX_WORK.
+ * does O(1) each, about 10 ms at N = 1e8; readonly's random gather
+ * (sf_count_loads: every lane once, no list of lines) about 10 s at N = 1e8;
+ * else, or with p->walk, one walk over the warps (N = 1e7 in about 2 s),
+ * refused beyond SF_MAX_WORK.
  */
 int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char *err,
                size_t errlen);

@@ -218,6 +218,17 @@ int sf_count_blocks(sf_blocks *B, uint64_t first, uint64_t count, char *err, siz
  */
 int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t shift[2], char *err,
                  size_t errlen);
+/*
+ * sf_count_loads: the whole launch, when every instruction is a load through
+ * L1 (no stores, not the .cg path): the walk's prediction, DRAM included,
+ * for launches too large to walk (readonly random_access at N = 1e8, whose
+ * every block is different).  A block whose lines are new to it and to the
+ * block before (nearly every block of a random gather) is counted from its
+ * requests' sectors and lines alone; the others are walked.  The L2 is the
+ * walk's LRU kept as times (sector_sim.h, tlru): a touch costs one line's
+ * entry, not a list's pointers.  0, or -1 with err.
+ */
+int sf_count_loads(sf_blocks *B, char *err, size_t errlen);
 /* The blocks the last sf_predict walked, counting ones included (the tests
  * check that a count walks few). */
 uint64_t sf_blocks_walked(void);
@@ -249,7 +260,8 @@ struct fam_model {
      * DRAM in closed form, equal to the walk's to the last sector.  Returns
      * 0 (counted; with B NULL: would count), 1 (not this configuration: the
      * walk predicts it), or -1 with err.  A hook uses sf_count_blocks (and
-     * sets the DRAM) or sf_count_run for every block, not both. */
+     * sets the DRAM) or sf_count_run for every block, not both, or
+     * sf_count_loads once for the whole launch. */
     int (*count)(const sf_ctx *c, sf_blocks *B, sf_prediction *out, char *err, size_t errlen);
 };
 

@@ -40,25 +40,55 @@
 #include "sector_sim.h"
 #include "err.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { SF_VALID = 1, SF_STORED = 2 };
 
-/* Sort a warp's offsets in place (at most 32, and nearly always in lane
- * order already, so an insertion sort that first checks) and count the
- * distinct ones. */
-static unsigned sort_distinct(uint64_t *v, unsigned n)
+/* Batcher's odd-even merge sort of 32 values: its 191 compare-exchanges,
+ * listed once (the loops of Knuth's algorithm M for n = 32). */
+static unsigned char net_a[191], net_b[191];
+static unsigned net_n;
+
+static void net_build(void)
 {
-    for (unsigned i = 1; i < n; i++) {
-        const uint64_t x = v[i];
-        unsigned j = i;
-        while (j > 0 && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            j--;
+    unsigned m = 0;
+    for (unsigned p = 1; p < 32; p <<= 1)
+        for (unsigned k = p; k >= 1; k >>= 1)
+            for (unsigned j = k % p; j + k < 32; j += 2 * k)
+                for (unsigned i = 0; i < k && i + j + k < 32; i++)
+                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) {
+                        net_a[m] = (unsigned char)(i + j);
+                        net_b[m++] = (unsigned char)(i + j + k);
+                    }
+    net_n = m;
+}
+
+/* Sort a warp's offsets in place (at most 32) and count the distinct ones.
+ * Most warps' offsets are in lane order already, which one pass sees; the
+ * others (random_access's gather) go through the sorting network, padded to
+ * 32 with the largest value: 191 compare-exchanges without a branch, where
+ * an insertion sort of random offsets mispredicts about once per move. */
+unsigned sort_distinct(uint64_t *v, unsigned n)
+{
+    int sorted = 1;
+    for (unsigned i = 1; i < n; i++)
+        sorted &= v[i - 1] <= v[i];
+    if (!sorted) {
+        static pthread_once_t once = PTHREAD_ONCE_INIT;
+        pthread_once(&once, net_build);
+        uint64_t t[32];
+        memcpy(t, v, n * sizeof *v);
+        for (unsigned i = n; i < 32; i++)
+            t[i] = UINT64_MAX;
+        for (unsigned c = 0; c < net_n; c++) {
+            const uint64_t x = t[net_a[c]], y = t[net_b[c]];
+            t[net_a[c]] = x < y ? x : y;
+            t[net_b[c]] = x < y ? y : x;
         }
-        v[j] = x;
+        memcpy(v, t, n * sizeof *v);
     }
     unsigned d = n ? 1 : 0;
     for (unsigned i = 1; i < n; i++)
@@ -247,10 +277,10 @@ static void l2_write(l2sim *m, uint64_t sector, uint32_t mask)
 /* ------------------------------------------------------------ the engine */
 
 
-static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
+int request_shape(const sim *S, const sf_access *a, uint64_t sec[32], uint32_t smask[32],
+                  unsigned *ns_out, unsigned *nl_out, unsigned *nu_out, char *err, size_t errlen)
 {
-    uint64_t off[32], sec[32];
-    uint32_t smask[32];
+    uint64_t off[32];
     unsigned n = 0;
     for (unsigned l = 0; l < 32; l++)
         if (a->active & (1u << l)) {
@@ -277,6 +307,19 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
         }
         smask[ns - 1] |= bits;
     }
+    *ns_out = ns;
+    *nl_out = nl;
+    *nu_out = nu;
+    return 0;
+}
+
+static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
+{
+    uint64_t sec[32];
+    uint32_t smask[32];
+    unsigned ns, nl, nu;
+    if (request_shape(S, a, sec, smask, &ns, &nl, &nu, err, errlen))
+        return -1;
     sf_counts *k = &S->out->op[a->op];
     k->requests += 1;
     k->sectors += ns;
@@ -359,8 +402,12 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
         k->l2_sectors_min += !maybe;
         line_any = 1;
         line_sure |= !maybe;
-        if (!S->no_l2)
-            l2_read(&S->l2, sec[i]);
+        if (!S->no_l2) {
+            if (S->tl)
+                tlru_read(S->tl, sec[i]);
+            else
+                l2_read(&S->l2, sec[i]);
+        }
     }
     return 0;
 oom:

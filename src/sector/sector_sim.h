@@ -44,6 +44,31 @@ int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule);
 void l2_free(l2sim *m);
 void l2_push_front(l2sim *m, uint32_t x);
 
+/* L2 for launches of loads only (sf_count_loads): the same LRU as l2sim,
+ * kept as times instead of a list.  Every touch of a line gets the next
+ * time; a line is resident while its latest touch is among the cap latest
+ * touches that are their lines' latest: at or after theta, the time before
+ * which every such touch has been evicted (it only grows).  live marks the
+ * touches that are their lines' latest; evicting the least recently used
+ * line is moving theta past the next mark.  No pointers are chased: a touch
+ * reads one line's entry and writes two bits. */
+typedef struct tline {
+    uint32_t last;     /* 1 + the time of its latest touch; 0: never touched */
+    uint32_t stamp;    /* sf_count_loads: 1 + the last block that touched it */
+    uint8_t valid;     /* the sectors held, while resident (cleared when it comes back) */
+} tline;
+
+typedef struct tlru {
+    tline *line;
+    uint64_t *live;    /* a bit per time: the touch is its line's latest */
+    uint64_t t, ntimes, theta, resident, cap;
+    unsigned gsect;
+    double dram_read;
+} tlru;
+
+/* A load's touch of sector (sector_count.c): l2_read's counts. */
+void tlru_read(tlru *m, uint64_t sector);
+
 /* The walk's state. */
 typedef struct sim {
     sf_ctx c;
@@ -53,10 +78,19 @@ typedef struct sim {
     uint64_t line_base[2];
     int cg;
     int no_l2;          /* counting: the L1 side only, no L2 of lines */
+    tlru *tl;           /* sf_count_loads: loads go to this L2 instead of l2 */
     sf_prediction *out;
 } sim;
 
 void sim_free(sim *S);
+/* Sort n <= 32 offsets in place; the count of distinct ones. */
+unsigned sort_distinct(uint64_t *v, unsigned n);
+/* A request's distinct sectors in order (sec, with the bytes written of
+ * each in smask), how many (ns), its distinct lines (nl) and distinct
+ * offsets (nu): what do_request counts.  0, or -1 with err when a lane is
+ * misaligned or outside its array. */
+int request_shape(const sim *S, const sf_access *a, uint64_t sec[32], uint32_t smask[32],
+                  unsigned *ns, unsigned *nl, unsigned *nu, char *err, size_t errlen);
 /* Walk block b (sector_sim.c): its counts go to S->out. */
 int walk_block(sim *S, uint64_t b, char *err, size_t errlen);
 

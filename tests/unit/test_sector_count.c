@@ -9,7 +9,7 @@
  * printed seed (WARPLAT_COUNT_SEED=S to draw others).  Equal predictions are
  * equal tables: bin/sector_compare and bin/sector_model print only these
  * fields.  Last, that every row of the bundled readonly tables (N = 1e8) is
- * counted, not walked.
+ * counted, not walked, random_access too.
  */
 #include "check.h"
 #include "family.h"
@@ -100,7 +100,7 @@ static void test_readonly_edges(void)
     const struct fam_model *m = sf_model("readonly");
     for (size_t j = 0; j < m->nvariants; j++) {
         const sf_variant *v = &m->variants[j];
-        if (!strcmp(v->name, "random_access")) continue;   /* walked: random_draws has it */
+        if (!strcmp(v->name, "random_access")) continue;   /* test_random_access has it */
         for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++)
         for (size_t b = 0; b < sizeof WPB / sizeof WPB[0]; b++) {
             sf_params p;
@@ -124,6 +124,50 @@ static void test_readonly_edges(void)
             p.cfg = 3 * p.n + 1;
             same(v, &p, "stride 3N + 1");
         }
+    }
+}
+
+/* readonly random_access, counted by sf_count_loads (plain blocks from their
+ * lines, the others walked, the L2 kept as times): N one off a warp or a
+ * block (the clamped tail), odd N, every granule, an L2 of 128 lines that
+ * evicts all the time up to one that holds everything, several seeds; both
+ * kinds of block are met (a walked block: a line in two of its requests or
+ * in the previous block's). */
+static void test_random_access(void)
+{
+    static const uint64_t NS[] = {1, 2, 31, 32, 33, 127, 128, 129, 1023, 4097, 65536, 100003,
+                                  300007, 1000000, 2500001};
+    static const unsigned WPB[] = {1, 3, 4, 7, 32};
+    static const uint64_t L2[] = {16 * 1024, 256 * 1024, 1024 * 1024, 25ull * 1024 * 1024};
+    const sf_variant *v = sf_find("readonly", "random_access");
+    for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++)
+        for (size_t b = 0; b < sizeof WPB / sizeof WPB[0]; b++) {
+            if (NS[a] > 1000000 && b != 2) continue;   /* the largest at WPB 4 only */
+            sf_params p;
+            sf_params_default(&p);
+            p.n = NS[a];
+            p.wpb = WPB[b];
+            p.l2_bytes = L2[(a + b) % 4];
+            p.granule_bytes = 32u << ((a + 2 * b) % 3);
+            p.seed = 12345 + 7 * a + b;
+            CHECK(sf_would_count(v, &p));
+            same(v, &p, "random_access");
+        }
+    /* both paths: at N = 1e6 and WPB 1 a block's 32 lanes share a line now
+     * and then (of 31250 lines); at WPB 32 nearly every block meets one */
+    sf_params p;
+    sf_params_default(&p);
+    p.n = 1000000;
+    sf_prediction pr;
+    char err[256];
+    for (unsigned wpb = 1; wpb <= 32; wpb += 31) {
+        p.wpb = wpb;
+        CHECK_EQ_I(sf_predict(v, &p, &pr, err, sizeof err), 0);
+        const uint64_t walked = sf_blocks_walked();
+        printf("test_sector_count: random_access at N = 1e6, WPB %u: %llu of %llu blocks walked\n",
+               wpb, (unsigned long long)walked, (unsigned long long)pr.blocks);
+        CHECK(walked > 0);
+        CHECK(wpb == 1 ? walked < pr.blocks / 10 : walked > pr.blocks / 2);
     }
 }
 
@@ -239,8 +283,8 @@ static void test_random_draws(void)
 }
 
 /* The bundled tables' rows (N = 1e8, WPB 4, granule 64 B, L2 25 MiB): every
- * one but random_access is counted; a few also at N = 2^28, the model's
- * largest. */
+ * one is counted (random_access by sf_count_loads), also at N = 2^28, the
+ * model's largest. */
 static void test_bundled_counted(void)
 {
     static const uint64_t STRIDES[] = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -252,16 +296,14 @@ static void test_bundled_counted(void)
         p.n = 100000000;
         for (size_t s = 0; s < (v->cfg == SF_CFG_STRIDE ? 8u : 1u); s++) {
             p.cfg = STRIDES[s];
-            if (strcmp(v->name, "random_access")) {
-                if (!sf_would_count(v, &p))
-                    fprintf(stderr, "  %s stride %llu at N = 1e8 is not counted\n", v->name,
-                            (unsigned long long)p.cfg);
-                CHECK(sf_would_count(v, &p));
-            }
+            if (!sf_would_count(v, &p))
+                fprintf(stderr, "  %s stride %llu at N = 1e8 is not counted\n", v->name,
+                        (unsigned long long)p.cfg);
+            CHECK(sf_would_count(v, &p));
         }
         p.n = SF_MAX_N;
         p.cfg = 128;
-        if (strcmp(v->name, "random_access")) CHECK(sf_would_count(v, &p));
+        CHECK(sf_would_count(v, &p));
     }
     /* the hand count of one: strided, stride 32, N = 1e8: one line per lane,
      * 32 sweeps over the same 3125000 lines, each longer than the L2, so
@@ -284,6 +326,7 @@ int main(void)
     test_readonly_edges();
     test_readonly_alternating();
     test_runs_settle();
+    test_random_access();
     test_random_draws();
     test_bundled_counted();
     printf("test_sector_count: %d configurations compared, %d of them counted\n", compared, counted);

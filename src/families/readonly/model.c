@@ -15,16 +15,17 @@
  * l2_fetch.tsv; then the strided kernels, both element sizes per run, at each
  * stride, and the other four in one run, all pooled into one measured table
  * (ncu's counts only, as data/reference/h100/sectors_readonly.tsv).  Those
- * run at N = 1e8, the size of the bundled H100 logs; there the random gather
- * (walked, not counted: readonly_count) is more than the simulator walks
- * (SF_MAX_WORK), so the recipe does not compare them itself: a run at
- * N <= 1e7 compares as every family does (sector_compare --family readonly
- * --runs RUNS --ncu EXT).  The metrics are the load path's five (SF_MSET_LOADS),
- * the columns of that table.
+ * run at N = 1e8, the size of the bundled H100 logs; there the random gather,
+ * counted by sf_count_loads (every lane once, about 10 s at N = 1e8, where
+ * the walk would take minutes), is predicted too; the recipe does not
+ * compare these runs itself: a run at N <= 1e7 compares as every family does
+ * (sector_compare --family readonly --runs RUNS --ncu EXT).  The metrics are
+ * the load path's five (SF_MSET_LOADS), the columns of that table.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
 #include "patterns.h"
+#include "sector_perm.h"
 #include "variants.h"
 
 #include <stddef.h>
@@ -53,21 +54,33 @@ static uint64_t ro_item(const sf_ctx *c, uint64_t t)
     return i;
 }
 
+/* random_access's permutation (sector_perm.h), kept per thread for the
+ * (N, seed) of the last call: its tables take 65536 hashes to fill. */
+static _Thread_local sf_perm ro_perm_cache;
+static _Thread_local int ro_perm_ready;
+
 /* One load per thread (two for the gathers: c[i], then a[c[i]]); every lane
- * of a launched warp loads (the simulator asks only for launched warps). */
+ * of a launched warp loads (the simulator asks only for launched warps).
+ * random_access's a[c[i]] is a[ro_perm(i)], the 32 lanes permuted at once. */
 static int g_readonly(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
 {
     const unsigned v = c->v->param;
     if (k >= (ro_gather(v) ? 2u : 1u))
         return 0;
     const unsigned e = ro_vec4(v) ? 16 : 4;
-    sf_acc_begin(a, SF_LD, ro_gather(v) && k == 0 ? 1 : 0, e);
-    for (unsigned l = 0; l < 32; l++) {
-        uint64_t x = ro_item(c, 32 * w + l);
-        if (ro_gather(v) && k == 1 && v == RO_RANDOM_ACCESS)
-            x = ro_perm(x, c->n, c->half, c->p->seed);
-        sf_acc_lane(a, l, (uint64_t)e * x);
+    uint64_t x[32];
+    for (unsigned l = 0; l < 32; l++)
+        x[l] = ro_item(c, 32 * w + l);
+    if (k == 1 && v == RO_RANDOM_ACCESS) {
+        if (!ro_perm_ready || ro_perm_cache.n != c->n || ro_perm_cache.seed != c->p->seed) {
+            sf_perm_init(&ro_perm_cache, c->n, c->p->seed);
+            ro_perm_ready = 1;
+        }
+        sf_perm_many(&ro_perm_cache, x, 32);
     }
+    sf_acc_begin(a, SF_LD, ro_gather(v) && k == 0 ? 1 : 0, e);
+    for (unsigned l = 0; l < 32; l++)
+        sf_acc_lane(a, l, (uint64_t)e * x[l]);
     return 1;
 }
 
@@ -94,10 +107,12 @@ static int readonly_setup(sf_ctx *c, const sf_variant *v, const sf_params *p, sf
 /* ------------------------------------------------------------ counting */
 
 /*
- * The walk's numbers without the walk (fam_model.count), for every variant
- * but random_access.  All four read element e(t) = (s t) mod M of one array
- * (nondiverging: of c, then the same element of a), with s = 1 or the
- * stride reduced mod M, M the items, t clamped to M - 1.
+ * The walk's numbers without the walk (fam_model.count).  random_access, a
+ * gather through a random permutation whose blocks are all different, goes
+ * to sf_count_loads (sector_family.h): its blocks one by one, each in O(its
+ * lanes), the L2 as times.  The other four read element e(t) = (s t) mod M
+ * of one array (nondiverging: of c, then the same element of a), with s = 1
+ * or the stride reduced mod M, M the items, t clamped to M - 1.
  *
  * The L1 side, by runs of blocks.  A block whose threads are all below M and
  * whose elements do not wrap is e_b + s u (u < threads per block), and the
@@ -196,8 +211,8 @@ static int readonly_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, cha
                           size_t errlen)
 {
     const unsigned v = c->v->param;
-    if (v == RO_RANDOM_ACCESS)
-        return 1;
+    if (v == RO_RANDOM_ACCESS)   /* loads only, through L1: the fast walk */
+        return B ? sf_count_loads(B, err, errlen) : 0;
     const uint64_t M = c->items, eb = ro_vec4(v) ? 16 : 4;
     const uint64_t s = v == RO_STRIDED || v == RO_STRIDED_FLOAT4 ? c->cfg % M : 1;
     double dram;
