@@ -6,7 +6,8 @@
 #   scripts/ncu_profile.sh FAMILY [--n N] [--wpb W] [--out DIR] [--l2-fetch B] [--quick]
 #
 #   FAMILY          a family with a sector model (bin/sector_model --list-families:
-#                   readonly, copy, patterns, stencil), or all (each in turn)
+#                   readonly, copy, patterns, stencil), or all (each in turn on
+#                   the GPU; one family's comparison overlaps the next one's ncu run)
 #   --n N           elements per array: copy and patterns 1e7 (default), readonly
 #                   1e8 (default); the stencil runs the lab's sizes and ignores it
 #   --wpb W         warps per block (default 4, as the labs' figures assume)
@@ -17,6 +18,9 @@
 #                   driver's fetch granularity only and strides 1 and 32;
 #                   the stencil's first four lab geometries; copy and patterns
 #                   as usual (one ncu run each)
+#   --gate-wait F, --gate-done F
+#                   (all passes them) profile once file F exists; write F once
+#                   this family's ncu run is over
 #
 # The runs are the family's ncu recipe, data of its model
 # (src/families/NAME/model.c; bin/sector_model --ncu-recipe FAMILY prints
@@ -80,14 +84,15 @@ usage() { sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'; 
 usage_error() { echo "ncu_profile.sh: $*" >&2; echo "Try 'scripts/ncu_profile.sh --help'." >&2; exit 2; }
 die() { echo "ncu_profile.sh: $*" >&2; exit 1; }
 
-FAMILY="" N="" WPB=4 OUTDIR=data L2F="" QUICK=0
+FAMILY="" N="" WPB=4 OUTDIR=data L2F="" QUICK=0 GATE_WAIT="" GATE_DONE=""
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --quick) QUICK=1; shift ;;
-        --n|--out|--l2-fetch|--wpb)
+        --n|--out|--l2-fetch|--wpb|--gate-wait|--gate-done)
             [ $# -ge 2 ] && [ -n "$2" ] || usage_error "$1 needs a value"
-            case $1 in --n) N=$2 ;; --out) OUTDIR=$2 ;; --l2-fetch) L2F=$2 ;; --wpb) WPB=$2 ;; esac
+            case $1 in --n) N=$2 ;; --out) OUTDIR=$2 ;; --l2-fetch) L2F=$2 ;; --wpb) WPB=$2 ;;
+                --gate-wait) GATE_WAIT=$2 ;; --gate-done) GATE_DONE=$2 ;; esac
             shift 2 ;;
         -*) usage_error "unknown option '$1'" ;;
         *) [ -z "$FAMILY" ] || usage_error "one FAMILY only (got '$FAMILY' and '$1')"; FAMILY=$1; shift ;;
@@ -106,15 +111,35 @@ case $WPB in ''|*[!0-9]*|0*) usage_error "--wpb must be a positive whole number"
 # N's value is checked by the experiment (the one number parser, src/lib/cli.h)
 case $N in *[!0-9eE.+]*) usage_error "--n must be a number such as 1e7 or 10000000" ;; esac
 
+# all: the families at once, their GPU steps one after another: each waits
+# for the previous family's gate (a file it writes once its ncu run is over,
+# or when it stops), so a family's comparison runs on the host while the next
+# one is profiled
 if [ "$FAMILY" = all ]; then
     rc=0
     args=(--wpb "$WPB" --out "$OUTDIR")
     [ -n "$N" ] && args+=(--n "$N")
     [ -n "$L2F" ] && args+=(--l2-fetch "$L2F")
     [ $QUICK = 1 ] && args+=(--quick)
-    for f in $MODELLED; do "$0" "$f" "${args[@]}" || rc=1; done
+    GATES=$(mktemp -d "${TMPDIR:-/tmp}/ncu_gates.XXXXXX") || die "mktemp failed"
+    prev="" pids=()
+    for f in $MODELLED; do
+        gate=(--gate-done "$GATES/$f")
+        [ -n "$prev" ] && gate+=(--gate-wait "$GATES/$prev")
+        "$0" "$f" "${args[@]}" "${gate[@]}" &
+        pids+=($!) prev=$f
+    done
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    rm -rf "$GATES"
     exit $rc
 fi
+# the gates of all: wait for the previous family's; open this family's (its
+# GPU steps are over, or it stopped) once the previous one is open too, so
+# that the GPU steps keep their order whichever family stops early
+gate_wait() { [ -z "$GATE_WAIT" ] || while [ ! -e "$GATE_WAIT" ]; do sleep 0.2; done; }
+gate_open() { [ -z "$GATE_DONE" ] || { gate_wait; : >"$GATE_DONE"; }; }
+WORK=""
+trap 'gate_open; [ -z "$WORK" ] || rm -rf "$WORK"' EXIT
 
 command -v ncu >/dev/null 2>&1 ||
     die "ncu (Nsight Compute) is not on PATH: install it or add /usr/local/cuda/bin to PATH"
@@ -130,7 +155,7 @@ GRANULE=${L2F:-64}   # the model's DRAM granule; readonly measures it below
 
 mkdir -p "$OUTDIR/ncu" || die "cannot create $OUTDIR/ncu"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ncu_profile.XXXXXX") || die "mktemp failed"
-trap 'rm -rf "$WORK"' EXIT
+gate_wait   # with all: the GPU is the previous family's until its gate opens
 
 # The metrics: the model's list, less what this ncu lacks.
 if ncu --query-metrics >"$WORK/query_metrics.txt" 2>&1 &&
@@ -180,6 +205,7 @@ for attempt in 1 2; do
     fi
     die "$FAMILY: ncu or $PROG failed (exit $rc)"
 done
+gate_open   # the GPU is the next family's
 bin/ncu_extract "$WORK/$FAMILY.csv" --metrics "$METRICS" --kernel "$KERNELS" >"$WORK/ext.tsv" ||
     die "$FAMILY: could not read the ncu log"
 bin/sector_model --ncu-split "$FAMILY" --recipe "$WORK/recipe.tsv" --runs "$WORK/runs.tsv" \

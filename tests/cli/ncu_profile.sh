@@ -332,4 +332,17 @@ expect_says "ERR_NVGPUCTRPERM"
 [ ! -e "$OUT/sectors_copy.tsv" ] || fail "a run without counter access published sectors_copy.tsv"
 WARPLAT_PROFILE_DIR=$TMP/none expect_exit 1 scripts/ncu_profile.sh copy --out "$OUT"
 expect_says "copy_profile is missing"
+
+# --- all: every family at once, their ncu runs one after another in the
+#     families' order (the gates); patterns has no stand-in here: it stops,
+#     the others still publish, and no family waits for it forever
+OUT=$TMP/all
+STUB_CALLS=$TMP/all_calls.txt expect_exit 1 scripts/ncu_profile.sh all --out "$OUT"
+expect_says "patterns_profile is missing"
+for f in sectors_readonly.tsv sectors_copy.tsv sectors_stencil.tsv; do
+    [ -s "$OUT/$f" ] || fail "all: $f not written"
+done
+order=$(grep -v '^line ' "$TMP/all_calls.txt" | cut -d' ' -f1 | paste -sd' ')
+[ "$order" = "copy_profile readonly_profile stencil_profile" ] ||
+    fail "all: the ncu runs in the families' order expected, got: $order"
 done_testing
