@@ -211,29 +211,31 @@ sec_overhead() {
 
 # ---------------------------------------------------------------- sampling
 sec_sampling() {
-    local k seed d logs=() dlogs=()
+    local k seed d logs=() dlogs=() b=$SCRATCH/sampling
     # the launches: one per K, and K / 32 at a sparse K, each seed recording
-    # other blocks (its sample offset), pooled into one row per K
+    # other blocks (its sample offset), pooled into one row per K; then the
+    # run's own choice of K (--sample auto), labelled default.  Each size is
+    # one process over a --batch-file (a line per K and seed, each with its
+    # own --out): one device start instead of 18 (the scratch path must have
+    # no blank: the batch splits its lines at blanks)
     local narrow wide
     narrow=$(readonly_variants -v) wide=$(readonly_variants)
+    mkdir -p "$b"
     while read -r k seed; do
-        d=$SCRATCH/sampling/k${k}_s$seed
-        step "sampling: 1 block in $k, seed $seed" ./readonly "$N" 0 4 --sample "$k" --seed "$seed" \
-            --kernel "$narrow" --device "$DEVICE" --out "$d" --table "$d.tsv" -q
-        step "sampling: 1 block in $k, seed $seed, N $N_WIDE" ./readonly "$N_WIDE" 0 4 --sample "$k" \
-            --seed "$seed" --kernel "$wide" --device "$DEVICE" --out "$d.wide" --table "$d.wide.tsv" -q
-        logs+=("$d"/*.bin "$d.wide"/*.bin)
-    done < <(bin/sampling plan 1,4,16,64,256)
-    # the run's own choice of K (--sample auto), labelled default
-    d=$SCRATCH/sampling/default
-    step "sampling: default" ./readonly "$N" 0 4 --kernel "$narrow" --device "$DEVICE" --out "$d" \
-        --table "$d.tsv" -q
-    step "sampling: default, N $N_WIDE" ./readonly "$N_WIDE" 0 4 --kernel "$wide" --device "$DEVICE" \
-        --out "$d.wide" --table "$d.wide.tsv" -q
-    dlogs=("$d"/*.bin "$d.wide"/*.bin)
-    step "sampling: pooled" bin/sampling pool --out "$SCRATCH/sampling/fixed.tsv" "${logs[@]}"
-    step "sampling: default rows" bin/sampling pool --label default --out "$SCRATCH/sampling/auto.tsv" "${dlogs[@]}"
-    step "sampling.tsv" bin/tsv cat --out "$OUTDIR/sampling.tsv" "$SCRATCH/sampling/fixed.tsv" "$SCRATCH/sampling/auto.tsv"
+        d=$b/k${k}_s$seed
+        echo "$N 0 4 --sample $k --seed $seed --kernel $narrow --out $d"
+        echo "$N_WIDE 0 4 --sample $k --seed $seed --kernel $wide --out $d.wide" >>"$b/wide.batch"
+    done < <(bin/sampling plan 1,4,16,64,256) >"$b/narrow.batch"
+    echo "$N 0 4 --kernel $narrow --out $b/default" >>"$b/narrow.batch"
+    echo "$N_WIDE 0 4 --kernel $wide --out $b/default.wide" >>"$b/wide.batch"
+    step "sampling: every K at N $N ($b/narrow.batch)" ./readonly --batch-file "$b/narrow.batch" \
+        --device "$DEVICE" --table "$b/narrow.tsv" -q
+    step "sampling: every K at N $N_WIDE ($b/wide.batch)" ./readonly --batch-file "$b/wide.batch" \
+        --device "$DEVICE" --table "$b/wide.tsv" -q
+    logs=("$b"/k*/*.bin) dlogs=("$b"/default/*.bin "$b"/default.wide/*.bin)
+    step "sampling: pooled" bin/sampling pool --out "$b/fixed.tsv" "${logs[@]}"
+    step "sampling: default rows" bin/sampling pool --label default --out "$b/auto.tsv" "${dlogs[@]}"
+    step "sampling.tsv" bin/tsv cat --out "$OUTDIR/sampling.tsv" "$b/fixed.tsv" "$b/auto.tsv"
     [ -f "$OUTDIR/sampling.tsv" ] && bin/sampling check "$OUTDIR/sampling.tsv" >&2
     rm -rf "$SCRATCH/sampling"
 }
