@@ -128,6 +128,52 @@ static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
     return 0;
 }
 
+/*
+ * The offset patterns (offset_*: loads of a[t + off]; write_offset: stores
+ * of out[t + off]) counted without their L2 walk: the L1 side of the whole
+ * blocks by sf_count_blocks (each block is the one before it moved by
+ * 128 WPB floats), the partial block walked, and the DRAM in closed form.
+ * Why the closed form is the walk's LRU, to the sector: thread t touches
+ * word t + off and there is one instruction per warp, so the walk (blocks in
+ * order, warps in order) meets the words [off, off + items) in increasing
+ * order, and a warp's 128 B span one line or two.  A line is touched by one
+ * warp or by two that follow each other, with no other line between its
+ * first and its last touch; so with room for 2 lines it is never evicted
+ * while it is still to be touched, and it leaves in the order of its number.
+ * Loads: each granule touched is fetched once (L1 hits only skip sectors
+ * whose granule the block just fetched), so the DRAM reads are the granules
+ * of the byte range times their sectors.  Stores: the lines still resident
+ * at the end are the last cap lines of the range, and the walk writes back
+ * only the lines it evicts: the first ones, whole lines but for the first;
+ * every sector of theirs is dirty, and only the first can be partial (the
+ * range ends past them).  Tested against the walk (test_sector_count.c).
+ */
+static int offset_stream(const sf_ctx *c, sf_blocks *B, sf_prediction *out, uint64_t tpb, int store,
+                         char *err, size_t errlen)
+{
+    const uint64_t cap = c->p->l2_bytes / 128, full = c->items / tpb;
+    if (cap < 2)
+        return 1;   /* the walk's L2 of one line: the run below walks it */
+    if (!B)
+        return 0;
+    if (sf_count_blocks(B, 0, full, err, errlen) ||
+        sf_count_blocks(B, full, out->blocks - full, err, errlen))
+        return -1;
+    const uint64_t lo = 4 * c->cfg, hi = 4 * (c->cfg + c->items);   /* the bytes touched */
+    if (!store) {
+        const uint64_t g = c->p->granule_bytes;
+        out->dram_read_sectors = (double)(((hi - 1) / g - lo / g + 1) * (g / 32));
+        return 0;
+    }
+    const uint64_t first = lo / 128, lines = (hi - 1) / 128 - first + 1;
+    if (lines > cap) {
+        const uint64_t end = (first + lines - cap) * 128;   /* the evicted lines end here */
+        out->dram_write_sectors = (double)(end / 32 - lo / 32);
+        out->dram_partial_sectors = lo % 32 ? 1 : 0;
+    }
+    return 0;
+}
+
 /* The walk's numbers without the walk (fam_model.count, sf_count_run): every
  * pattern but the random gather gives lane l of warp w an address that is
  * a constant times t (or w) plus what depends on l and the configuration
@@ -148,7 +194,13 @@ static int patterns_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, cha
         case PT_RANDOM: return 1;
         case PT_SPREAD: case PT_STRADDLE: step = wpb * 512; break;
         case PT_REREAD: if (wpb % 2) return 1; step = wpb / 2 * 512; break;
-        default: step = tpb * 4; break;   /* coalesced, permuted, offset, broadcast */
+        case PT_OFFSET: {
+            const int r = offset_stream(c, B, out, tpb, 0, err, errlen);
+            if (r <= 0) return r;
+            step = tpb * 4;
+            break;
+        }
+        default: step = tpb * 4; break;   /* coalesced, permuted, broadcast */
         }
     } else if (v->gen == g_write_pattern) {
         array = 1;
@@ -156,7 +208,13 @@ static int patterns_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, cha
         case PT_W_SCATTER192: step = wpb * 256; break;
         case PT_W_RANGE64: if (wpb % 2) return 1; step = wpb * 64; break;
         case PT_W_STRIDED: step = tpb * c->cfg * 4; break;
-        default: step = tpb * 4; break;   /* coalesced, offset */
+        case PT_W_OFFSET: {
+            const int r = offset_stream(c, B, out, tpb, 1, err, errlen);
+            if (r <= 0) return r;
+            step = tpb * 4;
+            break;
+        }
+        default: step = tpb * 4; break;   /* coalesced */
         }
     } else {
         const unsigned F = v->param & 15, form = v->param >> 4;
