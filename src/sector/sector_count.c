@@ -380,10 +380,6 @@ int sf_count_loads(sf_blocks *B, char *err, size_t errlen)
     const sf_ctx *c = &S->c;
     const sf_params *p = B->p;
     sf_prediction *out = B->out;
-    if (S->cg) {
-        set_err(err, errlen, "internal: %s: sf_count_loads takes loads through L1 only", c->v->name);
-        return -1;
-    }
     lblock L;
     memset(&L, 0, sizeof L);
     L.ninstr = warp_instructions(c, 0);
@@ -413,8 +409,9 @@ int sf_count_loads(sf_blocks *B, char *err, size_t errlen)
     }
     S->tl = &T;
     for (uint64_t b = 0; b < out->blocks && rc == 0; b++) {
-        const int plain = lblock_gather(S, &L, b, err, errlen) ? -1
-                          : lblock_plain(S, &L, &T, b, err, errlen);
+        int plain = lblock_gather(S, &L, b, err, errlen) ? -1 : lblock_plain(S, &L, &T, b, err, errlen);
+        if (plain == 0 && S->cg)
+            plain = 1;   /* no L1 between: do_request counts every block as a plain one */
         if (plain < 0) {
             rc = -1;
         } else if (plain) {

@@ -139,20 +139,27 @@ static void test_random_access(void)
                                   300007, 1000000, 2500001};
     static const unsigned WPB[] = {1, 3, 4, 7, 32};
     static const uint64_t L2[] = {16 * 1024, 256 * 1024, 1024 * 1024, 25ull * 1024 * 1024};
-    const sf_variant *v = sf_find("readonly", "random_access");
+    /* readonly's gather, and patterns' through L1 (ca, nc) and L2 only (cg:
+     * every block counted plain) */
+    static const char *V[][2] = {{"readonly", "random_access"}, {"patterns", "random_ca"},
+                                 {"patterns", "random_cg"}, {"patterns", "random_nc"}};
+    for (size_t vi = 0; vi < 4; vi++)
     for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++)
         for (size_t b = 0; b < sizeof WPB / sizeof WPB[0]; b++) {
+            const sf_variant *v = sf_find(V[vi][0], V[vi][1]);
             if (NS[a] > 1000000 && b != 2) continue;   /* the largest at WPB 4 only */
+            if (vi > 0 && NS[a] > 100003 && (a + b + vi) % 3) continue;   /* patterns: a third of them */
             sf_params p;
             sf_params_default(&p);
             p.n = NS[a];
             p.wpb = WPB[b];
             p.l2_bytes = L2[(a + b) % 4];
             p.granule_bytes = 32u << ((a + 2 * b) % 3);
-            p.seed = 12345 + 7 * a + b;
+            p.seed = 12345 + 7 * a + b + 1000 * vi;
             CHECK(sf_would_count(v, &p));
-            same(v, &p, "random_access");
+            same(v, &p, V[vi][1]);
         }
+    const sf_variant *v = sf_find("readonly", "random_access");
     /* both paths: at N = 1e6 and WPB 1 a block's 32 lanes share a line now
      * and then (of 31250 lines); at WPB 32 nearly every block meets one */
     sf_params p;

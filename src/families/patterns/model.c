@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
+#include "sector_perm.h"
 #include "patterns.h"
 #include "variants.h"
 
@@ -57,10 +58,31 @@ static int one_access(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a, int
     return 1;
 }
 
-/* The load patterns (one LDG of a) and the write patterns (one STG of out). */
+/* The random gather's permutation (sector_perm.h), kept per thread for the
+ * (N, seed) of the last call, as readonly's random_access keeps it. */
+static _Thread_local sf_perm perm_cache;
+static _Thread_local int perm_ready;
+
+/* The load patterns (one LDG of a) and the write patterns (one STG of out).
+ * The random gather permutes a warp's words at once: the same ro_perm values
+ * (sf_perm_many), several times faster than one lane at a time. */
 static int g_load_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
 {
-    return one_access(c, w, k, a, SF_LD, 0, load_word);
+    if (c->v->param != PT_RANDOM || k > 0)
+        return one_access(c, w, k, a, SF_LD, 0, load_word);
+    if (!perm_ready || perm_cache.n != c->n || perm_cache.seed != c->p->seed) {
+        sf_perm_init(&perm_cache, c->n, c->p->seed);
+        perm_ready = 1;
+    }
+    uint64_t x[32];
+    unsigned m = 0;
+    SF_FOR_LANES(c, w, t, l)
+        x[m++] = t;   /* the working lanes are 0 .. m - 1 */
+    sf_perm_many(&perm_cache, x, m);
+    sf_acc_begin(a, SF_LD, 0, 4);
+    for (unsigned l = 0; l < m; l++)
+        sf_acc_lane(a, l, 4 * x[l]);
+    return 1;
 }
 
 static int g_write_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
@@ -180,8 +202,9 @@ static int offset_stream(const sf_ctx *c, sf_blocks *B, sf_prediction *out, uint
  * only, so each block whose lanes all work is the one before it moved by
  * one block's worth of that constant: one run of those blocks, then the
  * partial one.  reread (warps in pairs) and write_range64 (64 B a warp)
- * move by whole lines only when WPB is even; else, and for the random
- * gather, the walk predicts. */
+ * move by whole lines only when WPB is even; else the walk predicts.  The
+ * random gather's blocks are all different: sf_count_loads takes each once,
+ * the offset patterns have a closed form (offset_stream). */
 static int patterns_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, char *err,
                           size_t errlen)
 {
@@ -191,7 +214,8 @@ static int patterns_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, cha
     int array = 0;
     if (v->gen == g_load_pattern) {
         switch (v->param) {
-        case PT_RANDOM: return 1;
+        case PT_RANDOM:   /* loads only: every block once, the L2 as times */
+            return B ? sf_count_loads(B, err, errlen) : 0;
         case PT_SPREAD: case PT_STRADDLE: step = wpb * 512; break;
         case PT_REREAD: if (wpb % 2) return 1; step = wpb / 2 * 512; break;
         case PT_OFFSET: {
