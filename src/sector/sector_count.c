@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sector_sim.h"
 #include "err.h"
+#include "par.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -312,21 +313,33 @@ static int lblock_gather(const sim *S, lblock *L, uint64_t b, char *err, size_t 
     }
 }
 
-/* The sectors of L's requests, and whether block b is plain (below): each
- * line's stamp says which block touched it last.  The lines' entries are
- * asked of memory all at once first (a random gather's lines are far apart:
- * waiting for each in turn was most of the time at N = 1e8).  1 plain, 0
- * not, -1 with err. */
-static int lblock_plain(const sim *S, lblock *L, tlru *T, uint64_t b, char *err, size_t errlen)
+/* The sectors, lines and distinct offsets of L's requests (request_shape):
+ * what lblock_plain and lblock_count read.  0, or -1 with err. */
+static int lblock_shape(const sim *S, lblock *L, char *err, size_t errlen)
 {
     uint32_t smask[32];
     for (size_t j = 0; j < L->na; j++) {
         unsigned *sh = L->shape[j];
         if (request_shape(S, &L->acc[j], L->sec[j], smask, &sh[0], &sh[1], &sh[2], err, errlen))
             return -1;
-        for (unsigned i = 0; i < sh[0]; i++)
-            __builtin_prefetch(&T->line[L->sec[j][i] >> 2], 1);
     }
+    return 0;
+}
+
+/* Ask memory for the lines' entries of L's sectors (a random gather's lines
+ * are far apart: waiting for each in turn was most of the time at N = 1e8;
+ * sf_count_loads asks a few blocks ahead). */
+static void lblock_prefetch(const lblock *L, const tlru *T)
+{
+    for (size_t j = 0; j < L->na; j++)
+        for (unsigned i = 0; i < L->shape[j][0]; i++)
+            __builtin_prefetch(&T->line[L->sec[j][i] >> 2], 1);
+}
+
+/* Whether block b (its requests shaped in L) is plain (below): each line's
+ * stamp says which block touched it last.  1 plain, 0 not. */
+static int lblock_plain(const lblock *L, tlru *T, uint64_t b)
+{
     int plain = 1;
     for (size_t j = 0; j < L->na; j++)
         for (unsigned i = 0; i < L->shape[j][0]; i++) {
@@ -372,24 +385,91 @@ static void lblock_count(const lblock *L, tlru *T, sf_counts *k)
     }
 }
 
-/* Every block: a plain one counted, the others the walk's (the previous
- * block walked for its set, then this one, its L2 touches going to T). */
+/* The most blocks sf_count_loads gathers and shapes at once, on every
+ * core (par_for): each block's requests depend on the block alone. */
+#define LCHUNK 1024u
+
+/* One chunk of blocks: their requests, and each one's gathering's outcome. */
+typedef struct lbuf {
+    lblock L[LCHUNK];
+    int rc[LCHUNK];
+    char (*err)[256];
+    uint64_t first, nb;   /* blocks first .. first + nb - 1 */
+} lbuf;
+
+/* A step of sf_count_loads: item 0 takes chunk `take` in order (the L2 and
+ * the L1 sets are its alone), items 1.. gather chunk `fill` meanwhile. */
+typedef struct lstep {
+    sf_blocks *B;
+    tlru *T;
+    lbuf *take, *fill;
+    int rc;
+    uint64_t walked;      /* blocks item 0 walked (counted on its thread) */
+    char *err;
+    size_t errlen;
+} lstep;
+
+/* Chunk X's blocks in order: a plain one counted, the others the walk's (the
+ * previous block walked for its set, then this one, its L2 touches going to
+ * T).  0, or -1 with err. */
+static int ltake(sf_blocks *B, tlru *T, const lbuf *X, char *err, size_t errlen)
+{
+    sim *S = &B->S;
+    for (uint64_t i = 0; i < X->nb; i++) {
+        const uint64_t b = X->first + i;
+        if (X->rc[i]) {
+            set_err(err, errlen, "%s", X->err[i]);
+            return -1;
+        }
+        if (i + 2 < X->nb)
+            lblock_prefetch(&X->L[i + 2], T);
+        if (lblock_plain(&X->L[i], T, b) || S->cg) {
+            lblock_count(&X->L[i], T, &B->out->op[SF_LD]);   /* .cg: no L1, every block plain */
+            continue;
+        }
+        S->no_l2 = 1;
+        sset_clear(&S->cur);
+        if (b > 0 && count_block(B, b - 1, 0, err, errlen))
+            return -1;
+        S->no_l2 = 0;
+        S->out = B->out;
+        if (walk_block(S, b, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+static void lstep_item(void *ctx, size_t i)
+{
+    lstep *k = ctx;
+    if (i == 0) {
+        if (k->take) {
+            const uint64_t w0 = sf_blocks_walked();
+            k->rc = ltake(k->B, k->T, k->take, k->err, k->errlen);
+            k->walked = sf_blocks_walked() - w0;
+        }
+        return;
+    }
+    lbuf *X = k->fill;
+    const sim *S = &k->B->S;
+    i--;
+    X->rc[i] = lblock_gather(S, &X->L[i], X->first + i, X->err[i], sizeof X->err[i]) ||
+               lblock_shape(S, &X->L[i], X->err[i], sizeof X->err[i]) ? -1 : 0;
+}
+
+/* Every block, a chunk at a time: the chunk's requests gathered on every
+ * core while one core takes the chunk before in order (ltake), which alone
+ * touches the L2 and the L1 sets.  The same counts as one block after
+ * another: a block's requests depend on it alone. */
 int sf_count_loads(sf_blocks *B, char *err, size_t errlen)
 {
     sim *S = &B->S;
     const sf_ctx *c = &S->c;
     const sf_params *p = B->p;
     sf_prediction *out = B->out;
-    if (S->cg) {
-        set_err(err, errlen, "internal: %s: sf_count_loads takes loads through L1 only", c->v->name);
-        return -1;
-    }
-    lblock L;
-    memset(&L, 0, sizeof L);
-    L.ninstr = warp_instructions(c, 0);
-    const unsigned nlast = warp_instructions(c, out->warps - 1);
-    if (nlast > L.ninstr) L.ninstr = nlast;
-    const uint64_t lines = B->lines0 + B->lines1, times = out->warps * L.ninstr * 32;
+    const unsigned ninstr0 = warp_instructions(c, 0), nlast = warp_instructions(c, out->warps - 1);
+    const unsigned ninstr = nlast > ninstr0 ? nlast : ninstr0;
+    const uint64_t lines = B->lines0 + B->lines1, times = out->warps * ninstr * 32;
     if (times >= UINT32_MAX || out->blocks >= UINT32_MAX) {
         set_err(err, errlen, "%s at N = %llu: more than 2^32 touches of the L2", c->v->name,
                 (unsigned long long)p->n);
@@ -402,34 +482,45 @@ int sf_count_loads(sf_blocks *B, char *err, size_t errlen)
     T.ntimes = times;
     T.cap = p->l2_bytes / 128 ? p->l2_bytes / 128 : 1;
     T.gsect = p->granule_bytes / 32;
-    L.nacc = (size_t)p->wpb * L.ninstr;
-    L.acc = malloc(L.nacc * sizeof *L.acc);
-    L.sec = malloc(L.nacc * sizeof *L.sec);
-    L.shape = malloc(L.nacc * sizeof *L.shape);
+    /* a chunk of about 8192 requests (1024 blocks of WPB 4, two loads a warp):
+     * enough to keep every core busy, little memory at WPB 32 */
+    const size_t nacc = (size_t)p->wpb * ninstr;
+    const uint64_t chunk = 8192 / nacc < 16 ? 16 : 8192 / nacc > LCHUNK ? LCHUNK : 8192 / nacc;
+    const size_t room = 2 * chunk * nacc;
+    lbuf *X = calloc(2, sizeof *X);
+    sf_access *acc = malloc(room * sizeof *acc);
+    uint64_t (*sec)[32] = malloc(room * sizeof *sec);
+    unsigned (*shape)[3] = malloc(room * sizeof *shape);
+    char (*kerr)[256] = malloc(2 * chunk * sizeof *kerr);
     int rc = 0;
-    if (!T.line || !T.live || !L.acc || !L.sec || !L.shape) {
+    if (!T.line || !T.live || !X || !acc || !sec || !shape || !kerr) {
         set_err(err, errlen, "out of memory for the L2 of %llu lines", (unsigned long long)lines);
         rc = -1;
     }
+    for (size_t i = 0; i < 2 * chunk && rc == 0; i++)
+        X[i / chunk].L[i % chunk] = (lblock){.acc = acc + i * nacc, .sec = sec + i * nacc,
+                                             .shape = shape + i * nacc, .nacc = nacc, .ninstr = ninstr};
+    if (rc == 0)
+        X[0].err = kerr, X[1].err = kerr + chunk;
     S->tl = &T;
-    for (uint64_t b = 0; b < out->blocks && rc == 0; b++) {
-        const int plain = lblock_gather(S, &L, b, err, errlen) ? -1
-                          : lblock_plain(S, &L, &T, b, err, errlen);
-        if (plain < 0) {
-            rc = -1;
-        } else if (plain) {
-            lblock_count(&L, &T, &out->op[SF_LD]);
-        } else {
-            S->no_l2 = 1;
-            sset_clear(&S->cur);
-            if (b > 0)
-                rc = count_block(B, b - 1, 0, err, errlen);
-            S->no_l2 = 0;
-            S->out = out;
-            if (rc == 0)
-                rc = walk_block(S, b, err, errlen);
+    lstep K = {.B = B, .T = &T, .err = err, .errlen = errlen};
+    uint64_t walked = sf_blocks_walked();   /* this thread's, and then item 0's */
+    /* step j gathers chunk j and takes chunk j - 1 */
+    for (uint64_t j = 0, b0 = 0; rc == 0 && (j == 0 || K.fill); j++, b0 += chunk) {
+        K.take = K.fill;
+        K.fill = NULL;
+        size_t nb = 0;
+        if (b0 < out->blocks) {
+            K.fill = &X[j % 2];
+            nb = out->blocks - b0 < chunk ? out->blocks - b0 : chunk;
+            K.fill->first = b0, K.fill->nb = nb;
         }
+        K.rc = 0, K.walked = 0;
+        par_for(1 + nb, 0, lstep_item, &K);
+        rc = K.rc;
+        walked += K.walked;   /* on this thread too, when it ran item 0: set below, not added */
     }
+    sf_blocks_walked_set(walked);
     S->tl = NULL;
     if (rc == 0 && T.t > T.ntimes) {
         set_err(err, errlen, "internal: %s: %llu touches of the L2, past the %llu counted",
@@ -441,8 +532,10 @@ int sf_count_loads(sf_blocks *B, char *err, size_t errlen)
     out->dram_partial_sectors = 0;
     free(T.line);
     free(T.live);
-    free(L.acc);
-    free(L.sec);
-    free(L.shape);
+    free(X);
+    free(acc);
+    free(sec);
+    free(shape);
+    free(kerr);
     return rc;
 }

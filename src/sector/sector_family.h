@@ -219,8 +219,9 @@ int sf_count_blocks(sf_blocks *B, uint64_t first, uint64_t count, char *err, siz
 int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t shift[2], char *err,
                  size_t errlen);
 /*
- * sf_count_loads: the whole launch, when every instruction is a load through
- * L1 (no stores, not the .cg path): the walk's prediction, DRAM included,
+ * sf_count_loads: the whole launch, when every instruction is a load (no
+ * stores; through L1, or the .cg path, where every block counts as plain
+ * below: nothing is in L1 to hit): the walk's prediction, DRAM included,
  * for launches too large to walk (readonly random_access at N = 1e8, whose
  * every block is different).  A block whose lines are new to it and to the
  * block before (nearly every block of a random gather) is counted from its

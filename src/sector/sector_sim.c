@@ -595,6 +595,8 @@ static _Thread_local uint64_t blocks_walked;
 
 uint64_t sf_blocks_walked(void) { return blocks_walked; }
 
+void sf_blocks_walked_set(uint64_t n) { blocks_walked = n; }
+
 /* Block b: the previous block's sectors become prev, then instruction k of
  * each warp before instruction k+1. */
 int walk_block(sim *S, uint64_t b, char *err, size_t errlen)

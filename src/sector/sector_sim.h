@@ -91,6 +91,9 @@ unsigned sort_distinct(uint64_t *v, unsigned n);
  * misaligned or outside its array. */
 int request_shape(const sim *S, const sf_access *a, uint64_t sec[32], uint32_t smask[32],
                   unsigned *ns, unsigned *nl, unsigned *nu, char *err, size_t errlen);
+/* sf_blocks_walked's count, for a count whose walks ran on other threads
+ * (sf_count_loads): this thread's becomes n. */
+void sf_blocks_walked_set(uint64_t n);
 /* Walk block b (sector_sim.c): its counts go to S->out. */
 int walk_block(sim *S, uint64_t b, char *err, size_t errlen);
 

@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "gp.h"
 #include "outfile.h"
+#include "par.h"
 #include "sector_families.h"
 #include "sector_family.h"
 #include "sector_join.h"
@@ -266,12 +267,40 @@ static void warn_unclaimed(const fam_run *f)
                 have + strlen(fam) + 1);
 }
 
+/* One row's model: its variant (NULL: none), launch, counts measured,
+ * parameters and prediction. */
+typedef struct fam_pred {
+    const sf_variant *v;
+    sj_pairing pa;
+    sf_measured meas;
+    sf_params p;
+    sf_prediction pr;
+    int rc;
+    char err[512];
+} fam_pred;
+
+/* par_for's item: row i's prediction (rows are independent, so the
+ * predictions run a core each and the table is the same, written in order
+ * afterwards). */
+static void predict_row(void *ctx, size_t i)
+{
+    fam_pred *x = &((fam_pred *)ctx)[i];
+    if (x->v)
+        x->rc = sf_predict(x->v, &x->p, &x->pr, x->err, sizeof x->err);
+}
+
 /* Every row of the run: its model, its launch, a row per op; 0, or -1 after
  * a sentence on stderr.  Counts the rows and those that disagree. */
 static int family_rows(const fam_run *f, int *nrows, int *disagree)
 {
-    char err[512];
-    for (size_t r = 0; r < f->runs.nrow; r++) {
+    const size_t n = f->runs.nrow;
+    fam_pred *x = calloc(n ? n : 1, sizeof *x);
+    if (!x) {
+        fprintf(stderr, "%s: out of memory for %zu rows\n", PROG, n);
+        return -1;
+    }
+    size_t upto = n;   /* the rows before a row whose parameters are refused */
+    for (size_t r = 0; r < n; r++) {
         const char *vname = tsv_get(&f->runs, r, "kernel");
         const sf_variant *v = sf_find(f->o->m->name, vname);
         if (!v) {
@@ -279,27 +308,35 @@ static int family_rows(const fam_run *f, int *nrows, int *disagree)
                     PROG, f->o->runs, vname, r + 1);
             continue;
         }
-        sj_pairing pa;
-        pair_launch(f, r, vname, &pa);
-        sf_measured meas;
-        sj_measured(&f->ncu, f->col, pa.hit, &meas);
-        sf_params p;
-        if (row_params(f, r, v, &meas, &p))
-            return -1;
-        sf_prediction pr;
-        if (sf_predict(v, &p, &pr, err, sizeof err)) {
-            fprintf(stderr, "%s: %s %s (row %zu): %s\n", PROG, f->o->m->name, vname, r + 1, err);
-            return -1;
+        pair_launch(f, r, vname, &x[r].pa);
+        sj_measured(&f->ncu, f->col, x[r].pa.hit, &x[r].meas);
+        if (row_params(f, r, v, &x[r].meas, &x[r].p)) {
+            upto = r;
+            break;
+        }
+        x[r].v = v;
+    }
+    par_for(upto, 0, predict_row, x);
+    int rc = upto < n ? -1 : 0;
+    for (size_t r = 0; r < upto; r++) {
+        const fam_pred *y = &x[r];
+        if (!y->v)
+            continue;
+        if (y->rc) {
+            fprintf(stderr, "%s: %s %s (row %zu): %s\n", PROG, f->o->m->name, y->v->name, r + 1, y->err);
+            rc = -1;
+            break;
         }
         for (int op = 0; op < 2; op++) {
-            const int predicted = op == SF_LD ? pr.has_load : pr.has_store;
-            if (!predicted && !(meas.v[SFM_REQUESTS][op] > 0))
+            const int predicted = op == SF_LD ? y->pr.has_load : y->pr.has_store;
+            if (!predicted && !(y->meas.v[SFM_REQUESTS][op] > 0))
                 continue;
-            *disagree += op_row(f, v, &p, &pr, &meas, op, &pa);
+            *disagree += op_row(f, y->v, &y->p, &y->pr, &y->meas, op, &y->pa);
             (*nrows)++;
         }
     }
-    return 0;
+    free(x);
+    return rc;
 }
 
 static int family_mode(const fam_opts *o)

@@ -66,11 +66,13 @@ grep -q "copy memcpy has no sector model" "$TMP/r.err" || fail "--ncu-recipe cop
     fail "--ncu-recipe copy --have: only the variant both have, got $(cat "$TMP/r.tsv")"
 printf 'memcpy\tx\n' >"$TMP/have.txt"
 expect_exit 1 bin/sector_model --ncu-recipe copy --have "$TMP/have.txt"; expect_says "no variant of the copy program"
-# --- bounded work (issue 24): a 56-byte runs table asking the random gather over
-#     2^28 floats is refused at once with a sentence, not walked for minutes
-printf 'kernel\tconfig\tn\twarps_per_block\nrandom_ca\t-\t268435456\t4\n' >"$TMP/big_runs.tsv"
-printf 'kernel\tid\npatterns_random_ca\t0\n' >"$TMP/big_ncu.tsv"
-expect_exit 1 timeout 20 bin/sector_compare --family patterns --runs "$TMP/big_runs.tsv" --ncu "$TMP/big_ncu.tsv" --out "$TMP/big.tsv"
+# --- bounded work (issue 24): a small runs table asking a stencil of 2^28 points
+#     (walked: the stencil has no count hook; the random gather that was here is
+#     counted now, sf_count_loads) is refused at once with a sentence, not walked
+#     for minutes
+printf 'kernel\tconfig\tn\twarps_per_block\nderiv1\t16384x16384,R=4,lead=0,padld=0\t268435456\t4\n' >"$TMP/big_runs.tsv"
+printf 'kernel\tid\nstencil_deriv1\t0\n' >"$TMP/big_ncu.tsv"
+expect_exit 1 timeout 20 bin/sector_compare --family stencil --runs "$TMP/big_runs.tsv" --ncu "$TMP/big_ncu.tsv" --out "$TMP/big.tsv"
 expect_says "more than its limit"
 [ ! -e "$TMP/big.tsv" ] || fail "a refused comparison left $TMP/big.tsv"
 # --- every output write is checked

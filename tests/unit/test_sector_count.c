@@ -139,20 +139,27 @@ static void test_random_access(void)
                                   300007, 1000000, 2500001};
     static const unsigned WPB[] = {1, 3, 4, 7, 32};
     static const uint64_t L2[] = {16 * 1024, 256 * 1024, 1024 * 1024, 25ull * 1024 * 1024};
-    const sf_variant *v = sf_find("readonly", "random_access");
+    /* readonly's gather, and patterns' through L1 (ca, nc) and L2 only (cg:
+     * every block counted plain) */
+    static const char *V[][2] = {{"readonly", "random_access"}, {"patterns", "random_ca"},
+                                 {"patterns", "random_cg"}, {"patterns", "random_nc"}};
+    for (size_t vi = 0; vi < 4; vi++)
     for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++)
         for (size_t b = 0; b < sizeof WPB / sizeof WPB[0]; b++) {
+            const sf_variant *v = sf_find(V[vi][0], V[vi][1]);
             if (NS[a] > 1000000 && b != 2) continue;   /* the largest at WPB 4 only */
+            if (vi > 0 && NS[a] > 100003 && (a + b + vi) % 3) continue;   /* patterns: a third of them */
             sf_params p;
             sf_params_default(&p);
             p.n = NS[a];
             p.wpb = WPB[b];
             p.l2_bytes = L2[(a + b) % 4];
             p.granule_bytes = 32u << ((a + 2 * b) % 3);
-            p.seed = 12345 + 7 * a + b;
+            p.seed = 12345 + 7 * a + b + 1000 * vi;
             CHECK(sf_would_count(v, &p));
-            same(v, &p, "random_access");
+            same(v, &p, V[vi][1]);
         }
+    const sf_variant *v = sf_find("readonly", "random_access");
     /* both paths: at N = 1e6 and WPB 1 a block's 32 lanes share a line now
      * and then (of 31250 lines); at WPB 32 nearly every block meets one */
     sf_params p;
@@ -241,6 +248,61 @@ static void test_runs_settle(void)
     CHECK(settled > runs / 2);
 }
 
+/* The offset patterns (offset_*, write_offset: L1 by classes of blocks, the
+ * DRAM in closed form, patterns/model.c): N at and around warps, blocks and
+ * lines, every offset class of a line (0..32, then beyond), warps per block
+ * 1..32, every granule, and L2s of 1, 2, 3 lines up to more than the range
+ * (the stores' write-backs: none, some, all but the last lines); then random
+ * ones from three seeds.  Each equal to the walk, and counted walking a few
+ * blocks, not all. */
+static void offset_case(const char *name, uint64_t n, unsigned wpb, uint64_t off, unsigned granule,
+                        uint64_t l2, const char *why)
+{
+    const sf_variant *v = sf_find("patterns", name);
+    sf_params p;
+    sf_params_default(&p);
+    p.n = n, p.wpb = wpb, p.cfg = off, p.granule_bytes = granule, p.l2_bytes = l2;
+    same(v, &p, why);
+    sf_prediction pr;
+    char err[256];
+    p.walk = 0;
+    if (l2 >= 256 && sf_predict(v, &p, &pr, err, sizeof err) == 0) {
+        CHECK(sf_would_count(v, &p));
+        CHECK(sf_blocks_walked() <= 5);
+    }
+}
+
+static void test_offset_stream(void)
+{
+    static const char *V[] = {"offset_ca", "offset_cg", "offset_nc", "write_offset"};
+    static const uint64_t NS[] = {33, 34, 63, 64, 65, 97, 127, 128, 129, 160, 161, 1000, 4096, 4097,
+                                  65537, 100003};
+    static const uint64_t OFF[] = {0, 1, 5, 7, 8, 15, 16, 24, 31, 32, 33, 40, 63, 100, 1024};
+    static const unsigned WPB[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 32};
+    static const uint64_t L2[] = {128, 256, 384, 512, 4096, 65536, 1 << 20};
+    unsigned i = 0;
+    for (size_t v = 0; v < 4; v++)
+    for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++)
+    for (size_t o = 0; o < sizeof OFF / sizeof OFF[0]; o++)
+    for (size_t w = 0; w < sizeof WPB / sizeof WPB[0]; w++, i++) {
+        if (NS[a] > 4097 && i % 5) continue;   /* a fifth of the large ones */
+        offset_case(V[v], NS[a] + OFF[o], WPB[w], OFF[o], 32u << (i % 3), L2[i % 7], "offset edges");
+    }
+    static const uint64_t SEEDS[] = {1, 37, 20261128};
+    static const uint64_t L2R[] = {128, 256, 384, 1024, 8192, 128 * 1024, 1 << 20, 25ull << 20};
+    for (size_t s = 0; s < 3; s++) {
+        uint64_t rng = SEEDS[s];
+        for (int k = 0; k < 150; k++) {
+            const unsigned bits = (unsigned)sf_rand_range(&rng, 6, 20);
+            const uint64_t n = sf_rand_range(&rng, 1ull << bits >> 1, 1ull << bits);
+            const uint64_t off = sf_rand_range(&rng, 0, 3) ? sf_rand_range(&rng, 0, 64)
+                                                           : sf_rand_range(&rng, 0, 1024);
+            offset_case(V[sf_rand_range(&rng, 0, 3)], n, (unsigned)sf_rand_range(&rng, 1, 32), off,
+                        32u << sf_rand_range(&rng, 0, 2), L2R[sf_rand_range(&rng, 0, 7)], "offset draw");
+        }
+    }
+}
+
 /* Random configurations of the readonly, copy and patterns variants (half,
  * a quarter, a quarter; copy and patterns at smaller N), from a printed
  * seed. */
@@ -326,6 +388,7 @@ int main(void)
     test_readonly_edges();
     test_readonly_alternating();
     test_runs_settle();
+    test_offset_stream();
     test_random_access();
     test_random_draws();
     test_bundled_counted();

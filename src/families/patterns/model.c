@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
+#include "sector_perm.h"
 #include "patterns.h"
 #include "variants.h"
 
@@ -57,10 +58,31 @@ static int one_access(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a, int
     return 1;
 }
 
-/* The load patterns (one LDG of a) and the write patterns (one STG of out). */
+/* The random gather's permutation (sector_perm.h), kept per thread for the
+ * (N, seed) of the last call, as readonly's random_access keeps it. */
+static _Thread_local sf_perm perm_cache;
+static _Thread_local int perm_ready;
+
+/* The load patterns (one LDG of a) and the write patterns (one STG of out).
+ * The random gather permutes a warp's words at once: the same ro_perm values
+ * (sf_perm_many), several times faster than one lane at a time. */
 static int g_load_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
 {
-    return one_access(c, w, k, a, SF_LD, 0, load_word);
+    if (c->v->param != PT_RANDOM || k > 0)
+        return one_access(c, w, k, a, SF_LD, 0, load_word);
+    if (!perm_ready || perm_cache.n != c->n || perm_cache.seed != c->p->seed) {
+        sf_perm_init(&perm_cache, c->n, c->p->seed);
+        perm_ready = 1;
+    }
+    uint64_t x[32];
+    unsigned m = 0;
+    SF_FOR_LANES(c, w, t, l)
+        x[m++] = t;   /* the working lanes are 0 .. m - 1 */
+    sf_perm_many(&perm_cache, x, m);
+    sf_acc_begin(a, SF_LD, 0, 4);
+    for (unsigned l = 0; l < m; l++)
+        sf_acc_lane(a, l, 4 * x[l]);
+    return 1;
 }
 
 static int g_write_pattern(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
@@ -128,14 +150,61 @@ static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
     return 0;
 }
 
+/*
+ * The offset patterns (offset_*: loads of a[t + off]; write_offset: stores
+ * of out[t + off]) counted without their L2 walk: the L1 side of the whole
+ * blocks by sf_count_blocks (each block is the one before it moved by
+ * 128 WPB floats), the partial block walked, and the DRAM in closed form.
+ * Why the closed form is the walk's LRU, to the sector: thread t touches
+ * word t + off and there is one instruction per warp, so the walk (blocks in
+ * order, warps in order) meets the words [off, off + items) in increasing
+ * order, and a warp's 128 B span one line or two.  A line is touched by one
+ * warp or by two that follow each other, with no other line between its
+ * first and its last touch; so with room for 2 lines it is never evicted
+ * while it is still to be touched, and it leaves in the order of its number.
+ * Loads: each granule touched is fetched once (L1 hits only skip sectors
+ * whose granule the block just fetched), so the DRAM reads are the granules
+ * of the byte range times their sectors.  Stores: the lines still resident
+ * at the end are the last cap lines of the range, and the walk writes back
+ * only the lines it evicts: the first ones, whole lines but for the first;
+ * every sector of theirs is dirty, and only the first can be partial (the
+ * range ends past them).  Tested against the walk (test_sector_count.c).
+ */
+static int offset_stream(const sf_ctx *c, sf_blocks *B, sf_prediction *out, uint64_t tpb, int store,
+                         char *err, size_t errlen)
+{
+    const uint64_t cap = c->p->l2_bytes / 128, full = c->items / tpb;
+    if (cap < 2)
+        return 1;   /* the walk's L2 of one line: the run below walks it */
+    if (!B)
+        return 0;
+    if (sf_count_blocks(B, 0, full, err, errlen) ||
+        sf_count_blocks(B, full, out->blocks - full, err, errlen))
+        return -1;
+    const uint64_t lo = 4 * c->cfg, hi = 4 * (c->cfg + c->items);   /* the bytes touched */
+    if (!store) {
+        const uint64_t g = c->p->granule_bytes;
+        out->dram_read_sectors = (double)(((hi - 1) / g - lo / g + 1) * (g / 32));
+        return 0;
+    }
+    const uint64_t first = lo / 128, lines = (hi - 1) / 128 - first + 1;
+    if (lines > cap) {
+        const uint64_t end = (first + lines - cap) * 128;   /* the evicted lines end here */
+        out->dram_write_sectors = (double)(end / 32 - lo / 32);
+        out->dram_partial_sectors = lo % 32 ? 1 : 0;
+    }
+    return 0;
+}
+
 /* The walk's numbers without the walk (fam_model.count, sf_count_run): every
  * pattern but the random gather gives lane l of warp w an address that is
  * a constant times t (or w) plus what depends on l and the configuration
  * only, so each block whose lanes all work is the one before it moved by
  * one block's worth of that constant: one run of those blocks, then the
  * partial one.  reread (warps in pairs) and write_range64 (64 B a warp)
- * move by whole lines only when WPB is even; else, and for the random
- * gather, the walk predicts. */
+ * move by whole lines only when WPB is even; else the walk predicts.  The
+ * random gather's blocks are all different: sf_count_loads takes each once,
+ * the offset patterns have a closed form (offset_stream). */
 static int patterns_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, char *err,
                           size_t errlen)
 {
@@ -145,10 +214,17 @@ static int patterns_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, cha
     int array = 0;
     if (v->gen == g_load_pattern) {
         switch (v->param) {
-        case PT_RANDOM: return 1;
+        case PT_RANDOM:   /* loads only: every block once, the L2 as times */
+            return B ? sf_count_loads(B, err, errlen) : 0;
         case PT_SPREAD: case PT_STRADDLE: step = wpb * 512; break;
         case PT_REREAD: if (wpb % 2) return 1; step = wpb / 2 * 512; break;
-        default: step = tpb * 4; break;   /* coalesced, permuted, offset, broadcast */
+        case PT_OFFSET: {
+            const int r = offset_stream(c, B, out, tpb, 0, err, errlen);
+            if (r <= 0) return r;
+            step = tpb * 4;
+            break;
+        }
+        default: step = tpb * 4; break;   /* coalesced, permuted, broadcast */
         }
     } else if (v->gen == g_write_pattern) {
         array = 1;
@@ -156,7 +232,13 @@ static int patterns_count(const sf_ctx *c, sf_blocks *B, sf_prediction *out, cha
         case PT_W_SCATTER192: step = wpb * 256; break;
         case PT_W_RANGE64: if (wpb % 2) return 1; step = wpb * 64; break;
         case PT_W_STRIDED: step = tpb * c->cfg * 4; break;
-        default: step = tpb * 4; break;   /* coalesced, offset */
+        case PT_W_OFFSET: {
+            const int r = offset_stream(c, B, out, tpb, 1, err, errlen);
+            if (r <= 0) return r;
+            step = tpb * 4;
+            break;
+        }
+        default: step = tpb * 4; break;   /* coalesced */
         }
     } else {
         const unsigned F = v->param & 15, form = v->param >> 4;
