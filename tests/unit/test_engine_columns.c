@@ -16,13 +16,14 @@
 #include "../../src/engine/columns.c"
 
 /* The header and rows as engine.c wrote them (commit 9a07e12), and after
- * them the three columns of the adaptive launch count (issue 37). */
+ * them the three columns of the adaptive launch count and overhead_met
+ * (issue 37) and the --batch-file line of the row (batch_line). */
 static const char *OLD_HEADER =
     "kernel\tn\tsmem_bytes\twarps_per_block\tblocks_per_sm\tkernel_ms\tkernel_ms_min\t"
     "kernel_ms_max\tbw_GBps\tpct_peak\tsm_clock_MHz\tlat_mean_cycles\tlat_p50_cycles\t"
     "lat_p95_cycles\tvalid\tlog\tconfig\tsample\tinstr_ms\tinstr_ms_min\tinstr_ms_max\t"
     "overhead_pct\trecords\tbytes_read\tbytes_written\tkernel_fn\tregs\tblocks\tflops\t"
-    "gflops\tlaunches\tkernel_ms_ci_lo\tkernel_ms_ci_hi\toverhead_met\n";
+    "gflops\tlaunches\tkernel_ms_ci_lo\tkernel_ms_ci_hi\toverhead_met\tbatch_line\n";
 
 static void old_ok_row(FILE *f, const eng_row *r)
 {
@@ -40,22 +41,23 @@ static void old_ok_row(FILE *f, const eng_row *r)
         for (int i = 0; i < 3; i++) snprintf(lat[i], sizeof lat[i], "nan");
     }
     fprintf(f, "%s\t%llu\t%u\t%u\t%d\t%.4f\t%.4f\t%.4f\t%.1f\t%.1f\t%.0f\t%s\t%s\t%s\tok\t%s\t"
-               "%s\t%s\t%s\t%s\t%s\t%s\t%llu\t%.0f\t%.0f\t%s\t%d\t%llu\t%.0f\t%.1f\t%llu\t%.4f\t%.4f\t%s\n",
+               "%s\t%s\t%s\t%s\t%s\t%s\t%llu\t%.0f\t%.0f\t%s\t%d\t%llu\t%.0f\t%.1f\t%llu\t%.4f\t%.4f\t%s\t%llu\n",
             r->kernel, (unsigned long long)r->n, r->smem_bytes, r->warps_per_block, r->blocks_per_sm,
             r->kernel_ms, r->kernel_ms_min, r->kernel_ms_max, r->bw_GBps, r->pct_peak, r->sm_clock_MHz,
             lat[0], lat[1], lat[2], r->log, r->config, smp, ims[0], ims[1], ims[2], ovh,
             (unsigned long long)r->records, r->bytes_read, r->bytes_written, r->kernel_fn, r->regs,
             (unsigned long long)r->blocks, r->flops, r->gflops, (unsigned long long)r->launches,
-            r->kernel_ms_ci_lo, r->kernel_ms_ci_hi, r->probed ? (r->overhead_met ? "1" : "0") : "-");
+            r->kernel_ms_ci_lo, r->kernel_ms_ci_hi, r->probed ? (r->overhead_met ? "1" : "0") : "-",
+            (unsigned long long)r->batch_line);
 }
 
 static void old_fail_row(FILE *f, const eng_row *r)
 {
     fprintf(f, "%s\t%llu\t%u\t%u\t%d\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tFAIL\t-\t%s\t"
-               "-\tnan\tnan\tnan\tnan\t0\t%.0f\t%.0f\t%s\t%d\t%llu\t%.0f\tnan\t-\tnan\tnan\t-\n",
+               "-\tnan\tnan\tnan\tnan\t0\t%.0f\t%.0f\t%s\t%d\t%llu\t%.0f\tnan\t-\tnan\tnan\t-\t%llu\n",
             r->kernel, (unsigned long long)r->n, r->smem_bytes, r->warps_per_block, r->blocks_per_sm,
             r->config, r->bytes_read, r->bytes_written, r->kernel_fn, r->regs,
-            (unsigned long long)r->blocks, r->flops);
+            (unsigned long long)r->blocks, r->flops, (unsigned long long)r->batch_line);
 }
 
 /* What f wrote (f from open_memstream), as a string the caller frees. */
@@ -181,7 +183,7 @@ int main(void)
     }
     strcat(names, "\n");
     CHECK_EQ_I(bad, 0);
-    CHECK_EQ_I(lines, 34);
+    CHECK_EQ_I(lines, 35);
     CHECK(strcmp(names, OLD_HEADER) == 0);
     free(list);
     free(header);
