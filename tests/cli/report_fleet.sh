@@ -35,7 +35,10 @@ bw() {   # bw DIR F
 }
 one() {   # one DIR K
     mkdir -p "\$1"
-    tar -C "$H100" --exclude=./runlogs --exclude=./legacy --exclude=./examples -cf - . | tar -C "\$1" -xf -
+    # (not sectors_readonly.tsv: its model prediction takes seconds a GPU, and
+    # the fleet page does not depend on it)
+    tar -C "$H100" --exclude=./runlogs --exclude=./legacy --exclude=./examples --exclude=./sectors_readonly.tsv \
+        -cf - . | tar -C "\$1" -xf -
     sed -e "s/^device_ordinal.*/device_ordinal\t\$2/" -e "s/^device_uuid.*/device_uuid\tGPU-\${2}0000000-0000-0000-0000-000000000000/" \
         "$H100/device.tsv" >"\$1/device.tsv"
     case \$2 in   # the read bandwidth x f, its time / f: the launches move the same bytes
