@@ -122,6 +122,11 @@ if [ "$FAMILY" = all ]; then
     [ -n "$L2F" ] && args+=(--l2-fetch "$L2F")
     [ $QUICK = 1 ] && args+=(--quick)
     GATES=$(mktemp -d "${TMPDIR:-/tmp}/ncu_gates.XXXXXX") || die "mktemp failed"
+    # what this ncu can collect, asked once for every family (an ncu start,
+    # seconds on the H100, that each family would otherwise pay in turn)
+    if command -v ncu >/dev/null 2>&1 && ncu --query-metrics >"$GATES/query_metrics.txt" 2>&1; then
+        export WARPLAT_NCU_QUERY=$GATES/query_metrics.txt
+    fi
     prev="" pids=()
     for f in $MODELLED; do
         gate=(--gate-done "$GATES/$f")
@@ -155,10 +160,15 @@ GRANULE=${L2F:-64}   # the model's DRAM granule; readonly measures it below
 
 mkdir -p "$OUTDIR/ncu" || die "cannot create $OUTDIR/ncu"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ncu_profile.XXXXXX") || die "mktemp failed"
-gate_wait   # with all: the GPU is the previous family's until its gate opens
 
-# The metrics: the model's list, less what this ncu lacks.
-if ncu --query-metrics >"$WORK/query_metrics.txt" 2>&1 &&
+# The metrics: the model's list, less what this ncu lacks (all asked ncu
+# once for every family: WARPLAT_NCU_QUERY).
+if [ -n "${WARPLAT_NCU_QUERY:-}" ] && [ -s "$WARPLAT_NCU_QUERY" ]; then
+    cp "$WARPLAT_NCU_QUERY" "$WORK/query_metrics.txt"
+else
+    ncu --query-metrics >"$WORK/query_metrics.txt" 2>&1
+fi
+if [ -s "$WORK/query_metrics.txt" ] &&
    METRICS=$(bin/sector_model --metrics "$FAMILY" --ncu-query "$WORK/query_metrics.txt"); then
     :
 else
@@ -184,6 +194,8 @@ KERNELS=$(bin/tsv meta "$WORK/recipe.tsv" kernel_regex) && [ -n "$KERNELS" ] ||
 # launches in $WORK/ext.tsv, bin/ncu_extract), then split per run of the
 # recipe by the rows' batch_line (bin/sector_model --ncu-split): $WORK/NAME_runs.tsv
 # and $WORK/NAME.tsv, the tables each run had when it was a process of its own.
+gate_wait   # with all: the GPU is the previous family's until its gate opens
+T_NCU=$SECONDS
 echo "ncu_profile.sh: $FAMILY: the recipe's runs ($(bin/tsv get "$WORK/recipe.tsv" run | paste -sd' ')) in one ncu process: $PROG --batch-file $WORK/$FAMILY.batch --reps 1 --warmup 0" >&2
 for attempt in 1 2; do
     rm -f "$WORK/$FAMILY.csv" "$WORK/runs.tsv"
@@ -206,6 +218,9 @@ for attempt in 1 2; do
     die "$FAMILY: ncu or $PROG failed (exit $rc)"
 done
 gate_open   # the GPU is the next family's
+# how long ncu held the GPU, and its replay passes per profiled kernel
+passes=$(grep -o '[0-9]* passes' "$WORK/$FAMILY.out" | sort | uniq -c | awk '{printf "%s%s x %s passes", sep, $1, $2; sep=", "}')
+echo "ncu_profile.sh: $FAMILY: ncu took $((SECONDS - T_NCU)) s (${passes:-no pass count in its output})" >&2
 bin/ncu_extract "$WORK/$FAMILY.csv" --metrics "$METRICS" --kernel "$KERNELS" >"$WORK/ext.tsv" ||
     die "$FAMILY: could not read the ncu log"
 bin/sector_model --ncu-split "$FAMILY" --recipe "$WORK/recipe.tsv" --runs "$WORK/runs.tsv" \

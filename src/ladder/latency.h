@@ -64,6 +64,14 @@ void latency_build_chain(void *d_chain, const uint32_t *d_succ, uint64_t lines,
                          uint32_t spacing_bytes);
 
 /*
+ * Read `bytes` of d_buf (a multiple of 16; device memory the chase never
+ * touches) through the L2 on every SM: what the L2 held, the chain's lines
+ * chain_build left there included, is evicted.  d_sink: one device word.
+ * Asynchronous (stream 0); the launch is checked.
+ */
+void latency_flush_l2(const void *d_buf, uint64_t bytes, unsigned *d_sink);
+
+/*
  * Ask for the largest L1 (shared-memory carveout 0 %) for both chase kernels.
  * Returns the carveout asked for, in percent.
  */

@@ -49,6 +49,10 @@
 #define QUICK_REPS           3u
 #define QUICK_WARMUP_MAX     (1ull << 19)
 #define DEF_SPACING          128u
+/* Past twice the L2, the warm-up is at most this many links, after the L2
+ * has been swept with FLUSH_L2S times its size of another buffer. */
+#define FAR_WARMUP_MAX       (1ull << 16)
+#define FLUSH_L2S            4u
 #define DEF_SEED             1ull
 
 typedef struct options {
@@ -85,7 +89,7 @@ static const cli_opt OPTS[] = {
     {"--spacing", 0, CLI_COUNT, 0, 1u << 30, 0, 0, &A.spacing, "BYTES", "bytes between visited elements, a multiple of 8 (default 128)", 0, 0},
     {"--loads", 0, CLI_COUNT, 0, 1u << 24, 0, 0, &A.loads, "K", "timed dependent loads per repetition, a multiple of 8\n(default 4096; 2048 with --quick)", 0, &A.set_loads},
     {"--reps", 0, CLI_U64, 1, LATENCY_MAX_REPS, 0, 0, &A.reps, "R", "timed repetitions per size; the median is kept\n(default 5; 3 with --quick)", 0, &A.set_reps},
-    {"--warmup", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &A.warmup, "N", "most untimed warm-up loads: min(lines, N)\n(default 1M; 512K with --quick)", 0, &A.set_warmup},
+    {"--warmup", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &A.warmup, "N", "most untimed warm-up loads: min(lines, N), at most 64K\npast twice the L2, which is swept first (default 1M;\n512K with --quick)", 0, &A.set_warmup},
     {"--warp", 0, CLI_FLAG, 0, 0, 0, 0, &A.warp, 0, "launch one warp of which lane 0 chases (default: 1 thread)", 0, 0},
     {"--device", 0, CLI_U64, 0, 1023, 0, 0, &A.device, "D", "CUDA device ordinal (default 0)", 0, 0},
     {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &A.seed, "S", "seed of the random permutations (default 1)", 0, 0},
@@ -267,7 +271,7 @@ typedef struct row {
 /* Write the table through outfile (whole or not at all).  0 or -1
  * (message printed). */
 static int write_table(const char *path, const warplog_header *h, const options *o,
-                       const row *rows, size_t n, uint64_t warmup_max)
+                       const row *rows, size_t n, uint64_t warmup_max, uint64_t l2_bytes)
 {
     outfile out;
     char err[4400];
@@ -279,7 +283,14 @@ static int write_table(const char *path, const warplog_header *h, const options 
     warplog_header_print(f, h, "# ");
     fprintf(f, "# load\t%s\n", o->kind == LATENCY_LOAD_CA ? "ld.global.ca.u64" : "ld.global.cg.u64");
     fprintf(f, "# spacing_bytes\t%u\n", o->spacing);
-    fprintf(f, "# warmup_loads\tmin(lines, %llu)\n", (unsigned long long)warmup_max);
+    if (l2_bytes > 0)
+        fprintf(f, "# warmup_loads\tmin(lines, %llu); above %llu bytes min(lines, %llu) after "
+                   "reading %llu bytes of another buffer through the L2\n",
+                (unsigned long long)warmup_max, (unsigned long long)(2 * l2_bytes),
+                (unsigned long long)(warmup_max < FAR_WARMUP_MAX ? warmup_max : FAR_WARMUP_MAX),
+                (unsigned long long)(FLUSH_L2S * l2_bytes));
+    else
+        fprintf(f, "# warmup_loads\tmin(lines, %llu)\n", (unsigned long long)warmup_max);
     fprintf(f, "# chasing_threads\t1 of %u\n", o->threads);
     fprintf(f, "# cycles_per_load\tmedian over reps of (clock64 after - before) / loads\n");
     fprintf(f, "# ns_per_load\tcycles_per_load * 1000 / SM MHz; MHz measured per size from "
@@ -306,7 +317,33 @@ typedef struct chase {
     uint32_t *d_succ;
     latency_result *d_res;
     double *tmpv;               /* one rep's cycles per load, for the median */
+    uint64_t l2_bytes;          /* the device's L2 (0: unknown, no far rule) */
+    void *d_flush;              /* FLUSH_L2S * l2_bytes the chase never touches */
+    unsigned *d_sink;
 } chase;
+
+/* Whether a working set is far past the L2: more than twice its size. */
+static int far_set(const chase *c, uint64_t bytes)
+{
+    return c->l2_bytes > 0 && bytes > 2 * c->l2_bytes;
+}
+
+/* The untimed links before the timed ones.  A set that a cache can hold is
+ * walked whole (up to --warmup), so it is resident there.  A set more than
+ * twice the L2 misses in the L2 wherever the chase is, as a cycle longer
+ * than an LRU cache always does (latency_ca.tsv: 680 cycles from 67 MB to
+ * 4 GB on the H100), and the timed loads go on to lines the warm-up never
+ * touched: its 2^20 links at DRAM latency (0.35 s a size) bought only the
+ * eviction of what chain_build left in the L2.  That is done by reading
+ * another buffer through the L2 instead (microseconds), and 2^16 links
+ * still warm the TLBs. */
+static uint64_t warmup_links(const options *o, const chase *c, uint64_t bytes, uint64_t lines)
+{
+    uint64_t warm = lines < o->warmup_max ? lines : o->warmup_max;
+    if (far_set(c, bytes) && warm > FAR_WARMUP_MAX)
+        warm = FAR_WARMUP_MAX;
+    return warm;
+}
 
 /* Chase one working set of bytes and fill its row: 0, or -1 after a
  * sentence (the chain check failed, or the clocks did not advance). */
@@ -320,9 +357,11 @@ static int measure_size(const options *o, chase *c, uint64_t bytes, row *out)
 
     ENG_CUDA(cudaMemcpy(c->d_succ, c->succ, lines * sizeof *c->succ, cudaMemcpyHostToDevice));
     latency_build_chain(c->d_chain, c->d_succ, lines, o->spacing);
+    if (far_set(c, bytes))
+        latency_flush_l2(c->d_flush, FLUSH_L2S * c->l2_bytes, c->d_sink);
     ENG_CUDA(cudaDeviceSynchronize());
 
-    const uint64_t warm = lines < o->warmup_max ? lines : o->warmup_max;
+    const uint64_t warm = warmup_links(o, c, bytes, lines);
     latency_chase(o->kind, o->threads, c->d_chain, cycle_at(&cy, 0), o->spacing, warm, o->loads, o->reps,
                   c->d_res);
     ENG_CUDA(cudaDeviceSynchronize());
@@ -427,7 +466,9 @@ int main(int argc, char **argv)
 
     size_t free_b = 0, total_b = 0;
     ENG_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    const uint64_t need = max_bytes + max_lines * sizeof(uint32_t) + (1u << 20);
+    chase c = {0};
+    c.l2_bytes = h.l2_bytes;
+    const uint64_t need = max_bytes + max_lines * sizeof(uint32_t) + FLUSH_L2S * c.l2_bytes + (1u << 20);
     if (need > free_b) {
         char a[32], b[32];
         fprintf(stderr, PROG ": the largest working set needs %s of device memory, "
@@ -436,7 +477,6 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    chase c = {0};
     c.succ = malloc(max_lines * sizeof *c.succ);
     row *rows = calloc(npts, sizeof *rows);
     if (!c.succ || !rows) {
@@ -446,6 +486,11 @@ int main(int argc, char **argv)
     ENG_CUDA(cudaMalloc(&c.d_chain, max_bytes));
     ENG_CUDA(cudaMalloc((void **)&c.d_succ, max_lines * sizeof *c.d_succ));
     ENG_CUDA(cudaMalloc((void **)&c.d_res, sizeof *c.d_res));
+    if (far_set(&c, max_bytes)) {
+        ENG_CUDA(cudaMalloc(&c.d_flush, FLUSH_L2S * c.l2_bytes));
+        ENG_CUDA(cudaMemset(c.d_flush, 0x5a, FLUSH_L2S * c.l2_bytes));
+        ENG_CUDA(cudaMalloc((void **)&c.d_sink, sizeof *c.d_sink));
+    }
     /* the chase writes the cycles of its reps only: the rest of the result
      * is copied back too, so it starts as zeros, not as whatever was there */
     ENG_CUDA(cudaMemset(c.d_res, 0, sizeof *c.d_res));
@@ -467,13 +512,15 @@ int main(int argc, char **argv)
         mhz[i] = rows[i].sm_MHz;
     }
     ENG_CUDA(cudaFree(c.d_res));
+    ENG_CUDA(cudaFree(c.d_flush));
+    ENG_CUDA(cudaFree(c.d_sink));
     ENG_CUDA(cudaFree(c.d_succ));
     ENG_CUDA(cudaFree(c.d_chain));
 
     fill_run_header(&h, &o, kname, npts, max_lines, carveout, stats_median_inplace(mhz, npts));
     char path[4096];
     if (table_path(&o, h.device_name, path, sizeof path) != 0) return 1;
-    if (write_table(path, &h, &o, rows, npts, o.warmup_max) != 0)
+    if (write_table(path, &h, &o, rows, npts, o.warmup_max, c.l2_bytes) != 0)
         return 1;
     fprintf(stderr, PROG ": SM clock %.0f MHz (measured); wrote %s\n", h.sm_clock_measured_MHz, path);
 
