@@ -16,8 +16,10 @@
 #                   default: the driver's, 64 B on the H100); the model is told
 #   --quick         fewer ncu runs (make report's --quick): readonly at the
 #                   driver's fetch granularity only and strides 1 and 32;
-#                   the stencil's first four lab geometries; copy and patterns
-#                   as usual (one ncu run each)
+#                   the stencil's first four lab geometries; copy at strides
+#                   1, 2, 4, 32 and batches 1, 4; patterns at offsets 0, 1, 4,
+#                   16, 31, 32 and strides 1, 2, 32 (ncu costs a fifth to a
+#                   quarter of a second per profiled launch)
 #   --gate-wait F, --gate-done F
 #                   (all passes them) profile once file F exists; write F once
 #                   this family's ncu run is over
@@ -25,7 +27,7 @@
 # The runs are the family's ncu recipe, data of its model
 # (src/families/NAME/model.c; bin/sector_model --ncu-recipe FAMILY prints
 # them): copy and patterns profile every modelled variant in every default
-# configuration (1 run); the stencil runs once per lab geometry (16 runs, 4
+# configuration (1 run; with --quick fewer configurations); the stencil runs once per lab geometry (16 runs, 4
 # with --quick); readonly once per fetch limit and per stride (13 runs, 4
 # with --quick).  Every run of a family is one line of one engine
 # --batch-file (bin/sector_model --ncu-recipe --batch-file), so each family

@@ -103,6 +103,12 @@ typedef enum sf_ncu_output {
  * "{V}" the modelled variants the program has, comma-separated, and "{V|}"
  * the same joined by '|' (for the kernel regex).
  */
+/* Which runs of an ncu recipe a --quick report profiles (sf_ncu_run.quick). */
+enum { SF_NCU_FULL = 0, SF_NCU_BOTH = 1, SF_NCU_QUICK = 2 };
+
+/* Whether run r is in the recipe's short set (quick) or its full set. */
+#define SF_NCU_IN(r, quick) ((quick) ? (r)->quick != SF_NCU_FULL : (r)->quick != SF_NCU_QUICK)
+
 typedef struct sf_ncu_run {
     const char *run;        /* its name: the raw logs' (ncu/FAMILY_RUN.csv) */
     const char *args;       /* the program's arguments, before --reps 1 --warmup 0 */
@@ -110,7 +116,8 @@ typedef struct sf_ncu_run {
     int l2_fetch;           /* -1: the script's --l2-fetch; 0: the driver's; 32, 64, 128 */
     const char *compare;    /* bin/sector_compare's options for this run */
     sf_ncu_output output;
-    int quick;              /* 1: also in --quick */
+    int quick;              /* SF_NCU_FULL: only without --quick; SF_NCU_BOTH:
+                             * also in --quick; SF_NCU_QUICK: only in --quick */
 } sf_ncu_run;
 
 /*

@@ -153,7 +153,7 @@ int sf_recipe_write(FILE *f, FILE *batch, const struct fam_model *m, int quick, 
 {
     char args[4096], kernel[4096], all[8192] = "";
     for (size_t i = 0; i < m->nncu; i++) {   /* the one process's kernels: every run's */
-        if (quick && !m->ncu[i].quick)
+        if (!SF_NCU_IN(&m->ncu[i], quick))
             continue;
         if (sf_recipe_expand(m->ncu[i].kernel, n, wpb, variants, kernel, sizeof kernel, err, errlen))
             return -1;
@@ -168,7 +168,7 @@ int sf_recipe_write(FILE *f, FILE *batch, const struct fam_model *m, int quick, 
     long line = 0;
     for (size_t i = 0; i < m->nncu; i++) {
         const sf_ncu_run *r = &m->ncu[i];
-        if (quick && !r->quick)
+        if (!SF_NCU_IN(r, quick))
             continue;
         if (sf_recipe_expand(r->args, n, wpb, variants, args, sizeof args, err, errlen) ||
             sf_recipe_expand(r->kernel, n, wpb, variants, kernel, sizeof kernel, err, errlen))

@@ -79,8 +79,16 @@ static void test_recipes(void)
     CHECK_EQ_I(rows("copy", 0, t, sizeof t), 1);
     CHECK_STR_HAS(t, "# kernel_regex\t(^copy_(v1|v2)(_b[0-9]+)?$)\nrun\targs\tkernel\tl2_fetch\tcompare\toutput\tline\n");
     CHECK_STR_HAS(t, "main\t1e7 0 4 --kernel v1,v2\t^copy_(v1|v2)(_b[0-9]+)?$\t-\t--family copy\tsectors\t1\n");
+    CHECK(strstr(t, "--stride 1,2,4,32") == NULL);   /* the quick run is --quick's alone */
+    /* --quick: its own run, fewer strides and batches, never the full one */
     CHECK_EQ_I(rows("copy", 1, t, sizeof t), 1);
+    CHECK_STR_HAS(t, "quick\t1e7 0 4 --kernel v1,v2 --stride 1,2,4,32 --batch 1,4\t^copy_(v1|v2)(_b[0-9]+)?$\t-\t"
+                  "--family copy\tsectors\t1\n");
+    CHECK(strstr(t, "main\t") == NULL);
     CHECK_EQ_I(rows("patterns", 0, t, sizeof t), 1);
+    CHECK(strstr(t, "--offset") == NULL && strstr(t, "main\t") != NULL);
+    CHECK_EQ_I(rows("patterns", 1, t, sizeof t), 1);
+    CHECK_STR_HAS(t, "quick\t1e7 0 4 --kernel v1,v2 --offset 0,1,4,16,31,32 --stride 1,2,32\t");
     /* the stencil: the lab's 16 geometries, 4 with --quick */
     CHECK_EQ_I(rows("stencil", 0, t, sizeof t), 16);
     CHECK_STR_HAS(t, "32x32_r2_lead_ld\t32 32 0 4 --kernel v1,v2 --radius 2 --lead-pad "

@@ -315,10 +315,14 @@ static const sf_lab COPY_LABS[] = {
 /* ------------------------------------------------------------ ncu recipe */
 
 /* One run: every modelled variant in every default configuration; a
- * configuration may have a kernel of its own (_b<batch>). */
+ * configuration may have a kernel of its own (_b<batch>).  --quick: the
+ * strides 1, 2, 4 and 32 and the batches 1 and 4 (24 profiled launches
+ * instead of 55: ncu costs about a quarter of a second a launch). */
 static const sf_ncu_run COPY_NCU[] = {
     { "main", "{N} 0 {WPB} --kernel {V}", "^copy_({V|})(_b[0-9]+)?$", -1, "--family copy",
-      SF_NCU_SECTORS, 1 },
+      SF_NCU_SECTORS, SF_NCU_FULL },
+    { "quick", "{N} 0 {WPB} --kernel {V} --stride 1,2,4,32 --batch 1,4", "^copy_({V|})(_b[0-9]+)?$", -1,
+      "--family copy", SF_NCU_SECTORS, SF_NCU_QUICK },
 };
 
 const struct fam_model fam_model_copy = {
