@@ -7,6 +7,16 @@
 #include "sbuf.h"
 #include "warplog.h"
 
+uint32_t sampling_next_k(uint32_t K, double overhead_pct, double max_pct, uint32_t kmax)
+{
+    uint64_t next = 2 * (uint64_t)(K ? K : 1);
+    if (max_pct > 0 && overhead_pct > max_pct) {
+        const double want = (double)K * overhead_pct / (0.75 * max_pct);
+        while (next < kmax && (double)next < want) next *= 2;
+    }
+    return next > kmax ? kmax : (uint32_t)next;
+}
+
 uint32_t sampling_runs(uint32_t K, uint32_t base)
 {
     if (base == 0) base = 1;

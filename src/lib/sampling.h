@@ -30,6 +30,16 @@ extern "C" {
  * K = base: K / base, at least 1 (base 0 counts as 1). */
 uint32_t sampling_runs(uint32_t K, uint32_t base);
 
+/*
+ * The next K the engine's --sample auto search tries after the probes cost
+ * overhead_pct at K, above max_pct: at least 2 K, and as far as the K whose
+ * overhead this one predicts at three quarters of max_pct (the cost is about
+ * proportional to the blocks recorded, 1 in K; a fixed part only makes the
+ * step fall short, and the search goes on from there), in powers of two,
+ * never past kmax.
+ */
+uint32_t sampling_next_k(uint32_t K, double overhead_pct, double max_pct, uint32_t kmax);
+
 /* The verdict of one variant. */
 typedef struct sampling_conv {
     const char *variant;          /* points into the table */

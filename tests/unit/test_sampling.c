@@ -21,6 +21,18 @@ int main(void)
     CHECK_EQ_U(sampling_runs(1, 32), 1);
     CHECK_EQ_U(sampling_runs(4, 0), 4);
 
+    /* the auto search's next K: at least twice as sparse; as far as the K
+     * the overhead scales to 3/4 of the bound (40 % at K = 2, bound 1 %:
+     * 2 x 40 / 0.75 = 106.7, so 128); never past kmax */
+    CHECK_EQ_U(sampling_next_k(2, 40.0, 1.0, 1024), 128);
+    CHECK_EQ_U(sampling_next_k(2, 40.0, 1.0, 64), 64);
+    CHECK_EQ_U(sampling_next_k(16, 1.2, 1.0, 1024), 32);    /* 25.6: one doubling */
+    CHECK_EQ_U(sampling_next_k(16, 1.6, 1.0, 1024), 64);    /* 34.1 */
+    CHECK_EQ_U(sampling_next_k(16, 3.0, 1.0, 1024), 64);    /* exactly 64 */
+    CHECK_EQ_U(sampling_next_k(16, 0.5, 1.0, 1024), 32);    /* within: a plain doubling */
+    CHECK_EQ_U(sampling_next_k(16, 5.0, 0.0, 1024), 32);    /* no bound: doubling */
+    CHECK_EQ_U(sampling_next_k(1u << 20, 9.0, 1.0, 1u << 20), 1u << 20);
+
     /* the bundled H100 table (baseline's rows; its default-K row last, in
      * the old layout without label): 64 and 256 are the sparsest two;
      * p50 711 / 712: 100 (712 / 711 - 1) = 0.1406%; p95 941 / 905 - 1 =
