@@ -37,9 +37,10 @@
 #include "kernels.cuh"
 #include "patterns.h"
 
-/* [op] -> [width][hint][unroll][mode] */
-static ce_table *const CE_KERNELS[5] = {&ce_kernels_read, &ce_kernels_write, &ce_kernels_copy,
-                                        &ce_kernels_triad, &ce_kernels_dot};
+/* [op][width] -> [hint][unroll][mode] */
+#define CE_WIDTHS(OPN) {&ce_kernels_##OPN##_w1, &ce_kernels_##OPN##_w2, &ce_kernels_##OPN##_w4}
+static ce_table *const CE_KERNELS[5][3] = {CE_WIDTHS(read), CE_WIDTHS(write), CE_WIDTHS(copy),
+                                           CE_WIDTHS(triad), CE_WIDTHS(dot)};
 
 static __host__ __device__ __forceinline__ float ce_value(uint64_t i, int which)
 {
@@ -139,7 +140,7 @@ static const void *ce_kernel(int v, int cfg, eng_mode m)
     if (v == CE_MEMCPY || m == ENG_PROBE) return NULL;
     const ce_conf c = ce_conf_of(cfg);
     if (c.w < 0 || c.u < 0) return NULL;
-    return (*CE_KERNELS[v])[c.w][c.h][c.u][m == ENG_CHECK ? 1 : 0];
+    return (*CE_KERNELS[v][c.w])[c.h][c.u][m == ENG_CHECK ? 1 : 0];
 }
 
 static const double CE_BYTES[CE_NVARIANTS][2] = {  /* per element: read, written */

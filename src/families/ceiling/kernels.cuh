@@ -1,10 +1,11 @@
 /*
  * kernels.cuh - the ceiling family's kernels (ceiling.cu is the family):
- * one template body per operation, width, unroll and hint.  The five
- * operations are instantiated in five files (k_read.cu ... k_dot.cu), so
- * that nvcc compiles them in parallel: in one file, their 450 kernels took
- * 22 s, the longest step of the build.  Each file exports its table of
- * kernels, [width][hint][unroll][mode: clean, check].
+ * one template body per operation, width, unroll and hint.  Each operation
+ * and width is instantiated in a file of its own (k_read_w1.cu ...
+ * k_dot_w4.cu, 15 files), so that nvcc compiles them in parallel: in one
+ * file, their 450 kernels took 22 s, the longest step of the build; in a
+ * file per operation 10 to 12 s each.  Each file exports its table of
+ * kernels, [hint][unroll][mode: clean, check].
  */
 #ifndef CEILING_KERNELS_CUH
 #define CEILING_KERNELS_CUH
@@ -154,25 +155,26 @@ static __device__ __forceinline__ void ce_body(const ce_args &A)
     ENG_KERNELS_NOPROBE(ceiling_##OPN##_w##W##_u##U##_h##CS, ce_##OPN##_w##W##_u##U##_h##CS, ce_args)
 #define CE_KU(OPN, OP, W, CS) CE_K(OPN, OP, W, 1, CS) CE_K(OPN, OP, W, 2, CS) CE_K(OPN, OP, W, 4, CS) \
     CE_K(OPN, OP, W, 8, CS) CE_K(OPN, OP, W, 16, CS)
-#define CE_KW(OPN, OP, CS) CE_KU(OPN, OP, 1, CS) CE_KU(OPN, OP, 2, CS) CE_KU(OPN, OP, 4, CS)
-#define CE_OP(OPN, OP) CE_KW(OPN, OP, 0) CE_KW(OPN, OP, 1) CE_KW(OPN, OP, 2)
+/* one width of an operation: every hint and unroll */
+#define CE_OPW(OPN, OP, W) CE_KU(OPN, OP, W, 0) CE_KU(OPN, OP, W, 1) CE_KU(OPN, OP, W, 2)
 
-/* [op][width index][unroll index][hint][mode: clean, check] */
+/* [hint][unroll index][mode: clean, check] of one operation and width */
 #define CE_P(OPN, W, U, CS) {(const void *)ceiling_##OPN##_w##W##_u##U##_h##CS, \
                             (const void *)ceiling_##OPN##_w##W##_u##U##_h##CS##_check}
 #define CE_PU(OPN, W, CS) {CE_P(OPN, W, 1, CS), CE_P(OPN, W, 2, CS), CE_P(OPN, W, 4, CS), \
                            CE_P(OPN, W, 8, CS), CE_P(OPN, W, 16, CS)}
-#define CE_PW(OPN) {{CE_PU(OPN, 1, 0), CE_PU(OPN, 1, 1), CE_PU(OPN, 1, 2)},   \
-                    {CE_PU(OPN, 2, 0), CE_PU(OPN, 2, 1), CE_PU(OPN, 2, 2)},   \
-                    {CE_PU(OPN, 4, 0), CE_PU(OPN, 4, 1), CE_PU(OPN, 4, 2)}}
+#define CE_PH(OPN, W) {CE_PU(OPN, W, 0), CE_PU(OPN, W, 1), CE_PU(OPN, W, 2)}
 
-typedef const void *const ce_table[3][3][5][2];
-/* one operation's kernels, defined in k_OPN.cu */
-#define CE_TABLE(OPN) extern "C" ce_table ce_kernels_##OPN
-CE_TABLE(read);
-CE_TABLE(write);
-CE_TABLE(copy);
-CE_TABLE(triad);
-CE_TABLE(dot);
+typedef const void *const ce_table[3][5][2];
+/* one operation's kernels of one width, defined in k_OPN_wW.cu: each file
+ * is one nvcc job (a file per operation took 10 to 12 s, the build's
+ * longest; the build runs them on every core) */
+#define CE_TABLE(OPN, W) extern "C" ce_table ce_kernels_##OPN##_w##W
+#define CE_TABLES(OPN) CE_TABLE(OPN, 1); CE_TABLE(OPN, 2); CE_TABLE(OPN, 4)
+CE_TABLES(read);
+CE_TABLES(write);
+CE_TABLES(copy);
+CE_TABLES(triad);
+CE_TABLES(dot);
 
 #endif
