@@ -199,11 +199,10 @@ static int median_known(const double *t, size_t n, double pct)
 /* Interleaved launches of the clean twin and (K > 0) the probe kernel:
  * at least --min-reps, at most --reps, stopping once both medians are known
  * within --precision (0: always --reps). */
-static void measure(eng_run *r, const eng_var *x, uint32_t smem, uint32_t K, eng_point *p)
+static void measure_n(eng_run *r, const eng_var *x, uint32_t smem, uint32_t K, eng_point *p,
+                      uint64_t reps, double pct)
 {
-    const uint64_t reps = r->opt.reps;
     const uint64_t min_reps = r->opt.min_reps < reps ? r->opt.min_reps : reps;
-    const double pct = r->opt.precision;
     double *tc = malloc(reps * sizeof *tc), *ti = malloc(reps * sizeof *ti);
     if (!tc || !ti) eng_die(r, "out of host memory");
     if (K) {
@@ -230,6 +229,11 @@ static void measure(eng_run *r, const eng_var *x, uint32_t smem, uint32_t K, eng
     free(ti);
 }
 
+static void measure(eng_run *r, const eng_var *x, uint32_t smem, uint32_t K, eng_point *p)
+{
+    measure_n(r, x, smem, K, p, r->opt.reps, r->opt.precision);
+}
+
 /* --sample auto starts where the log keeps --min-records; overhead starts at
  * every block.  Either makes K sparser while the overhead is too high, up to
  * the sparsest K that keeps 4096 records: to the K where the overhead
@@ -247,6 +251,16 @@ static void search_sample(eng_run *r, const eng_var *x, uint32_t smem, eng_point
             if (p->overhead_pct <= max) { p->overhead_met = 1; break; }
         }
         if (K >= kmax) break;
+    }
+    /* At the sparsest K the overhead may be above the bound by less than
+     * its own uncertainty: two medians each known within --precision make
+     * a ratio known within about 1.4 times it (float4 at WPB 8, K = 128:
+     * 1.14 % in one run, 0.92 % in another).  Measure it once more with
+     * three times the launches, each median known within a third of
+     * --precision, before saying the bound was not met. */
+    if (!p->overhead_met && p->sample >= kmax && p->overhead_pct <= 2 * max) {
+        measure_n(r, x, smem, p->sample, p, 3 * r->opt.reps, r->opt.precision / 3);
+        p->overhead_met = p->overhead_pct <= max;
     }
     if (!p->overhead_met)
         fprintf(stderr, "%s: note: %s: probe overhead %+.1f%% at the sparsest sampling tried "
