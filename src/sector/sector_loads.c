@@ -582,8 +582,13 @@ int sf_count_loads(sf_blocks *B, char *err, size_t errlen)
     const unsigned ninstr0 = warp_instructions(c, 0), nlast = warp_instructions(c, out->warps - 1);
     const unsigned ninstr = nlast > ninstr0 ? nlast : ninstr0;
     const uint64_t lines = B->lines0 + B->lines1, times = out->warps * ninstr * 32;
-    if (times >= UINT32_MAX || out->blocks >= UINT32_MAX || lines >= (1ull << 30)) {
+    if (times >= UINT32_MAX || out->blocks >= UINT32_MAX) {
         set_err(err, errlen, "%s at N = %llu: more than 2^32 touches of the L2", c->v->name,
+                (unsigned long long)p->n);
+        return -1;
+    }
+    if (lines >= (1ull << 30)) {   /* a touch keeps its sector in 32 bits */
+        set_err(err, errlen, "%s at N = %llu: more than 2^30 lines", c->v->name,
                 (unsigned long long)p->n);
         return -1;
     }
