@@ -166,7 +166,7 @@ int sf_check(const sf_variant *v, const sf_params *p, char *err, size_t errlen);
  * Cost: where the family counts (fam_model.count: classes of blocks that are
  * translations of each other, each walked once), a pass over the blocks that
  * does O(1) each, about 10 ms at N = 1e8; readonly's random gather
- * (sf_count_loads: every lane once, no list of lines) about 10 s at N = 1e8;
+ * (sf_count_loads: every lane once, on every core) about 9 s of CPU at N = 1e8;
  * else, or with p->walk, one walk over the warps (N = 1e7 in about 2 s),
  * refused beyond SF_MAX_WORK.
  */

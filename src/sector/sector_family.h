@@ -232,11 +232,17 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
  * for launches too large to walk (readonly random_access at N = 1e8, whose
  * every block is different).  A block whose lines are new to it and to the
  * block before (nearly every block of a random gather) is counted from its
- * requests' sectors and lines alone; the others are walked.  The L2 is the
- * walk's LRU kept as times (sector_sim.h, tlru): a touch costs one line's
- * entry, not a list's pointers.  0, or -1 with err.
+ * requests' sectors and lines alone; the others are walked.  Every core
+ * takes part: the blocks' L2 touches are found in tasks of consecutive
+ * blocks, then the walk's LRU is run over each task's touches from the lines
+ * it must hold at their start, and what those lines held fixed up after
+ * (sector_loads.c).  0, or -1 with err.
  */
 int sf_count_loads(sf_blocks *B, char *err, size_t errlen);
+/* The tasks sf_count_loads splits a launch into (0, the default: one per
+ * core, par_cores), whatever the cores: the tests check that the split
+ * changes nothing. */
+void sf_count_loads_split(unsigned tasks);
 /* The blocks the last sf_predict walked, counting ones included (the tests
  * check that a count walks few). */
 uint64_t sf_blocks_walked(void);

@@ -403,8 +403,8 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
         line_any = 1;
         line_sure |= !maybe;
         if (!S->no_l2) {
-            if (S->tl)
-                tlru_read(S->tl, sec[i]);
+            if (S->rec)
+                tbuf_put(S->rec, sec[i]);
             else
                 l2_read(&S->l2, sec[i]);
         }

@@ -1,7 +1,8 @@
 /*
  * sector_sim.h - the simulator's insides, shared by sector_sim.c (the walk:
- * sf_predict, sf_check) and sector_count.c (counting instead: sf_count_blocks,
- * sf_count_run).  Not part of the library's interface: sector_family.h is.
+ * sf_predict, sf_check), sector_count.c (counting instead: sf_count_blocks,
+ * sf_count_run) and sector_loads.c (sf_count_loads).  Not part of the
+ * library's interface: sector_family.h is.
  */
 #ifndef WARPLAT_SECTOR_SIM_H
 #define WARPLAT_SECTOR_SIM_H
@@ -44,30 +45,26 @@ int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule);
 void l2_free(l2sim *m);
 void l2_push_front(l2sim *m, uint32_t x);
 
-/* L2 for launches of loads only (sf_count_loads): the same LRU as l2sim,
- * kept as times instead of a list.  Every touch of a line gets the next
- * time; a line is resident while its latest touch is among the cap latest
- * touches that are their lines' latest: at or after theta, the time before
- * which every such touch has been evicted (it only grows).  live marks the
- * touches that are their lines' latest; evicting the least recently used
- * line is moving theta past the next mark.  No pointers are chased: a touch
- * reads one line's entry and writes two bits. */
-typedef struct tline {
-    uint32_t last;     /* 1 + the time of its latest touch; 0: never touched */
-    uint32_t stamp;    /* sf_count_loads: 1 + the last block that touched it */
-    uint8_t valid;     /* the sectors held, while resident (cleared when it comes back) */
-} tline;
+/* out += m x the L1 side of one block (its counts in x; sector_count.c). */
+void sim_add_counts(sf_prediction *out, const sf_prediction *x, double m);
 
-typedef struct tlru {
-    tline *line;
-    uint64_t *live;    /* a bit per time: the touch is its line's latest */
-    uint64_t t, ntimes, theta, resident, cap;
-    unsigned gsect;
-    double dram_read;
-} tlru;
+/* sf_count_loads: a block's L2 touches (the sectors of its loads that miss
+ * L1, in the walk's order), recorded instead of applied: the L1 side of a
+ * block never reads the L2, so the touches of every block can be found on
+ * every core and the L2 run over them afterwards (sector_loads.c).  Room
+ * for cap; n past cap means the bound was wrong (an error, nothing
+ * written past the room). */
+typedef struct tbuf {
+    uint32_t *v;
+    uint64_t n, cap;
+} tbuf;
 
-/* A load's touch of sector (sector_count.c): l2_read's counts. */
-void tlru_read(tlru *m, uint64_t sector);
+static inline void tbuf_put(tbuf *r, uint64_t sector)
+{
+    if (r->n < r->cap)
+        r->v[r->n] = (uint32_t)sector;
+    r->n++;
+}
 
 /* The walk's state. */
 typedef struct sim {
@@ -78,7 +75,7 @@ typedef struct sim {
     uint64_t line_base[2];
     int cg;
     int no_l2;          /* counting: the L1 side only, no L2 of lines */
-    tlru *tl;           /* sf_count_loads: loads go to this L2 instead of l2 */
+    tbuf *rec;          /* sf_count_loads: loads' L2 touches are recorded here instead of l2 */
     sf_prediction *out;
 } sim;
 

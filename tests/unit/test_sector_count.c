@@ -178,6 +178,59 @@ static void test_random_access(void)
     }
 }
 
+/* sf_count_loads split into tasks (its L2 run a task's touches at a time,
+ * from the lines the L2 holds at the task's start, then fixed up for what
+ * those held): every split equal to the walk.  Tasks of a few blocks, whose
+ * look back for the held lines crosses many tasks or reaches the start; an
+ * L2 of one line, of 128 lines that evicts all the time, and up to one that
+ * holds everything; every granule; the .cg path (every block plain) and the
+ * walked blocks (WPB 32). */
+static void test_random_split(void)
+{
+    static const uint64_t NS[] = {1, 33, 129, 1023, 4097, 65536, 300007};
+    static const unsigned WPB[] = {1, 3, 4, 32};
+    static const uint64_t L2[] = {128, 16 * 1024, 256 * 1024, 25ull * 1024 * 1024};
+    static const unsigned SPLIT[] = {1, 2, 3, 7, 16, 64};
+    static const char *V[][2] = {{"readonly", "random_access"}, {"patterns", "random_ca"},
+                                 {"patterns", "random_cg"}, {"patterns", "random_nc"}};
+    int cases = 0;
+    for (size_t vi = 0; vi < 4; vi++)
+    for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++)
+    for (size_t b = 0; b < sizeof WPB / sizeof WPB[0]; b++)
+    for (size_t l = 0; l < sizeof L2 / sizeof L2[0]; l++) {
+        if (vi > 0 && (a + b + l + vi) % 2) continue;   /* patterns: half of them */
+        if (NS[a] > 10000 && (a + b + l) % 4) continue;   /* the large: a quarter */
+        const sf_variant *v = sf_find(V[vi][0], V[vi][1]);
+        sf_params p;
+        sf_params_default(&p);
+        p.n = NS[a];
+        p.wpb = WPB[b];
+        p.l2_bytes = L2[l];
+        p.granule_bytes = 32u << ((a + b + l) % 3);
+        p.seed = 777 + a + 10 * b + 100 * vi;
+        p.walk = 1;
+        sf_prediction walk, fast;
+        char err[256];
+        CHECK_EQ_I(sf_predict(v, &p, &walk, err, sizeof err), 0);
+        p.walk = 0;
+        CHECK(sf_would_count(v, &p));
+        for (size_t s = 0; s < sizeof SPLIT / sizeof SPLIT[0]; s++) {
+            sf_count_loads_split(SPLIT[s]);
+            CHECK_EQ_I(sf_predict(v, &p, &fast, err, sizeof err), 0);
+            const char *d = differs(&fast, &walk);
+            if (d)
+                fprintf(stderr, "  %s: n %llu wpb %u granule %u l2 %llu, %u tasks: %s differs "
+                        "(%.17g vs %.17g DRAM)\n", V[vi][1], (unsigned long long)p.n, p.wpb,
+                        p.granule_bytes, (unsigned long long)p.l2_bytes, SPLIT[s], d,
+                        fast.dram_read_sectors, walk.dram_read_sectors);
+            CHECK(d == NULL);
+            cases++;
+        }
+        sf_count_loads_split(0);
+    }
+    printf("test_sector_count: %d splits of random gathers equal to the walk\n", cases);
+}
+
 /* Sweeps that alternate between two sets of lines (a stride of whole lines,
  * N an odd multiple of half of it), with an L2 between one sweep and two:
  * counted only because a sweep of the other set lies between two touches of
@@ -390,6 +443,7 @@ int main(void)
     test_runs_settle();
     test_offset_stream();
     test_random_access();
+    test_random_split();
     test_random_draws();
     test_bundled_counted();
     printf("test_sector_count: %d configurations compared, %d of them counted\n", compared, counted);

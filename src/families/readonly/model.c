@@ -16,7 +16,7 @@
  * stride, and the other four in one run, all pooled into one measured table
  * (ncu's counts only, as data/reference/h100/sectors_readonly.tsv).  Those
  * run at N = 1e8, the size of the bundled H100 logs; there the random gather,
- * counted by sf_count_loads (every lane once, about 10 s at N = 1e8, where
+ * counted by sf_count_loads (every lane once, about 9 s of CPU at N = 1e8, where
  * the walk would take minutes), is predicted too; the recipe does not
  * compare these runs itself: a run at N <= 1e7 compares as every family does
  * (sector_compare --family readonly --runs RUNS --ncu EXT).  The metrics are
@@ -109,8 +109,8 @@ static int readonly_setup(sf_ctx *c, const sf_variant *v, const sf_params *p, sf
 /*
  * The walk's numbers without the walk (fam_model.count).  random_access, a
  * gather through a random permutation whose blocks are all different, goes
- * to sf_count_loads (sector_family.h): its blocks one by one, each in O(its
- * lanes), the L2 as times.  The other four read element e(t) = (s t) mod M
+ * to sf_count_loads (sector_family.h): its blocks each in O(its lanes), on
+ * every core, the L2 as times over chunks of their touches.  The other four read element e(t) = (s t) mod M
  * of one array (nondiverging: of c, then the same element of a), with s = 1
  * or the stride reduced mod M, M the items, t clamped to M - 1.
  *
