@@ -122,7 +122,17 @@ fi
 COMMIT="" HELD=""
 if [ -n "$FROM_COMMIT" ]; then
     mapfile -t MPATHS < <(bin/model_check model-paths)
-    if git rev-parse --git-dir >/dev/null 2>&1; then
+    # a full hash this repository lacks (a copy of a tree whose .git is
+    # older): its seeds, held out unknown, as without git
+    full_unknown=0
+    if [[ $FROM_COMMIT =~ ^[0-9a-fA-F]{40}$ ]] && git rev-parse --git-dir >/dev/null 2>&1 &&
+       ! git rev-parse --verify --quiet "$FROM_COMMIT^{commit}" >/dev/null; then
+        full_unknown=1
+    fi
+    if [ $full_unknown = 1 ]; then
+        COMMIT=$FROM_COMMIT
+        HELD="unknown: this repository does not have the commit (a copy whose .git is older)"
+    elif git rev-parse --git-dir >/dev/null 2>&1; then
         if [ "$FROM_COMMIT" = model ]; then
             COMMIT=$(git log -1 --format=%H -- "${MPATHS[@]}") && [ -n "$COMMIT" ] ||
                 die "no commit changed the model's files (git log -- ${MPATHS[*]})"
