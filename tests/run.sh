@@ -25,6 +25,11 @@ logdir=build/test-logs
 mkdir -p "$logdir"
 results=$logdir/results.$$
 : >"$results"
+# what several tests read and one of them makes, once a run (tests/lib.sh,
+# bundled_report): a new folder each run, so nothing of an older tree is seen
+WARPLAT_TEST_SHARED=$(mktemp -d "${TMPDIR:-/tmp}/warplat-shared.XXXXXX") || exit 1
+export WARPLAT_TEST_SHARED
+trap 'rm -rf "$WARPLAT_TEST_SHARED"' EXIT
 JOBS=${WARPLAT_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 t_suite=$SECONDS
