@@ -110,3 +110,31 @@ mdflat() {
 # FIRST, REST: as a table row, or as the list item a table too wide for a
 # Markdown line becomes ("- **FIRST**: HEADER REST").
 md_row() { grep -qF "| $2 | $3 |" "$1" || grep -qE "^- \*\*$(printf '%s' "$2" | sed 's/[.[\*^$]/\\&/g')\*\*: [a-z ]+ $(printf '%s' "$3" | sed 's/[.[\*^$/]/\\&/g')( |;|$)" "$1"; }
+
+# bundled_report DIR: the report of the bundled reference data
+# (scripts/report.sh --no-gpu), copied into DIR, and the script's stderr in
+# DIR.err; BUNDLED_OUT is the --out it was written to, and the exit status is
+# the script's.  The render compares both GPUs' sector tables with the model
+# (about 20 s of CPU), and two tests read it (report.sh, report_browser.sh):
+# under tests/run.sh, which gives each run of the suite a new folder
+# WARPLAT_TEST_SHARED, it is rendered once a run, by the first test that asks,
+# while the others wait for it (flock).  A test run alone renders its own.
+# Each test gets a copy, so nothing one test writes beside the report (the
+# width check's page) is seen by another.
+bundled_report() {
+    local dest=$1 base=$TMP rc
+    [ -n "${WARPLAT_TEST_SHARED:-}" ] && [ -d "$WARPLAT_TEST_SHARED" ] && command -v flock >/dev/null 2>&1 &&
+        base=$WARPLAT_TEST_SHARED
+    BUNDLED_OUT=$base/bundled_report
+    {
+        [ "$base" = "$TMP" ] || flock 9
+        if [ ! -f "$BUNDLED_OUT.rc" ]; then
+            bash "$ROOT/scripts/report.sh" --no-gpu --out "$BUNDLED_OUT" 2>"$BUNDLED_OUT.err"
+            echo $? >"$BUNDLED_OUT.rc"
+        fi
+    } 9>"$BUNDLED_OUT.lock"
+    rc=$(cat "$BUNDLED_OUT.rc")
+    cp "$BUNDLED_OUT.err" "$dest.err"
+    if [ "$BUNDLED_OUT" != "$dest" ] && [ -d "$BUNDLED_OUT" ]; then cp -r "$BUNDLED_OUT" "$dest"; fi
+    return "$rc"
+}

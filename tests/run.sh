@@ -9,7 +9,7 @@
 #
 # The tests without a GPU run WARPLAT_TEST_JOBS at a time (default: the
 # cores), the longest first by the times of the last run
-# (build/test-logs/times.tsv), so that the suite takes about as long as its
+# (build/test-logs/times.tsv; in a fresh clone the committed tests/times.tsv), so that the suite takes about as long as its
 # longest test; each test has its own temporary folder and log.  The GPU
 # tests run one at a time after them: several of them time kernels.
 set -u
@@ -25,6 +25,11 @@ logdir=build/test-logs
 mkdir -p "$logdir"
 results=$logdir/results.$$
 : >"$results"
+# what several tests read and one of them makes, once a run (tests/lib.sh,
+# bundled_report): a new folder each run, so nothing of an older tree is seen
+WARPLAT_TEST_SHARED=$(mktemp -d "${TMPDIR:-/tmp}/warplat-shared.XXXXXX") || exit 1
+export WARPLAT_TEST_SHARED
+trap 'rm -rf "$WARPLAT_TEST_SHARED"' EXIT
 JOBS=${WARPLAT_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 t_suite=$SECONDS
@@ -63,8 +68,15 @@ list_tests() {
 by_last_time() { # sort NAME<TAB>... lines by the last run's seconds, longest first
     local -A last=()
     local name secs line
-    if [ -f "$logdir/times.tsv" ]; then
-        while IFS=$'\t' read -r name secs; do last[$name]=$secs; done <"$logdir/times.tsv"
+    # a fresh clone has no last run: the committed times of one (tests/times.tsv,
+    # from build/test-logs/times.tsv) order it, so that its long tests start first
+    local times=$logdir/times.tsv
+    [ -f "$times" ] || times=tests/times.tsv
+    if [ -f "$times" ]; then
+        while IFS=$'\t' read -r name secs; do
+            case $name in '#'*|'') continue ;; esac
+            last[$name]=$secs
+        done <"$times"
     fi
     while IFS= read -r line; do
         printf '%s\t%s\n' "${last[${line%%$'\t'*}]:-0}" "$line"

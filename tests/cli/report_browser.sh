@@ -9,7 +9,8 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser) || skip "chromium
 command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed"
 ls -d data/reference/*/ >/dev/null 2>&1 || skip "no bundled reference data in data/reference/"
 
-bash scripts/report.sh --no-gpu --out "$TMP/report" 2>"$TMP/report.err" || {
+# (rendered once a run of the suite, report.sh reads it too: tests/lib.sh)
+bundled_report "$TMP/report" || {
     cat "$TMP/report.err" >&2; fail "scripts/report.sh --no-gpu failed"; done_testing; }
 url=file://$TMP/report/index.html
 # a private profile: no state from, or to, the user's browser
