@@ -143,6 +143,16 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
     grep -q "^# held_out	" "$OUT/model_check_tol_stencil.tsv" || fail "--seed-from-commit: no held_out line"
     grep -q "^# seed	$S2\$" "$OUT/model_check_stencil.tsv" || fail "--second-seed: not seed $S2"
     grep -q "^# commit	$C\$" "$OUT/model_check_tol_summary.tsv" || fail "tsummary: no commit line"
+    # a full hash this repository lacks (a tree copied with an older .git,
+    # as on the GPU hosts): its seeds, held out unknown, not a usage error
+    U=0123456789abcdef0123456789abcdef01234567
+    OUT=$TMP/unknown
+    PATH=$STUB:$PATH WARPLAT_PROFILE_DIR=$STUB STUB_SEED=$R/seed2025 STUB_QUERY=$STUB/query.txt STUB_ANY=1 \
+        expect_exit 0 scripts/model_check.sh stencil --random 4 --seed-from-commit $U --repeat 1 --out "$OUT"
+    grep -q "^# held_out	unknown: this repository does not have the commit" "$OUT/model_check_tol_stencil.tsv" ||
+        fail "--seed-from-commit with an unknown full hash: not held out unknown"
+    grep -q "^# seed	$((16#01234567))\$" "$OUT/model_check_stencil.tsv" || fail "unknown full hash: not its seed"
+    expect_exit 2 scripts/model_check.sh stencil --random 4 --seed-from-commit 0123456 --repeat 1 --out "$OUT"
     # the device script's commit for hosts without git is the model's last
     grep -q "^FROZEN_COMMIT=$C\$" scripts/model_check_device.sh ||
         fail "scripts/model_check_device.sh: FROZEN_COMMIT is not $C, the last commit that changed the model's files"
