@@ -254,12 +254,17 @@ static void search_sample(eng_run *r, const eng_var *x, uint32_t smem, eng_point
     }
     /* At the sparsest K the overhead may be above the bound by less than
      * its own uncertainty: two medians each known within --precision make
-     * a ratio known within about 1.4 times it (float4 at WPB 8, K = 128:
-     * 1.14 % in one run, 0.92 % in another).  Measure it once more with
-     * three times the launches, each median known within a third of
-     * --precision, before saying the bound was not met. */
+     * a ratio known within about 1.4 times it (readonly float4 at WPB 8,
+     * K = 128, a 0.09 ms kernel: 1.14 % and 1.04 % in two runs, 0.92 % and
+     * 0.97 % in two others).  Such a row is measured once more, one step
+     * sparser where 2048 records remain (half the floor of the search),
+     * with three times the launches, each median known within a third of
+     * --precision, before it says the bound was not met.  A row far above
+     * the bound (tiling's naive kernel, 10 %) is not worth the launches. */
     if (!p->overhead_met && p->sample >= kmax && p->overhead_pct <= 2 * max) {
-        measure_n(r, x, smem, p->sample, p, 3 * r->opt.reps, r->opt.precision / 3);
+        const uint32_t kfar = sparsest_sample(r, x, 2048);
+        measure_n(r, x, smem, kfar > p->sample ? kfar : p->sample, p, 3 * r->opt.reps,
+                  r->opt.precision / 3);
         p->overhead_met = p->overhead_pct <= max;
     }
     if (!p->overhead_met)
