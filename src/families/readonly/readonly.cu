@@ -284,8 +284,7 @@ static int ro_poison(const eng_ctx *c, int, int)
 struct ro_ref {
     int v;
     const float *got;
-    uint64_t items, n, stride, seed;
-    uint32_t half;
+    uint64_t items, stride;
     const sf_perm *perm;   /* random_access: ro_perm of many indices at once */
 };
 
@@ -293,7 +292,7 @@ struct ro_ref {
 static float ro_reference_sum(const ro_ref *r, uint64_t w)
 {
     float sum = 0;
-    if (r->v == RO_RANDOM_ACCESS && r->perm) {
+    if (r->v == RO_RANDOM_ACCESS) {
         /* the warp's 32 indices permuted together (sector_perm.h: the same
          * values as ro_perm, a tenth of the time; at N = 1e8 ro_perm made
          * this check 0.55 s of each readonly run on 16 cores), summed in
@@ -309,7 +308,6 @@ static float ro_reference_sum(const ro_ref *r, uint64_t w)
         switch (r->v) {
         case RO_BASELINE:
         case RO_NONDIVERGING: sum += ro_value(t); break;
-        case RO_RANDOM_ACCESS: sum += ro_value(ro_perm(t, r->n, r->half, r->seed)); break;
         case RO_STRIDED: sum += ro_value((r->stride * t) % r->items); break;
         default: {
             const uint64_t e = r->v == RO_FLOAT4 ? t : (r->stride * t) % r->items;
@@ -344,8 +342,7 @@ static int ro_check(const eng_ctx *c, int v, int, eng_check *out)
         if (!perm) return (int)cudaErrorMemoryAllocation;
         sf_perm_init(perm, c->n, c->seed);
     }
-    ro_ref r = {v, s->h_sum, items, c->n, RO_STRIDED_[v] ? opt_stride : 1, c->seed,
-                ro_perm_half_bits(c->n), perm};
+    ro_ref r = {v, s->h_sum, items, RO_STRIDED_[v] ? opt_stride : 1, perm};
     uint64_t first;
     out->checked = warps;
     out->bad = eng_parallel_check(warps, ro_check_range, &r, &first);
