@@ -16,8 +16,9 @@
 #   device     device.tsv, nvidia_smi.csv
 #   summaries  <exp>_<N>_wpb<W>.tsv for every family (bin/names families):
 #              readonly at WPB 2, 4, 8, 16, 32 and N = 1e8 (quick too: the
-#              overhead table needs grids large enough to sample sparsely),
-#              the others at WPB 4; and latency_stats_1e8_wpb4.tsv
+#              overhead table needs grids large enough to sample sparsely;
+#              one process over a --batch-file, its table split per WPB by
+#              bin/tsv split), the others at WPB 4; and latency_stats_1e8_wpb4.tsv
 #   overhead   overhead.tsv: the clean twin against the instrumented kernel
 #   sampling   sampling.tsv: latency percentiles at WPB 4 with 1 block in K
 #              recorded, K = 1, 4, 16, 64, 256 (a sparse K pooled over K / 32
@@ -189,10 +190,26 @@ sec_summaries() {
         local size=() n=default
         if ./"$fam" --list-positional | grep -qx N; then size=(--n "$N"); n=$N; fi
         [ "$fam" = readonly ] && size=(--n "$N_RO") n=$N_RO
+        if [ "$wpbs" = "${wpbs% *}" ]; then   # one WPB: one run
+            step "summary $fam WPB $wpbs" ./"$fam" "${size[@]}" --wpb "$wpbs" --device "$DEVICE" \
+                --out "$SCRATCH/logs_${fam}_$wpbs" --table "$OUTDIR/$(name summary "$fam" "$n" "$wpbs")" -q
+            continue
+        fi
+        # several WPBs: one process over a --batch-file, a line per WPB with
+        # its own --out, then its table split per line (the column
+        # batch_line: the line's number) into the WPBs' tables.  As five
+        # processes, readonly's were 6 s of the quick run's 12 s of summaries
+        # on the H200 (issue 37), each paying its own start (0.23 s to the
+        # device being ready) and exit; a line pays neither
+        local b=$SCRATCH/summaries_$fam ln=0 split=()
         for w in $wpbs; do
-            step "summary $fam WPB $w" ./"$fam" "${size[@]}" --wpb "$w" --device "$DEVICE" \
-                --out "$SCRATCH/logs_${fam}_$w" --table "$OUTDIR/$(name summary "$fam" "$n" "$w")" -q
-        done
+            ln=$((ln + 1))
+            echo "${size[*]} --wpb $w --out $SCRATCH/logs_${fam}_$w"
+            split+=("$ln=$OUTDIR/$(name summary "$fam" "$n" "$w")")
+        done >"$b.batch"
+        step "summary $fam WPB ${wpbs// /,} ($b.batch)" ./"$fam" --batch-file "$b.batch" \
+            --device "$DEVICE" --table "$b.tsv" -q
+        [ -f "$b.tsv" ] && step "summary $fam: a table per WPB" bin/tsv split "$b.tsv" batch_line "${split[@]}"
     done
     # latency statistics of the WPB 4 readonly logs (not kept: 2.5-15 MB each)
     step "latency_stats readonly WPB 4" bash -c 'bin/latency_stats "$1"/readonly_*_4.bin >"$2.tmp" && mv "$2.tmp" "$2"' _ \

@@ -267,6 +267,25 @@ long tsv_find(const tsv_table *t, const char *col, const char *value, size_t fro
     return -1;
 }
 
+long tsv_write_where(FILE *f, const tsv_table *t, const char *col, const char *value)
+{
+    const int c = tsv_col(t, col);
+    if (c < 0) return -1;
+    for (size_t m = 0; m < t->nmeta; m++) fprintf(f, "# %s\t%s\n", t->meta_key[m], t->meta_val[m]);
+    for (size_t m = 0; m < t->ncomment; m++) fprintf(f, "# %s\n", t->comment[m]);
+    for (size_t k = 0; k < t->ncol; k++) fprintf(f, "%s%s", k ? "\t" : "", t->col[k]);
+    fputc('\n', f);
+    long n = 0;
+    for (size_t r = 0; r < t->nrow; r++) {
+        const char *const *row = (const char *const *)t->cell + r * t->ncol;
+        if (strcmp(row[c], value)) continue;
+        for (size_t k = 0; k < t->ncol; k++) fprintf(f, "%s%s", k ? "\t" : "", row[k]);
+        fputc('\n', f);
+        n++;
+    }
+    return n;
+}
+
 const char *tsv_meta(const tsv_table *t, const char *key)
 {
     const char *v = NULL;

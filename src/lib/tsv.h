@@ -61,6 +61,13 @@ const char *tsv_meta(const tsv_table *t, const char *key);
 double tsv_meta_num(const tsv_table *t, const char *key);
 double tsv_meta_lead_num(const tsv_table *t, const char *key);
 
+/* Write t as a table of its own holding only the rows whose column col is
+ * value: every '#' key/value line (in order), the other '#' lines, the
+ * header, then those rows, in order.  What splits one --batch-file run's
+ * table per line (bin/tsv split, column batch_line).  Returns the rows
+ * written, or -1 when t has no column col. */
+long tsv_write_where(FILE *f, const tsv_table *t, const char *col, const char *value);
+
 /* A field as a number, with the rules of tsv_num. */
 double tsv_parse_num(const char *s);
 

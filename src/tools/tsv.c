@@ -8,6 +8,12 @@
  *       variant=kernel,wpb=warps_per_block,sample; without it every table must
  *       have the first one's columns.  The first table's key/value metadata
  *       is kept; a missing column is an error naming the table.
+ *   tsv split TABLE COLUMN VALUE=FILE...
+ *       each FILE a table of its own: TABLE's '#' lines and header, and the
+ *       rows whose COLUMN is VALUE.  Splits one --batch-file run's table
+ *       per line (COLUMN batch_line): one process, one CUDA start, and the
+ *       per-run tables the readers know.  A VALUE no row has is an error
+ *       (its FILE not written, the others still are).
  *   tsv get TABLE COLUMN [--where COL=VALUE]...
  *       the field of COLUMN, one line per matching row.
  *   tsv meta TABLE KEY
@@ -34,6 +40,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: tsv cat [--columns NEW=OLD,...] [--out FILE] TABLE...\n"
+            "       tsv split TABLE COLUMN VALUE=FILE...\n"
             "       tsv get TABLE COLUMN [--where COL=VALUE]...\n"
             "       tsv meta TABLE KEY\n"
             "       tsv columns TABLE\n"
@@ -174,6 +181,58 @@ static int cmd_cat(int argc, char **argv)
     return rc;
 }
 
+static int cmd_split(int argc, char **argv)
+{
+    static cli_parse_result res;
+    const int prc = parse_cmd(argc, argv, NULL, CLI_MAX_POS, &res);
+    if (prc) return prc < 0 ? 0 : prc;
+    if (res.npos < 3) return usage_err("split needs TABLE COLUMN VALUE=FILE...", NULL);
+    for (int k = 2; k < res.npos; k++) {
+        const char *eq = strchr(res.pos[k], '=');
+        if (!eq || eq == res.pos[k] || !eq[1]) return usage_err("split: expected VALUE=FILE, got", res.pos[k]);
+    }
+    tsv_table t;
+    if (load(res.pos[0], &t) != 0) return 1;
+    const char *col = res.pos[1];
+    if (tsv_col(&t, col) < 0) {
+        fprintf(stderr, PROG ": %s has no column '%s'\n", res.pos[0], col);
+        tsv_free(&t);
+        return 1;
+    }
+    int rc = 0;
+    for (int k = 2; k < res.npos; k++) {
+        char value[512];
+        const char *eq = strchr(res.pos[k], '=');
+        const char *file = eq + 1;
+        if ((size_t)(eq - res.pos[k]) >= sizeof value) {
+            fprintf(stderr, PROG ": split: value too long in %s\n", res.pos[k]);
+            rc = 1;
+            continue;
+        }
+        snprintf(value, sizeof value, "%.*s", (int)(eq - res.pos[k]), res.pos[k]);
+        if (tsv_find(&t, col, value, 0) < 0) {
+            fprintf(stderr, PROG ": no row of %s has %s=%s: %s not written\n", res.pos[0], col, value, file);
+            rc = 1;
+            continue;
+        }
+        outfile o;
+        char err[4400];
+        FILE *f = outfile_open(&o, file, "w", err, sizeof err);
+        if (!f) {
+            fprintf(stderr, PROG ": %s\n", err);
+            rc = 1;
+            continue;
+        }
+        tsv_write_where(f, &t, col, value);
+        if (outfile_commit(&o, err, sizeof err) != 0) {
+            fprintf(stderr, PROG ": %s\n", err);
+            rc = 1;
+        }
+    }
+    tsv_free(&t);
+    return rc;
+}
+
 static int cmd_get(int argc, char **argv)
 {
     cli_strings where = {{0}, 0};
@@ -266,6 +325,7 @@ int main(int argc, char **argv)
     const int start = cli_command_start(PROG, argc, argv, usage);
     if (start >= 0) return start;
     if (!strcmp(argv[1], "cat")) return cmd_cat(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "split")) return cmd_split(argc - 1, argv + 1);
     if (!strcmp(argv[1], "get")) return cmd_get(argc - 1, argv + 1);
     if (!strcmp(argv[1], "meta")) return cmd_meta(argc - 1, argv + 1);
     if (!strcmp(argv[1], "columns")) return cmd_columns(argc - 1, argv + 1);

@@ -32,16 +32,25 @@ mkdir -p "$T/scripts" "$T/stub"
 cp scripts/*.sh "$T/scripts/"
 ln -s "$ROOT/bin" "$T/bin"
 # a program: writes a small table where --table says (the ceiling: a real
-# search table, which bin/ceiling reads)
+# search table, which bin/ceiling reads); with --batch-file, a row per line
+# of it with the line's number (batch_line), as the engine does
 cat >"$T/prog" <<STUB
 #!/usr/bin/env bash
+table="" batch=""
 while [ \$# -gt 0 ]; do
-    if [ "\$1" = --table ]; then
-        case \$0 in *ceiling) cp "$ROOT/$H/ceiling_search/step1.tsv" "\$2" ;;
-                   *) printf 'kernel\tconfig\nx\t-\n' >"\$2" ;; esac
-    fi
+    case \$1 in --table) table=\$2 ;; --batch-file) batch=\$2 ;; esac
     shift
 done
+[ -n "\$table" ] || exit 0
+case \$0 in
+    *ceiling) cp "$ROOT/$H/ceiling_search/step1.tsv" "\$table" ;;
+    *) if [ -n "\$batch" ]; then
+           awk 'BEGIN { print "# batch\t" ARGV[1]; print "kernel\tconfig\tbatch_line" }
+                !/^[[:space:]]*(#|\$)/ { print "x\t-\t" FNR }' "\$batch" >"\$table"
+       else
+           printf 'kernel\tconfig\nx\t-\n' >"\$table"
+       fi ;;
+esac
 STUB
 chmod +x "$T/prog"
 for p in stencil tiling tiling_profile ceiling; do ln -s "$T/prog" "$T/$p"; done

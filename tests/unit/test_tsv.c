@@ -46,6 +46,55 @@ int main(void)
     CHECK_EQ_U(t.ncomment, 2);
     tsv_free(&t);
 
+    /* one batch's table split per line: the '#' lines and the header kept,
+     * only that line's rows, in order; a column it lacks is -1 */
+    const char *batch =
+        "# batch\t/tmp/b.batch (2 runs)\n"
+        "# device\tX (sm_90)\n"
+        "# peak_dram_GBps\t3352.3 (words)\n"
+        "# peak_dram_GBps\t3352.3\n"
+        "kernel\twarps_per_block\tbatch_line\n"
+        "baseline\t2\t1\n"
+        "float4\t2\t1\n"
+        "baseline\t4\t12\n"
+        "float4\t4\t12\n";
+    CHECK(parse(batch, &t, err, sizeof err) == 0);
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *mf = open_memstream(&out, &outlen);
+    CHECK_EQ_I(tsv_write_where(mf, &t, "batch_line", "12"), 2);
+    fclose(mf);
+    CHECK(!strcmp(out, "# batch\t/tmp/b.batch (2 runs)\n# device\tX (sm_90)\n"
+                       "# peak_dram_GBps\t3352.3 (words)\n# peak_dram_GBps\t3352.3\n"
+                       "kernel\twarps_per_block\tbatch_line\n"
+                       "baseline\t4\t12\nfloat4\t4\t12\n"));
+    free(out);
+    /* "1" is not a prefix match of "12"; no row: the header alone */
+    mf = open_memstream(&out, &outlen);
+    CHECK_EQ_I(tsv_write_where(mf, &t, "batch_line", "1"), 2);
+    CHECK_EQ_I(tsv_write_where(mf, &t, "batch_line", "3"), 0);
+    fclose(mf);
+    CHECK_STR_HAS(out, "baseline\t2\t1\nfloat4\t2\t1\n#");
+    free(out);
+    mf = open_memstream(&out, &outlen);
+    CHECK_EQ_I(tsv_write_where(mf, &t, "nope", "1"), -1);
+    fclose(mf);
+    CHECK_EQ_U(outlen, 0);
+    free(out);
+    /* the written table reads back as the same table, less the other rows */
+    mf = open_memstream(&out, &outlen);
+    tsv_write_where(mf, &t, "batch_line", "1");
+    fclose(mf);
+    tsv_table back;
+    CHECK(parse(out, &back, err, sizeof err) == 0);
+    CHECK_EQ_U(back.nrow, 2);
+    CHECK_EQ_U(back.nmeta, 4);
+    CHECK(!strcmp(tsv_meta(&back, "device"), "X (sm_90)"));
+    CHECK(!strcmp(tsv_get(&back, 1, "kernel"), "float4"));
+    tsv_free(&back);
+    free(out);
+    tsv_free(&t);
+
     /* numbers: only whole decimal numbers */
     CHECK(isnan(tsv_parse_num("inf")));
     CHECK(isnan(tsv_parse_num("1e999")));
