@@ -63,7 +63,7 @@
 #   launch__grid_size                     blocks (judged)
 #   l1tex__t_requests_..._op_{ld,st}      L1 requests (judged)
 #   l1tex__t_sectors_..._op_{ld,st}       L1 sectors (judged)
-#   l1tex__t_output_wavefronts_..._{ld,st}  wavefronts: the report's lab
+#   l1tex__t_output_wavefronts_..._ld     wavefronts: the report's lab
 #                                         figure (wavefronts/request), a note
 #   l1tex__t_sectors_..._{ld,st}_lookup_hit  L1 hits (loads judged; stores a note)
 #   lts__t_requests_srcunit_tex_op_{read,write}  L2 requests (judged)
@@ -73,8 +73,9 @@
 # and DRAM reads, its table's columns.)  No longer asked, still read from a
 # log that has them: launch__block_size (no column), smsp__inst_executed_op_
 # global_{ld,st} (instructions_meas) and l1tex__data_pipe_lsu_wavefronts_*
-# (data_wavefronts_meas): shown only, judged by nothing, read by no report,
-# model check or doc figure.
+# (data_wavefronts_meas), and the stores' wavefronts (one replay pass of
+# five: tests/device/ncu_passes.sh): shown only, judged by nothing, read by
+# no report, model check or doc figure.
 # Needs ncu, ./<family>_profile (make), a GPU and counter access.
 # WARPLAT_PROFILE_DIR (default .) is where the <family>_profile programs are
 # (tests/cli/ncu_profile.sh points it at stand-ins).

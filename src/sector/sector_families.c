@@ -181,12 +181,15 @@ void sf_lab_params(const sf_lab *e, const sf_variant *v, const sf_params *base, 
 /* What ncu is asked for (issue 37: fewer metrics, fewer replay passes): the
  * counters sf_judge judges (grid, L1 requests, sectors and load hits, L2
  * requests and sectors, DRAM reads), those the notes and the report read
- * (wavefronts: report_labs' wavefronts/request and the "not judged" note;
- * store hits and DRAM writes: their notes and the st rows' columns; the
- * time: time_ns and the utilisations).  shown_only (never asked, read when a
- * log has them): the block size (no column), the instructions and the
- * data-stage wavefronts (instructions_meas, data_wavefronts_meas: shown,
- * neither judged nor read by the report, the model check or a doc's figure). */
+ * (load wavefronts: report_labs' wavefronts/request and the "not judged"
+ * note; store hits and DRAM writes: their notes and the st rows' columns;
+ * the time: time_ns and the utilisations).  shown_only (never asked, read
+ * when a log has them): the block size (no column), the instructions, the
+ * data-stage wavefronts (instructions_meas, data_wavefronts_meas) and the
+ * stores' wavefronts: shown, neither judged nor read by the report, the
+ * model check or a doc's figure.  The stores' wavefronts alone cost a replay
+ * pass: with them the 16 metrics took 5 passes a launch on an H200, without
+ * them 4 (tests/device/ncu_passes.sh; loads' or stores' metrics alone: 3). */
 const sf_metric sf_metrics[] = {
     { "gpu__time_duration.sum", SFM_TIME, -1, ALL4, 1, 1, 0 },
     { "launch__grid_size", SFM_GRID, -1, FAM3, 1, 1, 0 },
@@ -198,7 +201,7 @@ const sf_metric sf_metrics[] = {
     { "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", SFM_SECTORS, SF_LD, ALL4, 0, 1, 0 },
     { "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", SFM_SECTORS, SF_ST, FAM3, 0, 0, 0 },
     { "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum", SFM_WAVEFRONTS, SF_LD, FAM3, 0, 0, 0 },
-    { "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_st.sum", SFM_WAVEFRONTS, SF_ST, FAM3, 0, 0, 0 },
+    { "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_st.sum", SFM_WAVEFRONTS, SF_ST, FAM3, 0, 0, 1 },
     { "l1tex__data_pipe_lsu_wavefronts_mem_lg_cmd_read.sum", SFM_DATA_WAVEFRONTS, SF_LD, FAM3, 0, 0, 1 },
     { "l1tex__data_pipe_lsu_wavefronts_mem_lg_cmd_write.sum", SFM_DATA_WAVEFRONTS, SF_ST, FAM3, 0, 0, 1 },
     { "l1tex__data_pipe_lsu_wavefronts_mem_lgds_cmd_read.sum", SFM_DATA_WAVEFRONTS, SF_LD, FAM3, 0, 0, 1 },

@@ -5,7 +5,11 @@
 # the replay passes ncu needs for the model's metrics (its progress lines,
 # which --csv hides).  Run from the repository root after make:
 #
-#   OUT=/some/dir bash tests/device/ncu_cost.sh
+#   OUT=/some/dir bash tests/device/ncu_cost.sh [sizes]
+#
+# sizes: only the same 8 launches at N = 1e6, 1e7 and 1e8 under the report's
+# metrics (does a replay pass cost more when the program holds more device
+# memory, which ncu saves and restores between passes?).
 #
 # Writes $OUT/ncu_cost.txt: one line per variant, its wall seconds.
 set -u
@@ -29,6 +33,19 @@ timed() {   # timed NAME CMD...: its wall seconds into $R
     echo "$name: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s" >>"$R"
 }
 echo "metrics: $M" >"$R"
+if [ "${1:-}" = sizes ]; then
+    for n in 1e6 1e7 1e8; do
+        timed "size_$n" ncu --csv --log-file "$W/s$n.csv" --print-units base --clock-control none --cache-control all \
+            --kernel-name "regex:$K" --metrics "$M" ./copy_profile "$n" 0 4 --kernel stride,stride16 --stride 1,2,4,32 \
+            --reps 1 --warmup 0 -q --table "$W/s$n.tsv"
+        echo "size_$n launches: $(grep -c '"copy_' "$W/s$n.csv")" >>"$R"
+    done
+    timed size_1e8_no_ncu ./copy_profile 1e8 0 4 --kernel stride,stride16 --stride 1,2,4,32 --reps 1 --warmup 0 -q \
+        --table "$W/s.tsv"
+    rm -rf "$W"
+    cat "$R"
+    exit 0
+fi
 timed no_ncu ./copy_profile --batch-file "$W/b" --reps 1 --warmup 0 -q --table "$W/t0.tsv"
 timed as_report ncu --csv --log-file "$W/a.csv" --print-units base --clock-control none --cache-control all \
     --kernel-name "regex:$K" --metrics "$M" ./copy_profile --batch-file "$W/b" --reps 1 --warmup 0 -q --table "$W/t1.tsv"
