@@ -101,7 +101,8 @@ typedef enum sf_ncu_output {
  * One ncu run of a family's recipe.  In args and kernel, "{N}" is N as the
  * script was given it (or the family's ncu_n), "{WPB}" the warps per block,
  * "{V}" the modelled variants the program has, comma-separated, and "{V|}"
- * the same joined by '|' (for the kernel regex).
+ * the same joined by '|' (for the kernel regex); "{V-SUF}" and "{V|-SUF}"
+ * leave out the variants whose name ends in SUF.
  */
 /* Which runs of an ncu recipe a --quick report profiles (sf_ncu_run.quick). */
 enum { SF_NCU_FULL = 0, SF_NCU_BOTH = 1, SF_NCU_QUICK = 2 };

@@ -56,11 +56,32 @@ int sf_recipe_expand(const char *tmpl, const char *n, unsigned wpb, const char *
         } else if (!strncmp(p, "{WPB}", 5)) {
             rc = put(out, len, &used, w, strlen(w));
             p += 5;
-        } else if (!strncmp(p, "{V}", 3) || !strncmp(p, "{V|}", 4)) {
+        } else if (!strncmp(p, "{V", 2) && (p[2] == '}' || p[2] == '|' || p[2] == '-')) {
+            /* {V} {V|} {V-SUF} {V|-SUF}: the variants, less those whose
+             * name ends in SUF (a quick run's shorter list) */
             const int bar = p[2] == '|';
-            for (const char *v = variants; *v && rc == 0; v++)
-                rc = put(out, len, &used, bar && *v == ',' ? "|" : v, 1);
-            p += bar ? 4 : 3;
+            const char *q = p + 2 + bar, *close = strchr(p, '}');
+            if (!close || (*q != '}' && (*q != '-' || q + 1 == close))) {
+                set_err(err, errlen, "the recipe's template '%s' has an unknown field at '%.8s'",
+                        tmpl, p);
+                return -1;
+            }
+            const char *suf = *q == '-' ? q + 1 : close;
+            const size_t sl = (size_t)(close - suf);
+            int first = 1;
+            for (const char *v = variants; *v && rc == 0;) {
+                const char *e = strchr(v, ',');
+                const size_t k = e ? (size_t)(e - v) : strlen(v);
+                if (!(sl && k >= sl && !strncmp(v + k - sl, suf, sl))) {
+                    if (!first)
+                        rc = put(out, len, &used, bar ? "|" : ",", 1);
+                    if (rc == 0)
+                        rc = put(out, len, &used, v, k);
+                    first = 0;
+                }
+                v += k + (e != NULL);
+            }
+            p = close + 1;
         } else {
             set_err(err, errlen, "the recipe's template '%s' has an unknown field at '%.8s'",
                     tmpl, p);

@@ -22,7 +22,8 @@ const char *sf_ncu_output_name(sf_ncu_output o);
 
 /*
  * Fill a template: "{N}" -> n, "{WPB}" -> wpb, "{V}" -> variants (comma-
- * separated), "{V|}" -> the same with '|' for ','.  Any other text is
+ * separated), "{V|}" -> the same with '|' for ','; "{V-SUF}" and "{V|-SUF}"
+ * the same less the variants whose name ends in SUF (a quick run's list).  Any other text is
  * copied.  Returns 0, or -1 with err when out is too small or a '{' opens no
  * known field.
  */

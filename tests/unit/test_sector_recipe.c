@@ -28,6 +28,21 @@ static void test_expand(void)
     CHECK_STR_HAS(err, "unknown field");
     CHECK_EQ_I(sf_recipe_expand("{V}", "1", 1, "abcdefghij", out, 8, err, sizeof err), -1);
     CHECK_STR_HAS(err, "does not fit");
+    /* {V-SUF}, {V|-SUF}: less the variants whose name ends in SUF */
+    CHECK_EQ_I(sf_recipe_expand("--kernel {V-_nc}", "1", 1, "x_ca,x_nc,y_nc,z,_nc,w_ncx", out,
+                                sizeof out, err, sizeof err), 0);
+    CHECK(strcmp(out, "--kernel x_ca,z,w_ncx") == 0);
+    CHECK_EQ_I(sf_recipe_expand("^p_({V|-_nc})$", "1", 1, "x_nc,x_ca,y_cg,y_nc", out, sizeof out,
+                                err, sizeof err), 0);
+    CHECK(strcmp(out, "^p_(x_ca|y_cg)$") == 0);
+    CHECK_EQ_I(sf_recipe_expand("{V-zz}", "1", 1, "a,b", out, sizeof out, err, sizeof err), 0);
+    CHECK(strcmp(out, "a,b") == 0);
+    CHECK_EQ_I(sf_recipe_expand("{V-}", "1", 1, "a", out, sizeof out, err, sizeof err), -1);
+    CHECK_STR_HAS(err, "unknown field");
+    CHECK_EQ_I(sf_recipe_expand("{V-_nc", "1", 1, "a", out, sizeof out, err, sizeof err), -1);
+    CHECK_EQ_I(sf_recipe_expand("{Vx}", "1", 1, "a", out, sizeof out, err, sizeof err), -1);
+    CHECK_EQ_I(sf_recipe_expand("{V-_b}", "1", 1, "a_b,c_bb,d_b", out, 6, err, sizeof err), 0);
+    CHECK(strcmp(out, "c_bb") == 0);
 }
 
 static void test_variants(void)
@@ -88,7 +103,21 @@ static void test_recipes(void)
     CHECK_EQ_I(rows("patterns", 0, t, sizeof t), 1);
     CHECK(strstr(t, "--offset") == NULL && strstr(t, "main\t") != NULL);
     CHECK_EQ_I(rows("patterns", 1, t, sizeof t), 1);
-    CHECK_STR_HAS(t, "quick\t1e7 0 4 --kernel v1,v2 --offset 0,1,4,16,31,32 --stride 1,2,32\t");
+    CHECK_STR_HAS(t, "quick\t1e7 0 4 --kernel v1,v2 --offset 0,1,16,32 --stride 1,2,32\t");
+    {   /* quick leaves the _nc loads out, in the arguments and the regex */
+        const struct fam_model *m = sf_model("patterns");
+        char err[256];
+        FILE *f = tmpfile();
+        CHECK(f != NULL);
+        if (f) {
+            CHECK_EQ_I(sf_recipe_write(f, NULL, m, 1, m->ncu_n, 4, "a_ca,a_nc,w", NULL, err, sizeof err), 0);
+            rewind(f);
+            size_t n = fread(t, 1, sizeof t - 1, f);
+            t[n] = 0;
+            fclose(f);
+            CHECK_STR_HAS(t, "quick\t1e7 0 4 --kernel a_ca,w --offset 0,1,16,32 --stride 1,2,32\t^patterns_(a_ca|w)(_b[0-9]+)?$\t");
+        }
+    }
     /* the stencil: the lab's 16 geometries, 4 with --quick */
     CHECK_EQ_I(rows("stencil", 0, t, sizeof t), 16);
     CHECK_STR_HAS(t, "32x32_r2_lead_ld\t32 32 0 4 --kernel v1,v2 --radius 2 --lead-pad "
