@@ -47,7 +47,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=8362953df9a80c79e47021e1ad9be1ab9b90067c
+FROZEN_COMMIT=0dbfe789576c9ec5722a6189222aae45ea1272f6
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do

@@ -18,6 +18,7 @@
 
 #include "err.h"
 #include "model_check.h"
+#include "sector_expect.h"
 #include "stats.h"
 
 static const char *const SRC_NAMES[MT_NSRC] = {"exact", "pct", "spread", "allow"};
@@ -75,10 +76,16 @@ static void med_spread(const tsv_table *runs, int nruns, size_t r, const char *c
     *spread = hi - lo;
 }
 
-/* The model's one number for quantity q of row r: <q>_exp_pred where the
- * comparison has it, else <q>_pred. */
-static double expected(const tsv_table *t, size_t r, int q)
+/* The model's one number for quantity q of row r: the expected count of a
+ * family whose merges are modelled (x, sector_expect.h), else <q>_exp_pred
+ * where the comparison has it, else <q>_pred. */
+static double expected(const tsv_table *t, size_t r, int q, const sf_expected *x)
 {
+    if (x) {
+        if (q == MT_Q_L1_HITS) return x->l1_hits;
+        if (q == MT_Q_L2_REQUESTS) return x->l2_requests;
+        if (q == MT_Q_L2_SECTORS) return x->l2_sectors;
+    }
     char col[64];
     snprintf(col, sizeof col, "%s_exp_pred", Q_NAMES[q]);
     if (tsv_col(t, col) >= 0 && !isnan(tsv_num(t, r, col))) return tsv_num(t, r, col);
@@ -86,9 +93,14 @@ static double expected(const tsv_table *t, size_t r, int q)
     return tsv_num(t, r, col);
 }
 
-static void judge_cells(const tsv_table *runs, int nruns, size_t r, mt_cell *c)
+static int judge_cells(const tsv_table *runs, int nruns, size_t r, mt_cell *c, char *err, size_t errlen)
 {
     const char *judged = tsv_get(&runs[0], r, "judged");
+    sf_expected x;
+    const int have = sf_expect_row(tsv_get(&runs[0], r, "family"), tsv_get(&runs[0], r, "variant"),
+                                   tsv_get(&runs[0], r, "config"), tsv_num(&runs[0], r, "warps_per_block"),
+                                   tsv_get(&runs[0], r, "op"), &x, err, errlen);
+    if (have < 0) return -1;
     double l1s, l1s_spread;
     med_spread(runs, nruns, r, "l1_sectors_meas", &l1s, &l1s_spread);
     for (int q = 0; q < MT_NQ; q++) {
@@ -96,7 +108,7 @@ static void judge_cells(const tsv_table *runs, int nruns, size_t r, mt_cell *c)
         snprintf(col, sizeof col, "%s_meas", Q_NAMES[q]);
         memset(&c[q], 0, sizeof c[q]);
         med_spread(runs, nruns, r, col, &c[q].med, &c[q].spread);
-        c[q].exp = expected(&runs[0], r, q);
+        c[q].exp = expected(&runs[0], r, q, have ? &x : NULL);
         c[q].judged = mc_in_list(judged, Q_NAMES[q]) && !isnan(c[q].med) && !isnan(c[q].exp);
         if (exact_q(q)) {
             c[q].tol = 0;
@@ -106,6 +118,7 @@ static void judge_cells(const tsv_table *runs, int nruns, size_t r, mt_cell *c)
         }
         c[q].ok = c[q].judged && fabs(c[q].exp - c[q].med) <= c[q].tol;
     }
+    return 0;
 }
 
 static void judge_header(FILE *out)
@@ -135,11 +148,12 @@ static void num(FILE *out, double v)
     else fprintf(out, "\t%.1f", v);
 }
 
-static void judge_row(FILE *out, const tsv_table *runs, int nruns, size_t r, const tsv_table *draws, long d)
+static int judge_row(FILE *out, const tsv_table *runs, int nruns, size_t r, const tsv_table *draws, long d,
+                     char *err, size_t errlen)
 {
     const tsv_table *t = &runs[0];
     mt_cell c[MT_NQ];
-    judge_cells(runs, nruns, r, c);
+    if (judge_cells(runs, nruns, r, c, err, errlen)) return -1;
     char failed[160] = "", spread[160] = "";
     double worst = 0;
     int any = 0;
@@ -179,6 +193,7 @@ static void judge_row(FILE *out, const tsv_table *runs, int nruns, size_t r, con
         fprintf(out, "\t%s", !c[q].judged ? "-" : c[q].ok ? "yes" : "no");
     }
     fprintf(out, "\t%s\n", d >= 0 ? or_dash(tsv_get(draws, (size_t)d, "args")) : "-");
+    return 0;
 }
 
 /* A draw no row joined: its run was skipped, failed or not profiled. */
@@ -216,7 +231,10 @@ int mt_judge(const tsv_table *runs, int nruns, const tsv_table *draws, FILE *out
     for (size_t r = 0; r < runs[0].nrow; r++) {
         const long d = mc_join_draw(&runs[0], r, draws, &cursor);
         if (d >= 0) joined[d] = 1;
-        judge_row(out, runs, nruns, r, draws, d);
+        if (judge_row(out, runs, nruns, r, draws, d, err, errlen)) {
+            free(joined);
+            return -1;
+        }
     }
     for (size_t d = 0; draws && d < draws->nrow; d++)
         if (!joined[d]) missing_row(out, draws, d, nruns);

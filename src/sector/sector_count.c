@@ -32,6 +32,7 @@ void sim_add_counts(sf_prediction *out, const sf_prediction *x, double m)
         o->l2_sectors += m * k->l2_sectors;
         o->l2_sectors_min += m * k->l2_sectors_min;
         o->bytes += m * k->bytes;
+        o->st_line_hits += m * k->st_line_hits;
     }
 }
 

@@ -110,6 +110,9 @@ typedef struct sf_counts {
                                     (seen on the H100: lab 000's stencil figures, misaligned
                                     loads, back-to-back stores to one line) */
     double l2_sectors, l2_sectors_min;   /* lts__t_sectors_srcunit_tex_op_{read,write} */
+    double st_line_hits;    /* stores: sectors stored to a line an earlier store of the same
+                               block stored to (the line's tag is in L1: the H100 and H200
+                               count every such sector as a store hit; sector_expect.h) */
     double bytes;           /* bytes the lanes asked for (distinct per request), summed */
 } sf_counts;
 

@@ -328,6 +328,10 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
     k->bytes += (double)nu * a->bytes;
 
     if (a->op == SF_ST) {
+        /* a line the block already sent to L2 (a store, or a load's miss): its tag is in L1,
+         * every sector of this store in it is a store hit (sector_expect.h) */
+        for (unsigned i = 0; i < ns; i++)
+            k->st_line_hits += sset_find(&S->wave, sec[i] >> 2) != NULL;
         for (unsigned i = 0; i < ns; i++) {
             uint8_t *f = sset_find(&S->cur, sec[i]);
             if (f) {

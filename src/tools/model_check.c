@@ -53,6 +53,7 @@
 #include "../families/atomics/atomics_check.h"
 #include "model_check.h"
 #include "model_tol.h"
+#include "sector_expect.h"
 #include "outfile.h"
 #include "sector_families.h"
 #include "sector_family.h"
@@ -332,8 +333,11 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
     fprintf(f, "# tolerance\tthe largest of %.0f %% of the median (pct), %.0f x the row's spread, max - min over "
                "the runs (spread), %.1f %% of its L1 sectors (allow); L1 requests, sectors and the grid exact\n",
             100 * MT_PCT_FRAC, MT_SPREAD_FACTOR, 100 * MT_ALLOW_FRAC);
-    fprintf(f, "# expected\tthe model's one number: <q>_exp_pred where the comparison has it, else <q>_pred; "
-               "the bracket is shown, never judged\n");
+    fprintf(f, "# expected\tthe model's one number: for the stencil's L1 hits, L2 requests and sectors the "
+               "count with the merges in flight expected (%u/%u of the stores' opportunities, %u/%u of the loads', "
+               "src/sector/sector_expect.h), else <q>_exp_pred where the comparison has it, else <q>_pred; "
+               "the bracket is shown, never judged\n",
+            SF_MERGE_ST_NUM, SF_MERGE_ST_DEN, SF_MERGE_LD_NUM, SF_MERGE_LD_DEN);
     if (mt_judge(t, nfiles, a->draws ? &dr : NULL, f, err, sizeof err) != 0) {
         fprintf(stderr, PROG ": %s\n", err);
         if (a->out) outfile_abort(&o);

@@ -30,7 +30,7 @@ static const char *differs(const sf_prediction *a, const sf_prediction *b)
         F(op[op].requests) F(op[op].sectors) F(op[op].lines) F(op[op].wavefronts)
         F(op[op].hits) F(op[op].hits_max) F(op[op].l2_requests) F(op[op].l2_requests_min)
         F(op[op].l2_sectors_merged) F(op[op].l2_requests_merged) F(op[op].l2_sectors)
-        F(op[op].l2_sectors_min) F(op[op].bytes)
+        F(op[op].l2_sectors_min) F(op[op].bytes) F(op[op].st_line_hits)
     }
     F(dram_read_sectors) F(dram_write_sectors) F(dram_partial_sectors) F(items) F(blocks)
     F(warps) F(hit_tol_frac) F(has_load) F(has_store)
