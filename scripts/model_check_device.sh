@@ -47,7 +47,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=f00daeed3c11e549bf1541ab5cb2a441c500edfd
+FROZEN_COMMIT=7010952c265d2ba353c907161319ac2f0b22f7cd
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do

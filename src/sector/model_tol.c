@@ -98,7 +98,8 @@ static int judge_cells(const tsv_table *runs, int nruns, size_t r, mt_cell *c, c
     const char *judged = tsv_get(&runs[0], r, "judged");
     sf_expected x;
     const int have = sf_expect_row(tsv_get(&runs[0], r, "family"), tsv_get(&runs[0], r, "variant"),
-                                   tsv_get(&runs[0], r, "config"), tsv_num(&runs[0], r, "warps_per_block"),
+                                   tsv_get(&runs[0], r, "config"), tsv_num(&runs[0], r, "n"),
+                                   tsv_num(&runs[0], r, "warps_per_block"),
                                    tsv_get(&runs[0], r, "op"), &x, err, errlen);
     if (have < 0) return -1;
     double l1s, l1s_spread;

@@ -18,19 +18,58 @@ double sf_merge_share(double opp, unsigned num, unsigned den)
     return (double)((o * num + den / 2) / den);
 }
 
-/* The families whose merges are modelled: the stencil's (its warps store
- * and load whole rows; the shares were calibrated on its probes). */
-static int modelled(const sf_variant *v)
+double sf_merge_copy_share(double lines_per_request)
+{
+    if (!(lines_per_request > 2)) return 1;
+    return exp2(-(lines_per_request - 2) / SF_MERGE_COPY_HALF);
+}
+
+/* What is modelled, as calibrated on the probes: the stencil's loads and
+ * stores (its warps store and load whole rows), copy's batch_restrict and
+ * int4 stores, patterns' offset_ca loads. */
+typedef enum { M_NONE = 0, M_STENCIL, M_COPY, M_OFFSET } m_kind;
+
+static m_kind modelled(const sf_variant *v, sf_op op)
 {
     const char *f = v ? sf_family_name(v) : NULL;
-    return f && !strcmp(f, "stencil");
+    if (!f || (op != SF_LD && op != SF_ST)) return M_NONE;
+    if (!strcmp(f, "stencil")) return M_STENCIL;
+    if (!strcmp(f, "copy") && op == SF_ST && (!strcmp(v->name, "batch_restrict") || !strcmp(v->name, "int4")))
+        return M_COPY;
+    if (!strcmp(f, "patterns") && op == SF_LD && !strcmp(v->name, "offset_ca")) return M_OFFSET;
+    return M_NONE;
+}
+
+/* round(opp x share) for a whole, non-negative opp and a share in [0, 1]. */
+static double share_of(double opp, double share)
+{
+    if (!(opp > 0) || !(share > 0)) return 0;
+    return (double)llround(opp * share);
 }
 
 int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expected *e)
 {
-    if (!modelled(v) || !pr || (op != SF_LD && op != SF_ST)) return 0;
+    const m_kind m = pr ? modelled(v, op) : M_NONE;
+    if (m == M_NONE) return 0;
     const sf_counts *k = &pr->op[op];
     const double req_opp = k->l2_requests > k->l2_requests_merged ? k->l2_requests - k->l2_requests_merged : 0;
+    if (m == M_COPY) {
+        const double sec_opp = k->l2_sectors > k->l2_sectors_merged ? k->l2_sectors - k->l2_sectors_merged : 0;
+        const double share = sf_merge_copy_share(k->requests > 0 ? k->l2_requests / k->requests : 0);
+        e->l2_requests = k->l2_requests - share_of(req_opp, share);
+        e->l2_sectors = k->l2_sectors - share_of(sec_opp, share);
+        e->l1_hits = k->hits;
+        return 1;
+    }
+    if (m == M_OFFSET) {
+        const double wpb = pr->blocks > 0 ? (double)llround((double)pr->warps / (double)pr->blocks) : 0;
+        e->l2_requests = k->l2_requests - (wpb <= SF_MERGE_OFF_WPB
+                                               ? req_opp
+                                               : sf_merge_share(req_opp, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN));
+        e->l2_sectors = k->l2_sectors;
+        e->l1_hits = k->hits;
+        return 1;
+    }
     if (op == SF_ST) {
         const double sec_opp = k->l2_sectors > k->l2_sectors_merged ? k->l2_sectors - k->l2_sectors_merged : 0;
         e->l2_requests = k->l2_requests - sf_merge_share(req_opp, SF_MERGE_ST_NUM, SF_MERGE_ST_DEN);
@@ -62,18 +101,37 @@ static int stencil_params(const char *config, sf_params *p)
     return 0;
 }
 
-int sf_expect_row(const char *family, const char *variant, const char *config, double wpb,
+/* copy's "batch=B", patterns' "offset=K" (or "-"), with N; 0, or -1. */
+static int cfg_params(const sf_variant *v, const char *config, double n, sf_params *p)
+{
+    if (!(n >= 1 && n <= (double)SF_MAX_N && n == floor(n))) return -1;
+    p->n = (uint64_t)n;
+    if (v->cfg == SF_CFG_NONE) return strcmp(config, "-") ? -1 : 0;
+    char want[32];
+    snprintf(want, sizeof want, "%s=", sf_cfg_name(v->cfg));
+    const size_t wl = strlen(want);
+    unsigned long long c;
+    int used = 0;
+    if (strncmp(config, want, wl) || sscanf(config + wl, "%llu%n", &c, &used) != 1 || config[wl + used] != '\0')
+        return -1;
+    p->cfg = c;
+    return 0;
+}
+
+int sf_expect_row(const char *family, const char *variant, const char *config, double n, double wpb,
                   const char *op, sf_expected *e, char *err, size_t errlen)
 {
     const sf_variant *v = family && variant ? sf_find(family, variant) : NULL;
-    if (!modelled(v)) return 0;
     sf_op o;
     if (op && !strcmp(op, "ld")) o = SF_LD;
     else if (op && !strcmp(op, "st")) o = SF_ST;
     else return 0;
+    const m_kind m = modelled(v, o);
+    if (m == M_NONE) return 0;
     sf_params p;
     sf_params_default(&p);
-    if (!config || stencil_params(config, &p) || !(wpb >= 1 && wpb <= 32 && wpb == floor(wpb))) {
+    if (!config || (m == M_STENCIL ? stencil_params(config, &p) : cfg_params(v, config, n, &p)) ||
+        !(wpb >= 1 && wpb <= 32 && wpb == floor(wpb))) {
         set_err(err, errlen, "%s %s: config '%s' (WPB %g) is not the model's", family, variant,
                 config ? config : "", wpb);
         return -1;

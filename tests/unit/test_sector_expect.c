@@ -4,7 +4,9 @@
  * small stencil (the store hits of a line an earlier warp stored), the
  * calibration probes' geometry (src/families/stencil/calib.tsv, ids 0 and
  * 1: deriv0 1000 x 64, R 1, at WPB 1 and 4), a comparison row's config
- * read back, and a family whose merges are not modelled.
+ * read back, and a family whose merges are not modelled; copy's store
+ * share by lines a store instruction (a hand-counted warp and the probes of
+ * src/families/copy/calib.tsv), patterns' offset_ca loads (its probes).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -98,29 +100,154 @@ static void test_row(void)
 {
     sf_expected e;
     char err[256] = "";
-    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64,r=1,lead=0,ld=1002", 4, "st", &e, err,
+    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64,r=1,lead=0,ld=1002", 0, 4, "st", &e, err,
                              sizeof err), 1);
     CHECK_NEAR(e.l2_requests, 3500, 0);
     /* deriv_copy 555 x 30 with a padded leading dimension (probe 7) */
-    CHECK_EQ_I(sf_expect_row("stencil", "deriv_copy", "n0=555,n1=30,r=1,lead=0,ld=576", 4, "st", &e, err,
+    CHECK_EQ_I(sf_expect_row("stencil", "deriv_copy", "n0=555,n1=30,r=1,lead=0,ld=576", 0, 4, "st", &e, err,
                              sizeof err), 1);
     CHECK_NEAR(e.l2_requests, 917, 0);   /* 1043 - 377 / 3 */
     /* a config the model would not give back, a malformed one, a bad WPB */
-    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64,r=1,lead=5,ld=1002", 4, "st", &e, err,
+    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64,r=1,lead=5,ld=1002", 0, 4, "st", &e, err,
                              sizeof err), -1);
-    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64", 4, "st", &e, err, sizeof err), -1);
-    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64,r=1,lead=0,ld=1002", 0, "st", &e, err,
+    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64", 0, 4, "st", &e, err, sizeof err), -1);
+    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64,r=1,lead=0,ld=1002", 0, 0, "st", &e, err,
                              sizeof err), -1);
     /* no expectation: another family, an unknown variant, another op */
-    CHECK_EQ_I(sf_expect_row("copy", "coalesced", "-", 4, "ld", &e, err, sizeof err), 0);
-    CHECK_EQ_I(sf_expect_row("stencil", "nosuch", "n0=1000,n1=64,r=1,lead=0,ld=1002", 4, "ld", &e, err,
+    CHECK_EQ_I(sf_expect_row("copy", "coalesced", "-", 0, 4, "ld", &e, err, sizeof err), 0);
+    CHECK_EQ_I(sf_expect_row("stencil", "nosuch", "n0=1000,n1=64,r=1,lead=0,ld=1002", 0, 4, "ld", &e, err,
                              sizeof err), 0);
-    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64,r=1,lead=0,ld=1002", 4, "all", &e, err,
+    CHECK_EQ_I(sf_expect_row("stencil", "deriv0", "n0=1000,n1=64,r=1,lead=0,ld=1002", 0, 4, "all", &e, err,
                              sizeof err), 0);
+}
+
+static void predict_cfg(const char *family, const char *variant, unsigned long long n, unsigned wpb,
+                        unsigned long long cfg, sf_prediction *pr)
+{
+    sf_params p;
+    sf_params_default(&p);
+    p.n = n;
+    p.wpb = wpb;
+    p.cfg = cfg;
+    char err[256] = "";
+    const sf_variant *v = sf_find(family, variant);
+    CHECK(v != NULL);
+    CHECK(v && sf_predict(v, &p, pr, err, sizeof err) == 0);
+}
+
+static void test_copy_share(void)
+{
+    CHECK_NEAR(sf_merge_copy_share(2), 1, 0);
+    CHECK_NEAR(sf_merge_copy_share(1), 1, 0);
+    CHECK_NEAR(sf_merge_copy_share(0), 1, 0);
+    CHECK_NEAR(sf_merge_copy_share(8), 0.25, 1e-12);
+    CHECK_NEAR(sf_merge_copy_share(5), 0.5, 1e-12);
+    CHECK_NEAR(sf_merge_copy_share(16), 0.0393725, 1e-6);   /* 2^(-14/3) */
+}
+
+/* batch_restrict B 2, N 64, WPB 1: one warp, threads 0..31 store ints 2t
+ * and 2t + 1, two instructions each over bytes 0..255 (lines 0 and 1, all 8
+ * sectors): 4 requests and 16 sectors per request, 2 and 8 merged; at
+ * L = 2 every one merges.  Loads: no expectation. */
+static void test_copy_hand(void)
+{
+    sf_prediction pr;
+    sf_expected e;
+    const sf_variant *v = sf_find("copy", "batch_restrict");
+    predict_cfg("copy", "batch_restrict", 64, 1, 2, &pr);
+    CHECK_NEAR(pr.op[SF_ST].requests, 2, 0);
+    CHECK_NEAR(pr.op[SF_ST].l2_requests, 4, 0);
+    CHECK_NEAR(pr.op[SF_ST].l2_requests_merged, 2, 0);
+    CHECK_NEAR(pr.op[SF_ST].l2_sectors, 16, 0);
+    CHECK_NEAR(pr.op[SF_ST].l2_sectors_merged, 8, 0);
+    CHECK_EQ_I(sf_expect(v, &pr, SF_ST, &e), 1);
+    CHECK_NEAR(e.l2_requests, 2, 0);
+    CHECK_NEAR(e.l2_sectors, 8, 0);
+    CHECK_NEAR(e.l1_hits, pr.op[SF_ST].hits, 0);
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 0);
+    /* another copy kernel's stores: not modelled */
+    predict_cfg("copy", "batch", 64, 1, 2, &pr);
+    CHECK_EQ_I(sf_expect(sf_find("copy", "batch"), &pr, SF_ST, &e), 0);
+}
+
+/* The copy probes (N 4000037): batch_restrict B 8 at WPB 8 (L 1000008 /
+ * 125008 lines a store, 875007 requests and 3500028 sectors to share, a
+ * little over a quarter), B 16 at WPB 2, int4 B 16 at WPB 4, int4 B 4 (no
+ * opportunities). */
+static void test_copy_probe(void)
+{
+    sf_prediction pr;
+    sf_expected e;
+    const sf_variant *br = sf_find("copy", "batch_restrict"), *i4 = sf_find("copy", "int4");
+    predict_cfg("copy", "batch_restrict", 4000037, 8, 8, &pr);
+    CHECK_NEAR(pr.op[SF_ST].l2_requests - pr.op[SF_ST].l2_requests_merged, 875007, 0);
+    CHECK_NEAR(pr.op[SF_ST].l2_sectors - pr.op[SF_ST].l2_sectors_merged, 3500028, 0);
+    CHECK_EQ_I(sf_expect(br, &pr, SF_ST, &e), 1);
+    CHECK_NEAR(e.l2_requests, 781234, 0);
+    CHECK_NEAR(e.l2_sectors, 3124934, 0);
+    predict_cfg("copy", "batch_restrict", 4000037, 2, 16, &pr);
+    CHECK_EQ_I(sf_expect(br, &pr, SF_ST, &e), 1);
+    CHECK_NEAR(e.l2_requests, 1926177, 0);
+    CHECK_NEAR(e.l2_sectors, 3862199, 0);
+    predict_cfg("copy", "int4", 4000037, 4, 16, &pr);
+    CHECK_EQ_I(sf_expect(i4, &pr, SF_ST, &e), 1);
+    CHECK_NEAR(e.l2_requests, 485236, 0);
+    CHECK_NEAR(e.l2_sectors, 980318, 0);
+    predict_cfg("copy", "int4", 4000037, 4, 4, &pr);
+    CHECK_EQ_I(sf_expect(i4, &pr, SF_ST, &e), 1);
+    CHECK_NEAR(e.l2_requests, pr.op[SF_ST].l2_requests, 0);
+    CHECK_NEAR(e.l2_sectors, pr.op[SF_ST].l2_sectors, 0);
+}
+
+/* The patterns probes (offset_ca, N 10000019): at WPB 4 all 234375 shared
+ * lines merge, at WPB 16 3/5 of 292968; WPB 1 has none; offset_nc and
+ * stores are not modelled. */
+static void test_offset_probe(void)
+{
+    sf_prediction pr;
+    sf_expected e;
+    const sf_variant *v = sf_find("patterns", "offset_ca");
+    predict_cfg("patterns", "offset_ca", 10000019, 4, 1, &pr);
+    CHECK_NEAR(pr.op[SF_LD].l2_requests - pr.op[SF_LD].l2_requests_merged, 234375, 0);
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_requests, 390624, 0);
+    CHECK_NEAR(e.l2_sectors, pr.op[SF_LD].l2_sectors, 0);
+    CHECK_NEAR(e.l1_hits, pr.op[SF_LD].hits, 0);
+    CHECK_EQ_I(sf_expect(v, &pr, SF_ST, &e), 0);
+    predict_cfg("patterns", "offset_ca", 10000019, 16, 1, &pr);
+    CHECK_NEAR(pr.op[SF_LD].l2_requests - pr.op[SF_LD].l2_requests_merged, 292968, 0);
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_requests, 624999 - 175781, 0);   /* 3/5 of 292968 = 175780.8 */
+    predict_cfg("patterns", "offset_ca", 10000019, 1, 17, &pr);
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_requests, 625000, 0);
+    predict_cfg("patterns", "offset_nc", 10000019, 4, 1, &pr);
+    CHECK_EQ_I(sf_expect(sf_find("patterns", "offset_nc"), &pr, SF_LD, &e), 0);
+}
+
+/* Rows of copy and patterns: the config with N read back. */
+static void test_row_cfg(void)
+{
+    sf_expected e;
+    char err[256] = "";
+    CHECK_EQ_I(sf_expect_row("copy", "batch_restrict", "batch=8", 4000037, 8, "st", &e, err, sizeof err), 1);
+    CHECK_NEAR(e.l2_requests, 781234, 0);
+    CHECK_EQ_I(sf_expect_row("copy", "batch_restrict", "batch=8", 4000037, 8, "ld", &e, err, sizeof err), 0);
+    CHECK_EQ_I(sf_expect_row("patterns", "offset_ca", "offset=1", 10000019, 4, "ld", &e, err, sizeof err), 1);
+    CHECK_NEAR(e.l2_requests, 390624, 0);
+    CHECK_EQ_I(sf_expect_row("copy", "batch_restrict", "stride=8", 4000037, 8, "st", &e, err, sizeof err), -1);
+    CHECK_EQ_I(sf_expect_row("copy", "batch_restrict", "batch=8x", 4000037, 8, "st", &e, err, sizeof err), -1);
+    CHECK_EQ_I(sf_expect_row("copy", "batch_restrict", "batch=8", 0, 8, "st", &e, err, sizeof err), -1);
+    CHECK_EQ_I(sf_expect_row("copy", "int4", "batch=6", 4000037, 8, "st", &e, err, sizeof err), -1);
 }
 
 int main(void)
 {
+    test_copy_share();
+    test_copy_hand();
+    test_copy_probe();
+    test_offset_probe();
+    test_row_cfg();
     test_share();
     test_hand();
     test_probe();
