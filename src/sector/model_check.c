@@ -203,14 +203,36 @@ static void not_judged(const tsv_table *cmp, size_t r, const char *judged, char 
     if (!out[0]) snprintf(out, len, "-");
 }
 
+/* 1 when cmp's rows a and b have the same column col (both absent: the same). */
+static int same_col(const tsv_table *cmp, size_t a, size_t b, const char *col)
+{
+    return !strcmp(or_dash(tsv_get(cmp, a, col)), or_dash(tsv_get(cmp, b, col)));
+}
+
 /* The draw of cmp's row r: from *cursor on, the first of its variant, n and
- * WPB; -1 when none (the cursor stays). */
+ * WPB; -1 when none (the cursor stays).  A draw's rows come together, one per
+ * op: row r starts the next draw of the same variant, n and WPB when its
+ * config differs from row r - 1's (two stencil probes of one size and WPB but
+ * another radius or pad), or when a row before it of this draw already had
+ * its op (the same configuration drawn twice). */
 long mc_join_draw(const tsv_table *cmp, size_t r, const tsv_table *draws, size_t *cursor)
 {
     if (!draws) return -1;
     const char *v = tsv_get(cmp, r, "variant");
     const double n = tsv_num(cmp, r, "n"), w = tsv_num(cmp, r, "warps_per_block");
-    for (size_t d = *cursor; d < draws->nrow; d++) {
+    size_t start = *cursor;
+    if (r > 0 && same_col(cmp, r - 1, r, "variant") && same_col(cmp, r - 1, r, "n") &&
+        same_col(cmp, r - 1, r, "warps_per_block")) {
+        int next = !same_col(cmp, r - 1, r, "config");
+        for (size_t k = r; !next && k-- > 0;) {
+            if (!same_col(cmp, k, r, "variant") || !same_col(cmp, k, r, "n") ||
+                !same_col(cmp, k, r, "warps_per_block") || !same_col(cmp, k, r, "config"))
+                break;
+            next = same_col(cmp, k, r, "op");
+        }
+        if (next) start = *cursor + 1;
+    }
+    for (size_t d = start; d < draws->nrow; d++) {
         if (strcmp(or_dash(tsv_get(draws, d, "variant")), v)) continue;
         if (!isnan(n) && tsv_num(draws, d, "n") != n) continue;
         if (!isnan(w) && tsv_num(draws, d, "warps_per_block") != w) continue;

@@ -142,7 +142,8 @@ double mc_row_spread(const tsv_table *runs, int nruns, size_t r, const char *col
 
 /* Helpers model_tol.c shares: is name in the comma-separated list; the
  * draw of comparison row r (from *cursor on, the first of its variant, n and
- * WPB; -1: none); are the runs' tables the same launches row for row (0, or
+ * WPB, the next one where row r's config differs from row r - 1's or its op
+ * came already; -1: none); are the runs' tables the same launches row for row (0, or
  * -1 with err). */
 int mc_in_list(const char *list, const char *name);
 long mc_join_draw(const tsv_table *cmp, size_t r, const tsv_table *draws, size_t *cursor);

@@ -133,6 +133,46 @@ static const char DRAWS[] =
     "2\tcopy\tbatch\t2000\t8\t2000 0 8 --kernel batch --batch 2\n"
     "3\tcopy\tstride\t3000\t1\t3000 0 1 --kernel stride --stride 9\n";
 
+/* Two draws of one variant, N and WPB whose configurations differ (stencil
+ * probes 12 and 13 of the H200 calibration run: radius 1 and radius 4 at
+ * 1000 x 64, WPB 8), then the same configuration drawn twice: each draw gets
+ * its own rows, one per op. */
+static const char CMP2[] =
+    "family\tvariant\tconfig\top\tagree\tmismatch\tn\twarps_per_block\tjudged\twide\n"
+    "stencil\tderiv1\tn0=1000,r=1\tld\tyes\t-\t64000\t8\tl1_requests\t-\n"
+    "stencil\tderiv1\tn0=1000,r=1\tst\tyes\t-\t64000\t8\tl1_requests\t-\n"
+    "stencil\tderiv1\tn0=1000,r=4\tld\tno\tl2_requests\t64000\t8\tl1_requests\t-\n"
+    "stencil\tderiv1\tn0=1000,r=4\tst\tyes\t-\t64000\t8\tl1_requests\t-\n"
+    "stencil\tderiv0\tn0=9\tld\tyes\t-\t90\t2\tl1_requests\t-\n"
+    "stencil\tderiv0\tn0=9\tld\tyes\t-\t90\t2\tl1_requests\t-\n";
+static const char DRAWS2[] =
+    "id\tfamily\tvariant\tn\twarps_per_block\targs\n"
+    "12\tstencil\tderiv1\t64000\t8\t1000 64 0 8 --kernel deriv1 --radius 1\n"
+    "13\tstencil\tderiv1\t64000\t8\t1000 64 0 8 --kernel deriv1 --radius 4\n"
+    "14\tstencil\tderiv0\t90\t2\t9 10 0 2 --kernel deriv0\n"
+    "15\tstencil\tderiv0\t90\t2\t9 10 0 2 --kernel deriv0\n";
+
+static void test_join_configs(void)
+{
+    tsv_table cmp, dr, out;
+    CHECK_EQ_I(table(CMP2, &cmp), 0);
+    CHECK_EQ_I(table(DRAWS2, &dr), 0);
+    char *buf;
+    size_t len;
+    char err[256];
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_EQ_I(mc_judge(&cmp, &dr, f, err, sizeof err), 0);
+    fclose(f);
+    CHECK_EQ_I(table(buf, &out), 0);
+    CHECK_EQ_U(out.nrow, 6);   /* every draw joined: no not-measured row */
+    static const char *const ids[] = {"12", "12", "13", "13", "14", "15"};
+    for (size_t r = 0; r < 6 && r < out.nrow; r++)
+        CHECK(!strcmp(tsv_get(&out, r, "id"), ids[r]));
+    CHECK(!strcmp(tsv_get(&out, 2, "args"), "1000 64 0 8 --kernel deriv1 --radius 4"));
+    CHECK(!strcmp(tsv_get(&out, 2, "class"), "l2"));
+    free(buf);
+}
+
 static void test_judge(void)
 {
     tsv_table cmp, dr, out;
@@ -249,6 +289,7 @@ int main(void)
     test_draws();
     test_classes();
     test_judge();
+    test_join_configs();
     test_repeat();
     return check_report("test_model_check");
 }
