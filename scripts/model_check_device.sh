@@ -47,7 +47,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=7010952c265d2ba353c907161319ac2f0b22f7cd
+FROZEN_COMMIT=18a8a71b6209380a89e7867c62f3cc0946eaa62e
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
