@@ -19,7 +19,7 @@
 #                   on the H100 one configuration and ncu run took about
 #                   0.7 s, ncu's start and the model's prediction included
 #                   (4 families x 25 configurations took 71 s at R = 1), so
-#                   the 54 calibration probes x 3 runs are about 115 s and
+#                   the 92 calibration probes x 3 runs are about 195 s and
 #                   5 families x 15 x 3 runs about 160 s; with the build
 #                   (about 1 to 2 minutes on 16 cores) about 6 to 7 minutes
 #   --repeat R      ncu runs of each batch (default 3)
