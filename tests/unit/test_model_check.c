@@ -24,6 +24,23 @@ static int table(const char *text, tsv_table *t)
     return rc;
 }
 
+/* mc_judge of the tables CMP_TEXT and DRAWS_TEXT, its output parsed into
+ * *out (its text in *buf, the caller frees both). */
+static void judged(const char *cmp_text, const char *draws_text, tsv_table *out, char **buf)
+{
+    tsv_table cmp, dr;
+    CHECK_EQ_I(table(cmp_text, &cmp), 0);
+    CHECK_EQ_I(table(draws_text, &dr), 0);
+    size_t len;
+    char err[256];
+    FILE *f = open_memstream(buf, &len);
+    CHECK_EQ_I(mc_judge(&cmp, &dr, f, err, sizeof err), 0);
+    fclose(f);
+    CHECK_EQ_I(table(*buf, out), 0);
+    tsv_free(&cmp);
+    tsv_free(&dr);
+}
+
 /* Draw into memory: the batch and the draws' table. */
 static int draw(const char *family, uint64_t seed, unsigned k, const char *only, char **batch, char **draws,
                 char *err, size_t errlen)
@@ -154,22 +171,16 @@ static const char DRAWS2[] =
 
 static void test_join_configs(void)
 {
-    tsv_table cmp, dr, out;
-    CHECK_EQ_I(table(CMP2, &cmp), 0);
-    CHECK_EQ_I(table(DRAWS2, &dr), 0);
+    tsv_table out;
     char *buf;
-    size_t len;
-    char err[256];
-    FILE *f = open_memstream(&buf, &len);
-    CHECK_EQ_I(mc_judge(&cmp, &dr, f, err, sizeof err), 0);
-    fclose(f);
-    CHECK_EQ_I(table(buf, &out), 0);
+    judged(CMP2, DRAWS2, &out, &buf);
     CHECK_EQ_U(out.nrow, 6);   /* every draw joined: no not-measured row */
     static const char *const ids[] = {"12", "12", "13", "13", "14", "15"};
     for (size_t r = 0; r < 6 && r < out.nrow; r++)
         CHECK(!strcmp(tsv_get(&out, r, "id"), ids[r]));
     CHECK(!strcmp(tsv_get(&out, 2, "args"), "1000 64 0 8 --kernel deriv1 --radius 4"));
     CHECK(!strcmp(tsv_get(&out, 2, "class"), "l2"));
+    tsv_free(&out);
     free(buf);
 }
 
@@ -181,10 +192,8 @@ static void test_judge(void)
     char *buf;
     size_t len;
     char err[256];
-    FILE *f = open_memstream(&buf, &len);
-    CHECK_EQ_I(mc_judge(&cmp, &dr, f, err, sizeof err), 0);
-    fclose(f);
-    CHECK_EQ_I(table(buf, &out), 0);
+    judged(CMP, DRAWS, &out, &buf);
+    FILE *f;
     CHECK_EQ_U(out.nrow, 5);   /* 4 rows of cmp, then the skipped draw */
     CHECK(!strcmp(tsv_get(&out, 0, "id"), "0") && !strcmp(tsv_get(&out, 1, "id"), "0"));
     CHECK(!strcmp(tsv_get(&out, 0, "class"), "agree"));

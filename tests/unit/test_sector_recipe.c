@@ -67,8 +67,8 @@ static void test_variants(void)
                                   sizeof err), -1);
 }
 
-/* The rows of FAMILY's recipe, and the text written. */
-static int rows(const char *family, int quick, char *text, size_t len)
+/* The rows of FAMILY's recipe for the program's VARIANTS, and the text written. */
+static int rows_of(const char *family, int quick, const char *variants, char *text, size_t len)
 {
     const struct fam_model *m = sf_model(family);
     char err[256];
@@ -77,7 +77,7 @@ static int rows(const char *family, int quick, char *text, size_t len)
     CHECK(f != NULL);
     if (!m || !f)
         return -1;
-    CHECK_EQ_I(sf_recipe_write(f, NULL, m, quick, m->ncu_n, 4, "v1,v2", NULL, err, sizeof err), 0);
+    CHECK_EQ_I(sf_recipe_write(f, NULL, m, quick, m->ncu_n, 4, variants, NULL, err, sizeof err), 0);
     rewind(f);
     size_t n = fread(text, 1, len - 1, f);
     text[n] = 0;
@@ -86,6 +86,12 @@ static int rows(const char *family, int quick, char *text, size_t len)
     for (size_t i = 0; i < n; i++)
         lines += text[i] == '\n';
     return lines - 2;   /* the kernel_regex line and the header */
+}
+
+/* The same for the variants v1 and v2. */
+static int rows(const char *family, int quick, char *text, size_t len)
+{
+    return rows_of(family, quick, "v1,v2", text, len);
 }
 
 static void test_recipes(void)
@@ -104,20 +110,9 @@ static void test_recipes(void)
     CHECK(strstr(t, "--offset") == NULL && strstr(t, "main\t") != NULL);
     CHECK_EQ_I(rows("patterns", 1, t, sizeof t), 1);
     CHECK_STR_HAS(t, "quick\t1e7 0 4 --kernel v1,v2 --offset 0,1,16,32 --stride 1,2,32\t");
-    {   /* quick leaves the _nc loads out, in the arguments and the regex */
-        const struct fam_model *m = sf_model("patterns");
-        char err[256];
-        FILE *f = tmpfile();
-        CHECK(f != NULL);
-        if (f) {
-            CHECK_EQ_I(sf_recipe_write(f, NULL, m, 1, m->ncu_n, 4, "a_ca,a_nc,w", NULL, err, sizeof err), 0);
-            rewind(f);
-            size_t n = fread(t, 1, sizeof t - 1, f);
-            t[n] = 0;
-            fclose(f);
-            CHECK_STR_HAS(t, "quick\t1e7 0 4 --kernel a_ca,w --offset 0,1,16,32 --stride 1,2,32\t^patterns_(a_ca|w)(_b[0-9]+)?$\t");
-        }
-    }
+    /* quick leaves the _nc loads out, in the arguments and the regex */
+    CHECK_EQ_I(rows_of("patterns", 1, "a_ca,a_nc,w", t, sizeof t), 1);
+    CHECK_STR_HAS(t, "quick\t1e7 0 4 --kernel a_ca,w --offset 0,1,16,32 --stride 1,2,32\t^patterns_(a_ca|w)(_b[0-9]+)?$\t");
     /* the stencil: the lab's 16 geometries, 4 with --quick */
     CHECK_EQ_I(rows("stencil", 0, t, sizeof t), 16);
     CHECK_STR_HAS(t, "32x32_r2_lead_ld\t32 32 0 4 --kernel v1,v2 --radius 2 --lead-pad "
