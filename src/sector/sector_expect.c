@@ -26,18 +26,48 @@ double sf_merge_copy_share(double lines_per_request)
 
 /* What is modelled, as calibrated on the probes: the stencil's loads and
  * stores (its warps store and load whole rows), copy's batch_restrict and
- * int4 stores, patterns' offset_ca loads. */
-typedef enum { M_NONE = 0, M_STENCIL, M_COPY, M_OFFSET } m_kind;
+ * int4 stores and its batch and batch_unrolled stores, patterns' loads of a
+ * line the warp before shares (offset_ca, offset_nc, reread_ca) and its
+ * write_offset stores. */
+typedef enum { M_NONE = 0, M_STENCIL, M_COPY, M_COPY_PLAIN, M_OFFSET } m_kind;
 
 static m_kind modelled(const sf_variant *v, sf_op op)
 {
     const char *f = v ? sf_family_name(v) : NULL;
     if (!f || (op != SF_LD && op != SF_ST)) return M_NONE;
     if (!strcmp(f, "stencil")) return M_STENCIL;
-    if (!strcmp(f, "copy") && op == SF_ST && (!strcmp(v->name, "batch_restrict") || !strcmp(v->name, "int4")))
-        return M_COPY;
-    if (!strcmp(f, "patterns") && op == SF_LD && !strcmp(v->name, "offset_ca")) return M_OFFSET;
+    if (!strcmp(f, "copy") && op == SF_ST) {
+        if (!strcmp(v->name, "batch_restrict") || !strcmp(v->name, "int4")) return M_COPY;
+        if (!strcmp(v->name, "batch") || !strcmp(v->name, "batch_unrolled")) return M_COPY_PLAIN;
+    }
+    if (!strcmp(f, "patterns")) {
+        if (op == SF_LD && (!strcmp(v->name, "offset_ca") || !strcmp(v->name, "offset_nc") ||
+                            !strcmp(v->name, "reread_ca")))
+            return M_OFFSET;
+        if (op == SF_ST && !strcmp(v->name, "write_offset")) return M_OFFSET;
+    }
     return M_NONE;
+}
+
+double sf_resident_warps(const sf_prediction *pr)
+{
+    if (!pr || pr->blocks == 0 || pr->warps == 0) return 0;
+    const uint64_t wpb = (pr->warps + pr->blocks / 2) / pr->blocks;
+    if (wpb == 0) return 0;
+    const unsigned sms = pr->sms ? pr->sms : 1;
+    uint64_t per_sm = (pr->blocks + sms - 1) / sms;
+    uint64_t cap = SF_SM_MAX_WARPS / wpb;
+    if (cap > SF_SM_MAX_BLOCKS) cap = SF_SM_MAX_BLOCKS;
+    if (cap == 0) cap = 1;
+    if (per_sm > cap) per_sm = cap;
+    return (double)(wpb * per_sm);
+}
+
+double sf_merge_power_share(double a, double b, double w)
+{
+    if (!(w >= 1)) return 0;
+    const double s = a * pow(w, -b);
+    return s > 1 ? 1 : s;
 }
 
 /* round(opp x share) for a whole, non-negative opp and a share in [0, 1]. */
@@ -53,32 +83,38 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
     if (m == M_NONE) return 0;
     const sf_counts *k = &pr->op[op];
     const double req_opp = k->l2_requests > k->l2_requests_merged ? k->l2_requests - k->l2_requests_merged : 0;
-    if (m == M_COPY) {
-        const double sec_opp = k->l2_sectors > k->l2_sectors_merged ? k->l2_sectors - k->l2_sectors_merged : 0;
-        const double share = sf_merge_copy_share(k->requests > 0 ? k->l2_requests / k->requests : 0);
+    const double sec_opp = op == SF_ST && k->l2_sectors > k->l2_sectors_merged
+                               ? k->l2_sectors - k->l2_sectors_merged : 0;
+    e->l1_hits = k->hits;
+    e->l2_sectors = k->l2_sectors;
+    if (m == M_COPY || m == M_COPY_PLAIN) {
+        double share = sf_merge_copy_share(k->requests > 0 ? k->l2_requests / k->requests : 0);
+        if (m == M_COPY_PLAIN) share /= SF_MERGE_COPY_PLAIN_DIV;
         e->l2_requests = k->l2_requests - share_of(req_opp, share);
         e->l2_sectors = k->l2_sectors - share_of(sec_opp, share);
-        e->l1_hits = k->hits;
         return 1;
     }
     if (m == M_OFFSET) {
         const double wpb = pr->blocks > 0 ? (double)llround((double)pr->warps / (double)pr->blocks) : 0;
-        e->l2_requests = k->l2_requests - (wpb <= SF_MERGE_OFF_WPB
-                                               ? req_opp
-                                               : sf_merge_share(req_opp, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN));
-        e->l2_sectors = k->l2_sectors;
-        e->l1_hits = k->hits;
+        const int all = wpb <= SF_MERGE_OFF_WPB;
+        e->l2_requests = k->l2_requests - (all ? req_opp : sf_merge_share(req_opp, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN));
+        if (op == SF_ST) {
+            e->l2_sectors = k->l2_sectors - (all ? sec_opp : sf_merge_share(sec_opp, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN));
+        }
         return 1;
     }
+    /* the stencil: a share of the opportunities that falls with the warps an SM holds at once */
+    const double w = sf_resident_warps(pr);
     if (op == SF_ST) {
-        const double sec_opp = k->l2_sectors > k->l2_sectors_merged ? k->l2_sectors - k->l2_sectors_merged : 0;
-        e->l2_requests = k->l2_requests - sf_merge_share(req_opp, SF_MERGE_ST_NUM, SF_MERGE_ST_DEN);
-        e->l2_sectors = k->l2_sectors - sf_merge_share(sec_opp, SF_MERGE_ST_NUM, SF_MERGE_ST_DEN);
+        const double share = sf_merge_power_share(SF_MERGE_ST_A, SF_MERGE_ST_B, w);
+        e->l2_requests = k->l2_requests - share_of(req_opp, share);
+        e->l2_sectors = k->l2_sectors - share_of(sec_opp, share);
         e->l1_hits = k->st_line_hits;
     } else {
-        e->l2_requests = k->l2_requests - sf_merge_share(req_opp, SF_MERGE_LD_NUM, SF_MERGE_LD_DEN);
-        e->l2_sectors = k->l2_sectors;
-        e->l1_hits = k->hits;
+        const int rows = v->name && !strcmp(v->name, "deriv1");
+        const double share = rows ? sf_merge_power_share(SF_MERGE_LD1_A, SF_MERGE_LD1_B, w)
+                                  : sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, w);
+        e->l2_requests = k->l2_requests - share_of(req_opp, share);
     }
     return 1;
 }

@@ -14,23 +14,27 @@
  * the halo's reads of it).  L1TEX joins some of them, those whose two
  * requests are in flight together; which ones changes from run to run.
  *
- * The expected count takes a fixed share of the opportunities:
+ * The expected count takes a share of the opportunities:
  *
- *   expected = per_request - round(opportunities x NUM / DEN)
+ *   expected = per_request - round(opportunities x share)
  *
  * stores: requests and sectors alike (a merge removes the later warp's
- * request to the shared line and its copy of the shared sector), NUM/DEN =
- * SF_MERGE_ST_*; loads: requests (the later warp's misses to the line join
- * the pending request; every missed sector still goes to L2, so sectors
- * keep the per-request count), SF_MERGE_LD_*.  Both shares were calibrated
- * on the stencil's calibration probes (src/families/stencil/calib.tsv,
- * profiled three times on an H200: data/reference/h200/runlogs/issue36/calib),
- * never on a checked row.
+ * request to the shared line and its copy of the shared sector); loads:
+ * requests (the later warp's misses to the line join the pending request;
+ * every missed sector still goes to L2, so sectors keep the per-request
+ * count).  The stencil's share falls with W, the warps an SM holds at once
+ * (sf_resident_warps): the more warps share an SM's L1, the fewer of two
+ * neighbours' requests are still waiting in it together.  The shares,
+ * min(1, A W^-B) (SF_MERGE_ST_*, SF_MERGE_LD_*, SF_MERGE_LD1_*), were
+ * fitted on the stencil's 71 calibration probes
+ * (src/families/stencil/calib.tsv; ids 24-70 span W from 2 to 32 with one
+ * or a few blocks per SM), profiled three times on an H200
+ * (data/reference/h200/runlogs/issue36/session5/calib), never on a checked
+ * row.  Before them (frozen 18a8a71) the shares were fixed, a third for
+ * stores and a fifth for loads.
  *
  * Two more families, each only where its calibration probes measured the
- * merges (src/families/{copy,patterns}/calib.tsv, three H200 runs:
- * data/reference/h200/runlogs/issue36/seed4027428589/model_check.tar.gz,
- * results/calib/):
+ * merges (src/families/{copy,patterns}/calib.tsv, the same H200 run):
  *
  * copy stores of batch_restrict and int4: a warp's B stores (B/4 for int4)
  * write the same L lines one after another (L = the per-request L2 requests
@@ -39,13 +43,17 @@
  * one, fewer the more lines lie between them.  The share is
  * 2^-((L - 2) / 3): all of them at L = 2 (the probes: 0.95 to 0.99), a
  * quarter at L = 8 (0.05 to 0.29), 0.04 at L = 16 (0.001 to 0.06); requests
- * and sectors alike (the probes' two shares agree).
+ * and sectors alike (the probes' two shares agree).  copy's batch and
+ * batch_unrolled stores merge far less (0.00 to 0.12 at B 2 to 8): a
+ * sixteenth of that share.
  *
- * patterns offset_ca loads: a warp's misses on the line it shares with the
- * warp before it (one per warp past the first of a block) join that warp's
- * request: the probes measured 0.97 of them at WPB 4 and 0.48 to 0.74 at
- * WPB 16 and 32, so every one up to WPB 4 (SF_MERGE_OFF_WPB) and 3/5
- * beyond (SF_MERGE_OFF_*).  Requests only, as for the stencil's loads.
+ * patterns, the line a warp shares with the warp before it (offset_ca,
+ * offset_nc and reread_ca loads; write_offset stores): a warp's misses (or
+ * stores) on it join that warp's request: the probes measured 0.93 to 0.99
+ * of them at WPB 4 and 0.48 to 0.74 at WPB 12 to 32 (write_offset 0.92 at
+ * WPB 8), so every one up to WPB 4 (SF_MERGE_OFF_WPB) and 3/5 beyond
+ * (SF_MERGE_OFF_*).  Loads: requests only, as for the stencil's; stores:
+ * requests and sectors.
  *
  * Store hits: the H100 and H200 count a store to a line whose tag an
  * earlier store of the block allocated as a hit for every sector of it in
@@ -57,17 +65,32 @@
 
 #include "sector_families.h"
 
-/* The shares of the merge opportunities the expected count takes: stores
- * one in three (the probes' stores measured 0.28 to 0.52 of theirs, 0.36
- * the median), loads one in five (deriv0's 0.13 to 0.18, deriv_copy's 0.29
- * and 0.73; deriv1's loads also share rows between blocks, not modelled). */
-#define SF_MERGE_ST_NUM 1
-#define SF_MERGE_ST_DEN 3
-#define SF_MERGE_LD_NUM 1
-#define SF_MERGE_LD_DEN 5
-/* copy: the share of a warp's stores to its lines, 2^-((L - 2) / SF_MERGE_COPY_HALF) */
+/* The stencil's shares of the merge opportunities, min(1, A x W^-B), W the
+ * warps an SM holds at once (sf_resident_warps), fitted on the stencil's 71
+ * calibration probes alone (src/families/stencil/calib.tsv; one H200 run of
+ * three: data/reference/h200/runlogs/issue36/session5/calib): stores
+ * 0.84 W^-0.26 (0.55 to 0.68 of theirs at W 2 to 4, 0.26 to 0.46 at W 28
+ * to 32); loads 3.38 W^-1.04 (all of them up to W 4, 0.1 to 0.4 at W 16 and
+ * more); deriv1's loads, whose rows are also shared between blocks (not
+ * modelled), 0.64 W^-0.09. */
+#define SF_MERGE_ST_A 0.84
+#define SF_MERGE_ST_B 0.26
+#define SF_MERGE_LD_A 3.38
+#define SF_MERGE_LD_B 1.04
+#define SF_MERGE_LD1_A 0.64
+#define SF_MERGE_LD1_B 0.09
+/* An SM holds at most this many warps and blocks (sm_90) */
+#define SF_SM_MAX_WARPS 64
+#define SF_SM_MAX_BLOCKS 32
+/* copy: the share of a warp's stores to its lines, 2^-((L - 2) / SF_MERGE_COPY_HALF)
+ * (batch_restrict, int4); batch and batch_unrolled, whose stores alias their
+ * loads' array for the compiler and go out one by one, that share divided
+ * by SF_MERGE_COPY_PLAIN_DIV (their probes: 0.00 to 0.12 of theirs) */
 #define SF_MERGE_COPY_HALF 3
-/* patterns offset_ca: every merge opportunity up to this WPB, NUM/DEN beyond */
+#define SF_MERGE_COPY_PLAIN_DIV 16
+/* patterns, a line the warp before shares (offset_ca, offset_nc, reread_ca
+ * loads; write_offset stores, requests and sectors): every merge
+ * opportunity up to this WPB, NUM/DEN beyond */
 #define SF_MERGE_OFF_WPB 4
 #define SF_MERGE_OFF_NUM 3
 #define SF_MERGE_OFF_DEN 5
@@ -75,6 +98,14 @@
 typedef struct sf_expected {
     double l1_hits, l2_requests, l2_sectors;
 } sf_expected;
+
+/* The warps an SM holds at once in launch pr: WPB x the blocks an SM gets
+ * in the first wave, ceil(blocks / SMs), at most SF_SM_MAX_BLOCKS and
+ * SF_SM_MAX_WARPS / WPB; 0 for an empty launch. */
+double sf_resident_warps(const sf_prediction *pr);
+
+/* min(1, a x w^-b) for w >= 1, else 0. */
+double sf_merge_power_share(double a, double b, double w);
 
 /* round(opp x num / den) for a whole, non-negative opp (integer arithmetic). */
 double sf_merge_share(double opp, unsigned num, unsigned den);

@@ -125,6 +125,7 @@ typedef struct sf_prediction {
                                     this many more */
     uint64_t items;         /* threads that do work */
     uint64_t blocks, warps; /* launched */
+    unsigned sms;           /* the SMs the blocks spread over (sf_params.sms) */
     double hit_tol_frac;    /* random loads through L1: cross-block reuse in an SM's L1
                                is statistical; hits, L2 requests and sectors are judged
                                within this fraction of the L1 sectors */

@@ -552,6 +552,7 @@ static int setup_ctx(sf_ctx *c, const sf_variant *v, const sf_params *p, sf_pred
     out->items = c->items;
     out->blocks = c->blocks_floor ? threads / tpb : (threads + tpb - 1) / tpb;
     out->warps = out->blocks * p->wpb;
+    out->sms = p->sms;
     if (counts(c, p))
         return 0;   /* counted, not walked: no limit */
     const double work = (double)out->warps * warp0_work(c, out->warps);

@@ -334,13 +334,15 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
                "the runs (spread), %.1f %% of its L1 sectors (allow); L1 requests, sectors and the grid exact\n",
             100 * MT_PCT_FRAC, MT_SPREAD_FACTOR, 100 * MT_ALLOW_FRAC);
     fprintf(f, "# expected\tthe model's one number: for the stencil's L1 hits, L2 requests and sectors the "
-               "count with the merges in flight expected (%u/%u of the stores' opportunities, %u/%u of the loads'), "
+               "count with the merges in flight expected (of the opportunities min(1, A W^-B), W the warps an SM "
+               "holds at once: stores A %.2f B %.2f, loads %.2f %.2f, deriv1's loads %.2f %.2f), "
                "for copy's batch_restrict and int4 stores the L2 requests and sectors with 2^-((L - 2) / %u) of "
-               "theirs (L lines a store instruction), for patterns' offset_ca loads the L2 requests with all of "
-               "theirs up to WPB %u, %u/%u beyond (src/sector/sector_expect.h); else <q>_exp_pred where the "
-               "comparison has it, else <q>_pred; the bracket is shown, never judged\n",
-            SF_MERGE_ST_NUM, SF_MERGE_ST_DEN, SF_MERGE_LD_NUM, SF_MERGE_LD_DEN, SF_MERGE_COPY_HALF,
-            SF_MERGE_OFF_WPB, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN);
+               "theirs (L lines a store instruction; batch and batch_unrolled 1/%u of that), for patterns' "
+               "offset_ca, offset_nc and reread_ca loads the L2 requests, and its write_offset stores the L2 "
+               "requests and sectors, with all of theirs up to WPB %u, %u/%u beyond (src/sector/sector_expect.h); "
+               "else <q>_exp_pred where the comparison has it, else <q>_pred; the bracket is shown, never judged\n",
+            SF_MERGE_ST_A, SF_MERGE_ST_B, SF_MERGE_LD_A, SF_MERGE_LD_B, SF_MERGE_LD1_A, SF_MERGE_LD1_B,
+            SF_MERGE_COPY_HALF, SF_MERGE_COPY_PLAIN_DIV, SF_MERGE_OFF_WPB, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN);
     if (mt_judge(t, nfiles, a->draws ? &dr : NULL, f, err, sizeof err) != 0) {
         fprintf(stderr, PROG ": %s\n", err);
         if (a->out) outfile_abort(&o);
