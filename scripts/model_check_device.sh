@@ -19,9 +19,10 @@
 #                   on the H100 one configuration and ncu run took about
 #                   0.7 s, ncu's start and the model's prediction included
 #                   (4 families x 25 configurations took 71 s at R = 1), so
-#                   the 92 calibration probes x 3 runs are about 195 s and
-#                   5 families x 15 x 3 runs about 160 s; with the build
-#                   (about 1 to 2 minutes on 16 cores) about 6 to 7 minutes
+#                   5 families x 15 x 3 runs are about 160 s; the 139
+#                   calibration probes x 3 runs took 162 s on an H200 (the
+#                   stencil's 71 small ones 68 s); with the build (6 s on
+#                   16 cores) about 6 minutes
 #   --repeat R      ncu runs of each batch (default 3)
 #   --budget S      seconds for the probes and the check after the build
 #                   (default 330; the probes start only in its first 45 %):
@@ -47,7 +48,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=18a8a71b6209380a89e7867c62f3cc0946eaa62e
+FROZEN_COMMIT=5fe6296c304f6b7a813747974e974ec62a5dbe53
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
