@@ -18,6 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+uint64_t sf_model_l2_bytes(double device_l2, uint64_t fallback)
+{
+    if (!(device_l2 >= 256 && device_l2 <= 1099511627776.0 && device_l2 == floor(device_l2)))
+        return fallback;
+    return (uint64_t)device_l2 / 2;
+}
+
 void sf_params_default(sf_params *p)
 {
     memset(p, 0, sizeof *p);

@@ -96,6 +96,15 @@ typedef struct sf_params {
  * (docs/sectors.md, "The DRAM model and its two parameters"). */
 void sf_params_default(sf_params *p);
 
+/* The LRU L2 the model gives a GPU whose L2 is device_l2 bytes
+ * (cudaDevAttrL2CacheSize, a runs table's l2_bytes): half of it, because
+ * data that SMs of both halves read is held in both, so one partition is
+ * what all SMs share (docs/sectors.md, "The DRAM model and its two
+ * parameters"): 25 MiB of the H100's 50, 30 of the H200's 60.  fallback
+ * where device_l2 is not a whole number of bytes from 256 to 2^40 (NaN: a
+ * table without it). */
+uint64_t sf_model_l2_bytes(double device_l2, uint64_t fallback);
+
 typedef struct sf_counts {
     double requests;        /* l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st} */
     double sectors;         /* l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st} */

@@ -81,7 +81,7 @@ typedef struct fam_opts {
     const struct fam_model *m;   /* the family's model (sector_family.h) */
     const char *runs, *ncu;
     sf_params base;
-    int given_sms, given_bps;
+    int given_sms, given_bps, given_l2;
     int given_geometry;          /* --n0, --n1, --radius or a pad given: they win over the rows' */
     int markdown, strict;
 } fam_opts;
@@ -93,6 +93,7 @@ typedef struct fam_run {
     int col[SFM_NMEASURES][2];   /* the column of NCU.tsv of each measure and op, or -1 */
     char absent[1024];           /* the family's metrics NCU.tsv lacks */
     unsigned sms;                /* from --sms or the run's device */
+    uint64_t l2;                 /* the LRU L2's bytes: --l2-bytes, or sf_model_l2_bytes */
 } fam_run;
 
 /* Which column of NCU.tsv holds each of the family's measures. */
@@ -109,14 +110,14 @@ static void family_head(const fam_run *f)
     if (o->markdown) {
         fprintf(OUT, "%s%s%s: predicted / measured per launch, DRAM granularity %u B, L2 %llu B\n\n",
                 fam, device ? ", " : "", device ? device : "", o->base.granule_bytes,
-                (unsigned long long)o->base.l2_bytes);
+                (unsigned long long)f->l2);
         sct_md_header(OUT);
         return;
     }
     fprintf(OUT, "# sector_compare --family %s\n# family\t%s\n# device\t%s\n# runs_table\t%s\n"
             "# ncu_table\t%s\n# dram_granularity_bytes\t%u\n# l2_bytes\t%llu\n# seed\t%llu\n", fam, fam,
             device ? device : "-", base_of(o->runs), base_of(o->ncu), o->base.granule_bytes,
-            (unsigned long long)o->base.l2_bytes, (unsigned long long)o->base.seed);
+            (unsigned long long)f->l2, (unsigned long long)o->base.seed);
     if (f->absent[0])
         fprintf(OUT, "# metrics_missing\t%s\n", f->absent);
     fprintf(OUT, "# model\tdocs/sectors.md; agree = every judged quantity inside the model's "
@@ -185,6 +186,7 @@ static int row_params(const fam_run *f, size_t r, const sf_variant *v, const sf_
     }
     if (f->sms)
         p->sms = f->sms;
+    p->l2_bytes = f->l2;
     double bps = tsv_num(runs, r, "blocks_per_sm");
     if (!o->given_bps && !isnan(bps) && bps >= 1 && bps <= 64 && bps == floor(bps))
         p->blocks_per_sm = (unsigned)bps;
@@ -367,6 +369,7 @@ static int family_mode(const fam_opts *o)
     }
     ncu_columns(&f);
     f.sms = o->given_sms ? o->base.sms : device_sms(tsv_meta(&f.runs, "device"));
+    f.l2 = o->given_l2 ? o->base.l2_bytes : sf_model_l2_bytes(tsv_meta_num(&f.runs, "l2_bytes"), o->base.l2_bytes);
     family_head(&f);
     if (family_rows(&f, &nrows, &disagree))
         goto done;
@@ -518,6 +521,7 @@ static int run_family(const cmp_args *a, fam_opts *fo)
     fo->base.blocks_per_sm = (unsigned)a->bps;
     fo->given_sms = a->given_sms;
     fo->given_bps = a->given_bps;
+    fo->given_l2 = a->given_l2;
     fo->runs = a->runs;
     fo->ncu = a->ncu;
     fo->markdown = a->markdown;
@@ -593,7 +597,8 @@ int main(int argc, char **argv)
         {"--dram-granularity", 0, CLI_U64, 32, 128, 0, 0, &a.opt_g, "B",
          "32, 64 or 128 (MEASURED.tsv: its '# dram_granularity_bytes'; else 64)", 0, &a.given_g},
         {"--l2-bytes", 0, CLI_COUNT, 0, 1ull << 40, 0, 0, &a.opt_l2, "B",
-         "capacity of the LRU L2 model (default 26214400, one H100 partition)", 0, &a.given_l2},
+         "capacity of the LRU L2 model (default: with --family, half the L2 of the runs "
+         "table's device; else 26214400, one H100 partition)", 0, &a.given_l2},
         {"--wpb", 0, CLI_U64, 1, 32, 0, 0, &a.opt_wpb, "W",
          "MEASURED.tsv: warps per block of the run (default: its '# wpb', else 4)", 0, &a.given_wpb},
         {"--seed", 0, CLI_U64, 0, UINT64_MAX, 0, 0, &a.opt_seed, "S",

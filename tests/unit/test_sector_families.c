@@ -646,8 +646,24 @@ static void test_judge(void)
     CHECK_EQ_I(v.ok[SFM_HITS], 0);
 }
 
+/* The model's L2: half the device's (the H100's 50 MiB, the H200's 60),
+ * the fallback for a table without it or an unusable value. */
+static void test_model_l2(void)
+{
+    CHECK_EQ_U(sf_model_l2_bytes(52428800, 7), 26214400);
+    CHECK_EQ_U(sf_model_l2_bytes(62914560, 7), 31457280);
+    CHECK_EQ_U(sf_model_l2_bytes(257, 7), 128);
+    CHECK_EQ_U(sf_model_l2_bytes(NAN, 26214400), 26214400);
+    CHECK_EQ_U(sf_model_l2_bytes(255, 7), 7);
+    CHECK_EQ_U(sf_model_l2_bytes(-52428800, 7), 7);
+    CHECK_EQ_U(sf_model_l2_bytes(52428800.5, 7), 7);
+    CHECK_EQ_U(sf_model_l2_bytes(INFINITY, 7), 7);
+    CHECK_EQ_U(sf_model_l2_bytes(2199023255552.0, 7), 7);
+}
+
 int main(void)
 {
+    test_model_l2();
     test_judge();
     test_lab_oracles();
     test_lab_differences();
