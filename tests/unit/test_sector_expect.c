@@ -1,12 +1,14 @@
 /*
  * test_sector_expect - the expected count of sector_expect.h: the rounded
- * share of the merge opportunities (integer arithmetic), a hand-counted
- * small stencil (the store hits of a line an earlier warp stored), the
- * calibration probes' geometry (src/families/stencil/calib.tsv, ids 0 and
- * 1: deriv0 1000 x 64, R 1, at WPB 1 and 4), a comparison row's config
+ * share of the merge opportunities (integer arithmetic), the warps an SM
+ * holds (W) and the stencil's power law in it, a hand-counted small
+ * stencil (the store hits of a line an earlier warp stored), the
+ * calibration probes' geometry (src/families/stencil/calib.tsv, ids 0, 1
+ * and 7: deriv0 1000 x 64, R 1, at WPB 1 and 4), a comparison row's config
  * read back, and a family whose merges are not modelled; copy's store
  * share by lines a store instruction (a hand-counted warp and the probes of
- * src/families/copy/calib.tsv), patterns' offset_ca loads (its probes).
+ * src/families/copy/calib.tsv, batch's sixteenth), patterns' shared-line
+ * loads and write_offset stores (its probes).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
