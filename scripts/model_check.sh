@@ -34,7 +34,9 @@
 # For each family: bin/model_check draw writes an engine --batch-file (one
 # configuration a line: N, WPB, the variant and its options) and the draws'
 # table; R ncu runs profile ./FAMILY_profile --batch-file over every line (ncu
-# flushes the caches before each kernel); bin/ncu_extract and
+# flushes the caches before each kernel; it profiles the variants' kernels,
+# bin/model_check kernels FAMILY, and lets the validation kernels beside
+# them run unprofiled, which halves its launches); bin/ncu_extract and
 # bin/sector_compare --family (atomics: bin/model_check atomics-compare) join
 # the launches with the model; bin/model_check tolerate judges the R tables
 # (one expected count per quantity, tolerance the largest of 5 % of the
@@ -179,11 +181,14 @@ publish() { cp "$1" "$2.tmp" && mv "$2.tmp" "$2" || { rm -f "$2.tmp"; die "canno
 # profile FAMILY PROG METRICS RUN: one ncu run of the family's batch, its
 # comparison in $WORK/<family><tag>_cmp.tsv (tag: empty for run 1, _run<i>)
 profile() {
-    local f=$1 prog=$2 metrics=$3 run=$4 t=""
+    local f=$1 prog=$2 metrics=$3 run=$4 t="" kernels
     [ "$run" -gt 1 ] && t=_run$run
     echo "model_check.sh: $f: $K configurations, ncu run $run of $REPEAT of $prog --batch-file" >&2
+    # the variants' kernels only: the validation kernels beside them (NAME_check) would double
+    # the profiled launches, and no comparison reads them
+    kernels=$(bin/model_check kernels "$f") || die "$f: bin/model_check kernels failed"
     timeout 3000 ncu --csv --log-file "$WORK/$f$t.csv" --print-units base --clock-control none \
-        --cache-control all --kernel-name "regex:^${f}_" --metrics "$metrics" \
+        --cache-control all --kernel-name "regex:$kernels" --metrics "$metrics" \
         "$prog" --batch-file "$WORK/$f.batch" --reps 1 --warmup 0 -q --table "$WORK/${f}${t}_runs.tsv" \
         >"$WORK/$f$t.out" 2>&1 || { tail -n 20 "$WORK/$f$t.out" >&2; die "$f: ncu or $prog failed"; }
     grep -qs ERR_NVGPUCTRPERM "$WORK/$f$t.csv" "$WORK/$f$t.out" &&

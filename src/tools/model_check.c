@@ -28,6 +28,9 @@
  *       "atomics" (its own model: metrics and atomics-compare below)
  *   model_check metrics atomics
  *       ncu's --metrics list of the atomics comparison
+ *   model_check kernels FAMILY
+ *       ncu's --kernel-name regex of FAMILY's batches: its variants'
+ *       kernels, not the validation kernels (NAME_check) beside them
  *   model_check atomics-compare --runs RUNS.tsv --ncu EXT.tsv [--dram-granularity B] [--out FILE]
  *       the atomics batch's comparison table (src/families/atomics/atomics_check.h)
  *   model_check batch --draws DRAWS.tsv --batch-file FILE
@@ -51,6 +54,7 @@
 
 #include "cli.h"
 #include "../families/atomics/atomics_check.h"
+#include "../families/atomics/variants.h"
 #include "model_check.h"
 #include "model_tol.h"
 #include "sector_expect.h"
@@ -69,7 +73,7 @@ static const char usage_text[] =
     "       model_check repeat [--out FILE] CMP.tsv CMP.tsv...\n"
     "       model_check tolerate [--draws DRAWS.tsv] [--out FILE] CMP.tsv...\n"
     "       model_check tsummary [--out FILE] [--worst N --worst-out FILE] TOL.tsv...\n"
-    "       model_check kind FAMILY | metrics atomics | seeds HASH | model-paths\n"
+    "       model_check kind FAMILY | kernels FAMILY | metrics atomics | seeds HASH | model-paths\n"
     "       model_check batch --draws DRAWS.tsv --batch-file FILE\n"
     "       model_check atomics-compare --runs RUNS.tsv --ncu EXT.tsv [--dram-granularity B] [--out FILE]\n"
     "The sector model checked on random configurations (docs/model_check.md).\n"
@@ -473,6 +477,37 @@ static int cmd_batch(const mc_args *a)
     return rc;
 }
 
+/* The kernels ncu profiles for FAMILY's batches: every variant's, and not
+ * the validation kernels the engine launches beside them (NAME_check),
+ * which double the profiled launches and which no comparison reads:
+ * ^FAMILY_(V1|V2|...)(_b[0-9]+)?$, the form of the families' ncu recipes
+ * (copy's batch kernels are named NAME_bB).  0, or -1 for a family the
+ * check does not draw or a buffer too small. */
+static int mc_kernel_regex(const char *family, char *buf, size_t len)
+{
+    size_t used = 0;
+    int n = snprintf(buf, len, "^%s_(", family);
+    if (n < 0 || (size_t)n >= len) return -1;
+    used = (size_t)n;
+    if (!strcmp(family, "atomics")) {
+        for (int v = 0; v < AT_NVARIANTS; v++) {
+            n = snprintf(buf + used, len - used, "%s%s", v ? "|" : "", atomics_variant_name(v));
+            if (n < 0 || (size_t)n >= len - used) return -1;
+            used += (size_t)n;
+        }
+    } else {
+        const struct fam_model *m = sf_model(family);
+        if (!m || !m->draw || !m->nvariants) return -1;
+        for (size_t v = 0; v < m->nvariants; v++) {
+            n = snprintf(buf + used, len - used, "%s%s", v ? "|" : "", m->variants[v].name);
+            if (n < 0 || (size_t)n >= len - used) return -1;
+            used += (size_t)n;
+        }
+    }
+    n = snprintf(buf + used, len - used, ")(_b[0-9]+)?$");
+    return n < 0 || (size_t)n >= len - used ? -1 : 0;
+}
+
 static int cmd_small(const char *cmd, char **pos, int npos)
 {
     char err[256], buf[4096];
@@ -484,6 +519,11 @@ static int cmd_small(const char *cmd, char **pos, int npos)
     } else if (!strcmp(cmd, "metrics")) {
         if (npos != 1 || strcmp(pos[0], "atomics")) return cli_usage_error(PROG, "metrics takes atomics");
         if (ma_metrics(buf, sizeof buf) != 0) return 1;
+        puts(buf);
+    } else if (!strcmp(cmd, "kernels")) {
+        if (npos != 1) return cli_usage_error(PROG, "kernels takes one FAMILY");
+        if (mc_kernel_regex(pos[0], buf, sizeof buf) != 0)
+            return cli_usage_error(PROG, "'%s' is not checked on random configurations", pos[0]);
         puts(buf);
     } else if (!strcmp(cmd, "seeds")) {
         uint64_t s[2];
@@ -543,8 +583,9 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "batch")) return r.npos == 1 ? cmd_batch(&a) : cli_usage_error(PROG, "batch takes no argument");
     if (!strcmp(cmd, "atomics-compare"))
         return r.npos == 1 ? cmd_atomics_compare(&a) : cli_usage_error(PROG, "atomics-compare takes no argument");
-    if (!strcmp(cmd, "kind") || !strcmp(cmd, "metrics") || !strcmp(cmd, "seeds") || !strcmp(cmd, "model-paths"))
+    if (!strcmp(cmd, "kind") || !strcmp(cmd, "metrics") || !strcmp(cmd, "seeds") || !strcmp(cmd, "model-paths") ||
+        !strcmp(cmd, "kernels"))
         return cmd_small(cmd, r.pos + 1, r.npos - 1);
     return cli_usage_error(PROG, "unknown command '%s' (families, draw, judge, summary, repeat, tolerate, tsummary, "
-                                 "kind, metrics, atomics-compare, batch, seeds, model-paths)", cmd);
+                                 "kind, kernels, metrics, atomics-compare, batch, seeds, model-paths)", cmd);
 }

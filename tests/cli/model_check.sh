@@ -211,6 +211,34 @@ for c in "$ROOT"/src/families/*/calib.tsv; do
 done
 expect_exit 2 scripts/model_check.sh copy --calib --seed 1
 expect_exit 2 scripts/model_check.sh atomics --calib
+# the kernels ncu profiles: every variant's, not the validation kernels
+# beside them (NAME_check), which doubled the profiled launches
+expect_exit 2 bin/model_check kernels
+expect_exit 2 bin/model_check kernels tiling
+for f in $(bin/model_check families); do
+    re=$(bin/model_check kernels "$f") || fail "kernels $f failed"
+    v=$(bin/tsv get "$ROOT/src/families/$f/calib.tsv" variant 2>/dev/null | head -n 1)
+    [ -n "$v" ] || v=$(bin/model_check draw "$f" --random 1 --seed 7 --batch-file "$TMP/k.batch" \
+                      --draws "$TMP/k_draws.tsv" >/dev/null && bin/tsv get "$TMP/k_draws.tsv" variant)
+    [ -n "$v" ] || fail "$f: no variant to try the kernel regex on"
+    printf '%s\n' "${f}_$v" | grep -Eq "$re" || fail "$f: '$re' does not match ${f}_$v"
+    printf '%s\n' "${f}_${v}_check" | grep -Eq "$re" && fail "$f: '$re' matches ${f}_${v}_check"
+done
+printf 'copy_batch_b4\n' | grep -Eq "$(bin/model_check kernels copy)" || fail "copy: batch's templated kernel"
+# and without the validation kernels' launches the comparison is the same:
+# the committed H100 copy log, its _check rows taken out
+M=$(bin/sector_model --metrics copy)
+C=$R/seed2025/model_check
+bin/ncu_extract "$C/copy.csv.gz" --metrics "$M" --kernel '^copy_' >"$TMP/k_all.tsv" || fail "ncu_extract"
+gzip -dc "$C/copy.csv.gz" | grep -v '_check"' >"$TMP/k_nocheck.csv"
+bin/ncu_extract "$TMP/k_nocheck.csv" --metrics "$M" --kernel '^copy_' >"$TMP/k_var.tsv" || fail "ncu_extract"
+for t in all var; do
+    bin/sector_compare --family copy --runs "$C/copy_runs.tsv" --ncu "$TMP/k_$t.tsv" --dram-granularity 64 \
+        --out "$TMP/k_cmp_$t.tsv" 2>/dev/null
+    grep -v '^# ncu_table' "$TMP/k_cmp_$t.tsv" >"$TMP/k_cmp_$t.body"
+done
+[ "$(grep -vc '^#' "$TMP/k_cmp_var.body")" -gt 100 ] || fail "copy: the comparison lost its rows"
+cmp -s "$TMP/k_cmp_all.body" "$TMP/k_cmp_var.body" || fail "copy: the comparison needs the _check launches"
 # the committed judged tables of seed 4242 and of seed 2025's first run (R = 1)
 for d in seed4242 seed2025/r1; do
     s=${d%%/*}
