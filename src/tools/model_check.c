@@ -485,27 +485,29 @@ static int cmd_batch(const mc_args *a)
  * check does not draw or a buffer too small. */
 static int mc_kernel_regex(const char *family, char *buf, size_t len)
 {
-    size_t used = 0;
-    int n = snprintf(buf, len, "^%s_(", family);
-    if (n < 0 || (size_t)n >= len) return -1;
-    used = (size_t)n;
+    const char *names[64];
+    size_t nn = 0;
     if (!strcmp(family, "atomics")) {
-        for (int v = 0; v < AT_NVARIANTS; v++) {
-            n = snprintf(buf + used, len - used, "%s%s", v ? "|" : "", atomics_variant_name(v));
-            if (n < 0 || (size_t)n >= len - used) return -1;
-            used += (size_t)n;
-        }
+        for (int v = 0; v < AT_NVARIANTS && nn < sizeof names / sizeof names[0]; v++)
+            names[nn++] = atomics_variant_name(v);
     } else {
         const struct fam_model *m = sf_model(family);
-        if (!m || !m->draw || !m->nvariants) return -1;
-        for (size_t v = 0; v < m->nvariants; v++) {
-            n = snprintf(buf + used, len - used, "%s%s", v ? "|" : "", m->variants[v].name);
-            if (n < 0 || (size_t)n >= len - used) return -1;
-            used += (size_t)n;
-        }
+        if (!m || !m->draw || m->nvariants > sizeof names / sizeof names[0]) return -1;
+        for (size_t v = 0; v < m->nvariants; v++)
+            names[nn++] = m->variants[v].name;
     }
-    n = snprintf(buf + used, len - used, ")(_b[0-9]+)?$");
-    return n < 0 || (size_t)n >= len - used ? -1 : 0;
+    if (nn == 0) return -1;
+    int n = snprintf(buf, len, "^%s_(", family);
+    size_t used = n < 0 ? len : (size_t)n;
+    for (size_t i = 0; i < nn && used < len; i++) {
+        n = snprintf(buf + used, len - used, "%s%s", i ? "|" : "", names[i]);
+        used = n < 0 ? len : used + (size_t)n;
+    }
+    if (used < len) {
+        n = snprintf(buf + used, len - used, ")(_b[0-9]+)?$");
+        used = n < 0 ? len : used + (size_t)n;
+    }
+    return used < len ? 0 : -1;
 }
 
 static int cmd_small(const char *cmd, char **pos, int npos)
