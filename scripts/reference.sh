@@ -259,14 +259,22 @@ sec_sampling() {
 
 # ---------------------------------------------------------------- logs
 sec_logs() {
-    local d w
+    local d w ln=0 split=() b=$SCRATCH/logs o=$SCRATCH/logs_1e6
     d=$OUTDIR/$(name logdir 1e6)
-    rm -rf "$d.new"
+    mkdir -p "$o"
+    # one process over a --batch-file, a line per WPB (four starts were 2 s
+    # of the quick run on the H200), its table split per line (batch_line);
+    # written in the scratch folder (a batch line splits at blanks, and
+    # OUTDIR may have some), then moved whole
     for w in 2 4 8 16; do
-        step "logs 1e6 WPB $w" ./readonly 1e6 0 "$w" --sample 1 --kernel baseline,float4,nondiverging,random_access \
-            --device "$DEVICE" --out "$d.new" --table "$d.new/readonly_1e6_wpb$w.tsv" -q
-    done
-    rm -rf "$d" && mv "$d.new" "$d"
+        ln=$((ln + 1))
+        echo "1e6 0 $w --sample 1 --kernel baseline,float4,nondiverging,random_access --out $o"
+        split+=("$ln=$o/readonly_1e6_wpb$w.tsv")
+    done >"$b.batch"
+    step "logs 1e6 WPB 2,4,8,16 ($b.batch)" ./readonly --batch-file "$b.batch" --device "$DEVICE" \
+        --table "$b.tsv" -q
+    [ -f "$b.tsv" ] && step "logs 1e6: a table per WPB" bin/tsv split "$b.tsv" batch_line "${split[@]}"
+    rm -rf "$d" "$d.new" && mv "$o" "$d.new" && mv "$d.new" "$d"
 }
 
 # ---------------------------------------------------------------- latency
