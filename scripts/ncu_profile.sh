@@ -126,8 +126,12 @@ if [ "$FAMILY" = all ]; then
     [ $QUICK = 1 ] && args+=(--quick)
     GATES=$(mktemp -d "${TMPDIR:-/tmp}/ncu_gates.XXXXXX") || die "mktemp failed"
     # what this ncu can collect, asked once for every family (an ncu start,
-    # seconds on the H100, that each family would otherwise pay in turn)
-    if command -v ncu >/dev/null 2>&1 && ncu --query-metrics >"$GATES/query_metrics.txt" 2>&1; then
+    # seconds on the H100, that each family would otherwise pay in turn),
+    # unless the caller asked already (WARPLAT_NCU_QUERY: scripts/report.sh
+    # asks while it builds)
+    if [ -s "${WARPLAT_NCU_QUERY:-}" ]; then
+        :
+    elif command -v ncu >/dev/null 2>&1 && ncu --query-metrics >"$GATES/query_metrics.txt" 2>&1; then
         export WARPLAT_NCU_QUERY=$GATES/query_metrics.txt
     fi
     prev="" pids=()

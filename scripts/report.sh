@@ -263,7 +263,20 @@ build() {
     [ $MODE = gpu ] && target=all
     make -s -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" $target 2>&1 | tee "$LOGDIR/make.log" >&2
 }
+# what the installed ncu can collect (scripts/ncu_profile.sh asks once for
+# every family): asked while make builds, when the GPU measures nothing yet,
+# instead of one ncu start (1-2 s) between the reference set and the sector
+# tables
+NCU_QUERY_PID=""
+if [ $MODE = gpu ] && command -v ncu >/dev/null 2>&1; then
+    ncu --query-metrics >"$WORK/ncu_query_metrics.txt" 2>&1 </dev/null &
+    NCU_QUERY_PID=$!
+fi
 step "build the tools (make)" in_bg build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
+if [ -n "$NCU_QUERY_PID" ]; then
+    wait "$NCU_QUERY_PID" && [ -s "$WORK/ncu_query_metrics.txt" ] &&
+        export WARPLAT_NCU_QUERY=$WORK/ncu_query_metrics.txt
+fi
 # the kernel families: the registry says which (src/families/NAME/, never listed here)
 FAMILIES=$(bin/names families | paste -sd,) && [ -n "$FAMILIES" ] || { say "bin/names families failed"; exit 1; }
 if [ $MODE = gpu ] && [ ! -x "$READONLY" ]; then
