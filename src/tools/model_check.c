@@ -339,7 +339,7 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
             100 * MT_PCT_FRAC, MT_SPREAD_FACTOR, 100 * MT_ALLOW_FRAC);
     fprintf(f, "# expected\tthe model's one number: for the stencil's L1 hits, L2 requests and sectors the "
                "count with the merges in flight expected (of the opportunities min(1, A W^-B), W the warps an SM "
-               "holds at once: stores A %.2f B %.2f, loads %.2f %.2f, deriv1's loads %.2f %.2f), "
+               "holds at once: stores A %.3g B %.3g, loads %.3g %.3g, deriv1's loads %.3g %.3g), "
                "for copy's batch_restrict and int4 stores the L2 requests and sectors with 2^-((L - 2) / %u) of "
                "theirs (L lines a store instruction; batch and batch_unrolled 1/%u of that), for patterns' "
                "offset_ca, offset_nc and reread_ca loads the L2 requests, and its write_offset stores the L2 "
