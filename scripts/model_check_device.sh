@@ -48,7 +48,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=77d2fea567226046cde08c4c4b6d74cb7590387e
+FROZEN_COMMIT=1c9064655488fc72237f5d07142f78cfebfe4250
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
