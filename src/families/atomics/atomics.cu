@@ -89,6 +89,9 @@ struct at_state {
     uint32_t *ctr;         /* the largest footprint of the selected variants */
     uint32_t *sink;
     uint64_t words;
+    uint32_t *hit;         /* at_gather_kernel's words, N at most (at_check) */
+    unsigned long long *total;   /* at_sum_kernel's sum */
+    unsigned checks;       /* validations so far (WARPLAT_INJECT_WRONG_RESULT) */
 };
 
 static int at_geometry(const eng_ctx *c, int v, int, eng_geom *g, char *err, size_t errlen)
@@ -163,13 +166,44 @@ static int at_poison(const eng_ctx *c, int v, int)
     return cudaMemset(s->ctr, 0, atm_footprint_words(atomics_variant_pattern(v), c->n) * sizeof(uint32_t));
 }
 
-/* Validation copies the counters back in chunks (eng_check_device):
- * line_spread's footprint at N = 1e8 is 12.8 GB, which whole took 10 s of
- * page faults and copying on the H100's host. */
+/* Validation.  The expected counts are nonzero only on the words the
+ * threads add to: one a thread (t -> (t / 32) W + (t % 32) L, W and L the
+ * pattern's warp and lane strides), one a warp (L = 0), or one word in all
+ * (W = L = 0).  Those words are gathered on the GPU (at_gather_kernel, by
+ * that formula) and come back in chunks (eng_check_device), each compared
+ * with the CPU's count (atm_expected, which inverts the formula on its own);
+ * and every counter of the footprint is summed on the GPU (at_sum_kernel,
+ * exact in 64 bits), which must give N, the sum of the expected counts: with
+ * the gathered words right, an add anywhere else would raise the total above
+ * N, so every other word is 0.  line_spread's footprint is 32 words a thread
+ * (12.8 GB at N = 1e8), which copied back whole took 1.7 s a check on the
+ * H200; its gathered words are a 32nd of it. */
+__global__ void at_gather_kernel(const uint32_t *ctr, uint64_t nhit, uint64_t ww, uint64_t lw, uint32_t *hit)
+{
+    for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nhit;
+         k += (uint64_t)gridDim.x * blockDim.x)
+        hit[k] = ctr[lw ? (k >> 5) * ww + (k & 31) * lw : k * ww];
+}
+
+__global__ void at_sum_kernel(const uint32_t *ctr, uint64_t words, unsigned long long *total)
+{
+    unsigned long long s = 0;
+    for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < words;
+         j += (uint64_t)gridDim.x * blockDim.x)
+        s += ctr[j];
+    if (s) atomicAdd(total, s);
+}
+
 struct at_ref {
     int pattern;
-    uint64_t n;
+    uint64_t n, ww, lw;
 };
+
+/* the word gathered k-th: the formula at_gather_kernel uses */
+static uint64_t at_hit_word(const at_ref *r, uint64_t k)
+{
+    return r->lw ? (k >> 5) * r->ww + (k & 31) * r->lw : k * r->ww;
+}
 
 static uint64_t at_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
 {
@@ -177,9 +211,9 @@ static uint64_t at_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
     const at_ref *r = (const at_ref *)ch->user;
     const uint32_t *got = (const uint32_t *)ch->got - ch->base;
     uint64_t bad = 0;
-    for (uint64_t i = lo; i < hi; i++)
-        if (got[i] != atm_expected(r->pattern, r->n, i)) {
-            if (!bad) *first = i;
+    for (uint64_t k = lo; k < hi; k++)
+        if (got[k] != atm_expected(r->pattern, r->n, at_hit_word(r, k))) {
+            if (!bad) *first = k;
             bad++;
         }
     return bad;
@@ -187,23 +221,47 @@ static uint64_t at_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
 
 static int at_check(const eng_ctx *c, int v, int, eng_check *out)
 {
-    const at_state *s = (const at_state *)c->state;
-    /* the variant's footprint is enough: its expected counts add up to N, one
-     * add per thread, so an add that went anywhere else leaves a word of the
-     * footprint short; and the copy stays the variant's size (line_spread's
-     * 128 N bytes are not copied for same_address's one line) */
-    const uint64_t words = atm_footprint_words(atomics_variant_pattern(v), c->n);
-    at_ref r = {atomics_variant_pattern(v), c->n};
+    at_state *s = (at_state *)c->state;
+    const int p = atomics_variant_pattern(v);
+    const at_ref r = {p, c->n, atomics_warp_words(p), atomics_lane_words(p)};
+    const uint64_t words = atm_footprint_words(p, c->n);
+    /* the words the threads add to: one a thread, a warp, or one in all */
+    const uint64_t nhit = r.lw ? c->n : r.ww ? (c->n + 31) / 32 : 1;
+    if (!s->hit) {
+        ENG_TRY(cudaMalloc((void **)&s->hit, (c->n ? c->n : 1) * sizeof(uint32_t)));
+        ENG_TRY(cudaMalloc((void **)&s->total, sizeof *s->total));
+    }
+    /* WARPLAT_INJECT_WRONG_RESULT=K (tests only): the K-th check finds
+     * counter 1 holding 7 (lane_spread: thread 1's word, which the gathered
+     * words catch; line_spread: a word no thread adds to, which the total
+     * catches) */
+    const char *inj = getenv("WARPLAT_INJECT_WRONG_RESULT");
+    if (inj && *inj && (unsigned)atoi(inj) == s->checks && words > 1) ENG_TRY(cudaMemset((char *)(s->ctr + 1), 7, 1));
+    s->checks++;
+    const unsigned grid = 4 * 2048 / 256 * (unsigned)c->dev->sm_count;
+    ENG_TRY(cudaMemset(s->total, 0, sizeof *s->total));
+    at_gather_kernel<<<grid, 256>>>(s->ctr, nhit, r.ww, r.lw, s->hit);
+    ENG_TRY(cudaGetLastError());
+    at_sum_kernel<<<grid, 256>>>(s->ctr, words, s->total);
+    ENG_TRY(cudaGetLastError());
+    unsigned long long total = 0;
+    ENG_TRY(cudaMemcpy(&total, s->total, sizeof total, cudaMemcpyDeviceToHost));
     uint64_t first;
     cudaError_t err;
     out->checked = words;
-    out->bad = eng_check_device(s->ctr, words, sizeof(uint32_t), at_check_range, &r, &first, &err);
+    out->bad = eng_check_device(s->hit, nhit, sizeof(uint32_t), at_check_range, (void *)&r, &first, &err);
     ENG_TRY(err);
     if (out->bad) {
+        const uint64_t j = at_hit_word(&r, first);
         uint32_t got;
-        ENG_TRY(cudaMemcpy(&got, s->ctr + first, sizeof got, cudaMemcpyDeviceToHost));
+        ENG_TRY(cudaMemcpy(&got, s->ctr + j, sizeof got, cudaMemcpyDeviceToHost));
         snprintf(out->first, sizeof out->first, "counter %llu holds %u, the CPU expects %llu",
-                 (unsigned long long)first, got, (unsigned long long)atm_expected(r.pattern, c->n, first));
+                 (unsigned long long)j, got, (unsigned long long)atm_expected(p, c->n, j));
+    } else if (total != c->n) {   /* the threads' words are right: the rest went elsewhere */
+        out->bad = total > c->n ? total - c->n : c->n - total;
+        snprintf(out->first, sizeof out->first, "the %llu counters add up to %llu, the CPU's N is %llu: "
+                 "adds went to words no thread maps to", (unsigned long long)words, total,
+                 (unsigned long long)c->n);
     }
     return 0;
 }
@@ -214,6 +272,8 @@ static void at_teardown(eng_ctx *c)
     if (!s) return;
     cudaFree(s->ctr);
     cudaFree(s->sink);
+    cudaFree(s->hit);
+    cudaFree(s->total);
     free(s);
     c->state = NULL;
 }
