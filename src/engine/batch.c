@@ -214,6 +214,8 @@ static int run_line(eng_run *outer, eng_run *x, const char *path, long at)
     x->tbl = outer->tbl;
     x->l2_fetch_default = outer->l2_fetch_default;
     x->batch_line = (uint64_t)at;
+    x->trace = outer->trace;   /* WARPLAT_TRACE: a line's steps too, on the batch's clock */
+    x->trace_t0 = outer->trace_t0;
     int rc = eng_fits_device(x);
     if (rc) {
         fprintf(stderr, "%s: %s:%ld: the line does not fit this device\n", outer->prog, path, at);
