@@ -196,13 +196,33 @@ static int ce_geometry(const eng_ctx *c, int v, int cfg, eng_geom *g, char *err,
  * GPU has no room for the copy, every configuration is checked on the CPU. */
 enum { CE_GOLD_WRITE, CE_GOLD_COPY, CE_GOLD_TRIAD, CE_NGOLD };
 
+/* What outlives a batch's line (each line sets the family up again; the
+ * search's second step is 15 lines at 512M): the gold copies and the CPU's
+ * sums, for one N; another N drops them. */
+static struct {
+    uint64_t n;
+    float *gold[CE_NGOLD];  /* a CPU-checked a[] of each output kind, or NULL */
+    int sums;               /* sum_b and dot_bc are known */
+    double sum_b, dot_bc;
+    unsigned long long *diff;   /* ce_diff_kernel's result: mismatches, first */
+    unsigned checks;        /* validations so far (WARPLAT_INJECT_WRONG_RESULT) */
+} ce_keep;
+
+static void ce_keep_for(uint64_t n)
+{
+    if (ce_keep.n == n) return;
+    for (int k = 0; k < CE_NGOLD; k++) {
+        cudaFree(ce_keep.gold[k]);
+        ce_keep.gold[k] = NULL;
+    }
+    ce_keep.sums = 0;
+    ce_keep.n = n;
+}
+
 struct ce_state {
     float *a, *b, *c, *partial;
     uint64_t max_threads;
     double sum_b, dot_bc;   /* exact: small integers */
-    float *gold[CE_NGOLD];  /* a CPU-checked a[] of each output kind, or NULL */
-    unsigned long long *diff;   /* ce_diff_kernel's result: mismatches, first */
-    unsigned checks;            /* validations so far (WARPLAT_INJECT_WRONG_RESULT) */
 };
 
 static int ce_gold_of(int v)
@@ -257,8 +277,14 @@ static int ce_setup(eng_ctx *c)
     /* the CPU's sums, on every core (eng_parallel_check adds up what each
      * range returns; the values are small integers, so the sums are exact) */
     uint64_t first;
-    s->sum_b = (double)eng_parallel_check(n, ce_sum_range, NULL, &first);
-    s->dot_bc = (double)eng_parallel_check(n, ce_dot_range, NULL, &first);
+    ce_keep_for(n);
+    if (!ce_keep.sums) {
+        ce_keep.sum_b = (double)eng_parallel_check(n, ce_sum_range, NULL, &first);
+        ce_keep.dot_bc = (double)eng_parallel_check(n, ce_dot_range, NULL, &first);
+        ce_keep.sums = 1;
+    }
+    s->sum_b = ce_keep.sum_b;
+    s->dot_bc = ce_keep.dot_bc;
     ce_init_kernel<<<4096, 256>>>(s->b, s->c, n);
     ENG_TRY(cudaGetLastError());
     return cudaDeviceSynchronize();
@@ -330,10 +356,9 @@ static uint64_t ce_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
  * none to spare (then the CPU checks every configuration) */
 static int ce_gold_alloc(const eng_ctx *c, float **gold)
 {
-    ce_state *s = (ce_state *)c->state;
-    if (!s->diff && cudaMalloc((void **)&s->diff, 2 * sizeof(unsigned long long)) != cudaSuccess) {
+    if (!ce_keep.diff && cudaMalloc((void **)&ce_keep.diff, 2 * sizeof(unsigned long long)) != cudaSuccess) {
         cudaGetLastError();
-        s->diff = NULL;
+        ce_keep.diff = NULL;
         return 0;
     }
     if (cudaMalloc((void **)gold, c->n * sizeof(float)) != cudaSuccess) {
@@ -352,8 +377,8 @@ static void ce_inject_wrong_result(const eng_ctx *c)
 {
     ce_state *s = (ce_state *)c->state;
     const char *inj = getenv("WARPLAT_INJECT_WRONG_RESULT");
-    if (inj && *inj && (unsigned)atoi(inj) == s->checks) cudaMemset(s->a + c->n / 2, 0x41, sizeof(float));   /* 12.08..., never a value */
-    s->checks++;
+    if (inj && *inj && (unsigned)atoi(inj) == ce_keep.checks) cudaMemset(s->a + c->n / 2, 0x41, sizeof(float));   /* 12.08..., never a value */
+    ce_keep.checks++;
 }
 
 static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
@@ -386,14 +411,14 @@ static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
     }
     ce_inject_wrong_result(c);
     out->checked = c->n;
-    float **gold = &s->gold[ce_gold_of(v)];
+    float **gold = &ce_keep.gold[ce_gold_of(v)];
     if (*gold) {   /* against the CPU-checked copy, on the device */
         unsigned long long d[2] = {0, ~0ull};
-        ENG_TRY(cudaMemcpy(s->diff, d, sizeof d, cudaMemcpyHostToDevice));
+        ENG_TRY(cudaMemcpy(ce_keep.diff, d, sizeof d, cudaMemcpyHostToDevice));
         ce_diff_kernel<<<4 * 2048 / 256 * c->dev->sm_count, 256>>>((const uint32_t *)s->a,
-                                                                   (const uint32_t *)*gold, c->n, s->diff);
+                                                                   (const uint32_t *)*gold, c->n, ce_keep.diff);
         ENG_TRY(cudaGetLastError());
-        ENG_TRY(cudaMemcpy(d, s->diff, sizeof d, cudaMemcpyDeviceToHost));
+        ENG_TRY(cudaMemcpy(d, ce_keep.diff, sizeof d, cudaMemcpyDeviceToHost));
         out->bad = d[0];
         first = d[1];
     } else {
@@ -418,8 +443,6 @@ static void ce_teardown(eng_ctx *c)
     cudaFree(s->b);
     cudaFree(s->c);
     cudaFree(s->partial);
-    for (int k = 0; k < CE_NGOLD; k++) cudaFree(s->gold[k]);
-    cudaFree(s->diff);
     free(s);
     c->state = NULL;
 }

@@ -34,5 +34,16 @@ expect_says "copy w=8,u=4,h=0,p=0,g=0,wpb=4 FAILED validation: 1 of $N items dis
 expect_exit 1 run 3 "$TMP/triad.tsv"
 [ "$(valid_of "$TMP/triad.tsv")" = "ok ok ok FAIL" ] ||
     fail "wrong element in triad's second output: valid $(valid_of "$TMP/triad.tsv"), expected ok ok ok FAIL"
-echo "ceiling: a wrong element is caught by the CPU's check and by the device's"
+# a batch's lines keep the checked copy: the second line's copy is compared
+# on the device, and caught there
+printf '%s\n' "--n $N --kernel copy --width 8 --unroll 1 --hint 0 --pass 0 --wpb 4" \
+    "--n $N --kernel copy --width 8 --unroll 4 --hint 0 --pass 0 --wpb 8" >"$TMP/two.batch"
+expect_exit 0 ./ceiling --batch-file "$TMP/two.batch" --reps 2 --warmup 1 --table "$TMP/batch.tsv" -q
+[ "$(valid_of "$TMP/batch.tsv")" = "ok ok" ] || fail "a batch of two lines: valid $(valid_of "$TMP/batch.tsv"), expected ok ok"
+expect_exit 1 env WARPLAT_INJECT_WRONG_RESULT=1 ./ceiling --batch-file "$TMP/two.batch" --reps 2 --warmup 1 \
+    --table "$TMP/batch_bad.tsv" -q
+expect_says "copy w=8,u=4,h=0,p=0,g=0,wpb=8 FAILED validation: 1 of $N items disagree"
+[ "$(valid_of "$TMP/batch_bad.tsv")" = "ok FAIL" ] ||
+    fail "a wrong element in the batch's second line: valid $(valid_of "$TMP/batch_bad.tsv"), expected ok FAIL"
+echo "ceiling: a wrong element is caught by the CPU's check and by the device's, within a line and across a batch's lines"
 done_testing
