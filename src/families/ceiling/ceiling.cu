@@ -267,6 +267,7 @@ static int ce_setup(eng_ctx *c)
     if (!s) return (int)cudaErrorMemoryAllocation;
     c->state = s;
     const uint64_t n = c->n;
+    ce_keep_for(n);   /* first: another N's copies go before this line allocates */
     ENG_TRY(cudaMalloc((void **)&s->a, n * sizeof(float)));
     ENG_TRY(cudaMalloc((void **)&s->b, n * sizeof(float)));
     ENG_TRY(cudaMalloc((void **)&s->c, n * sizeof(float)));
@@ -277,7 +278,6 @@ static int ce_setup(eng_ctx *c)
     /* the CPU's sums, on every core (eng_parallel_check adds up what each
      * range returns; the values are small integers, so the sums are exact) */
     uint64_t first;
-    ce_keep_for(n);
     if (!ce_keep.sums) {
         ce_keep.sum_b = (double)eng_parallel_check(n, ce_sum_range, NULL, &first);
         ce_keep.dot_bc = (double)eng_parallel_check(n, ce_dot_range, NULL, &first);
@@ -424,8 +424,15 @@ static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)
     } else {
         out->bad = eng_check_device(s->a, c->n, sizeof(float), ce_check_range, &v, &first, &err);
         ENG_TRY(err);
-        if (!out->bad && ce_gold_alloc(c, gold)) ENG_TRY(cudaMemcpy(*gold, s->a, c->n * sizeof(float),
-                                                                    cudaMemcpyDeviceToDevice));
+        float *copy = NULL;
+        if (!out->bad && ce_gold_alloc(c, &copy)) {
+            const cudaError_t e = cudaMemcpy(copy, s->a, c->n * sizeof(float), cudaMemcpyDeviceToDevice);
+            if (e != cudaSuccess) {
+                cudaFree(copy);
+                return e;
+            }
+            *gold = copy;   /* kept only once it holds the checked output */
+        }
     }
     if (out->bad) {
         float got;
