@@ -89,7 +89,8 @@ struct at_state {
     uint32_t *ctr;         /* the largest footprint of the selected variants */
     uint32_t *sink;
     uint64_t words;
-    uint32_t *hit;         /* at_gather_kernel's words, N at most (at_check) */
+    uint32_t *hit;         /* at_gather_kernel's words (at_check), room for nhit */
+    uint64_t nhit;
     unsigned long long *total;   /* at_sum_kernel's sum */
     unsigned checks;       /* validations so far (WARPLAT_INJECT_WRONG_RESULT) */
 };
@@ -219,6 +220,42 @@ static uint64_t at_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
     return bad;
 }
 
+/* every word of the footprint against the CPU (where the GPU has no room
+ * for the gathered words) */
+static uint64_t at_check_words(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
+{
+    const eng_chunk *ch = (const eng_chunk *)ctx;
+    const at_ref *r = (const at_ref *)ch->user;
+    const uint32_t *got = (const uint32_t *)ch->got - ch->base;
+    uint64_t bad = 0;
+    for (uint64_t i = lo; i < hi; i++)
+        if (got[i] != atm_expected(r->pattern, r->n, i)) {
+            if (!bad) *first = i;
+            bad++;
+        }
+    return bad;
+}
+
+/* room on the GPU for nhit gathered words and the total: 1, or 0 */
+static int at_room(at_state *s, uint64_t nhit)
+{
+    if (!s->total && cudaMalloc((void **)&s->total, sizeof *s->total) != cudaSuccess) {
+        cudaGetLastError();
+        s->total = NULL;
+        return 0;
+    }
+    if (s->nhit >= nhit) return 1;
+    cudaFree(s->hit);
+    s->nhit = 0;
+    if (cudaMalloc((void **)&s->hit, nhit * sizeof(uint32_t)) != cudaSuccess) {
+        cudaGetLastError();
+        s->hit = NULL;
+        return 0;
+    }
+    s->nhit = nhit;
+    return 1;
+}
+
 static int at_check(const eng_ctx *c, int v, int, eng_check *out)
 {
     at_state *s = (at_state *)c->state;
@@ -227,10 +264,6 @@ static int at_check(const eng_ctx *c, int v, int, eng_check *out)
     const uint64_t words = atm_footprint_words(p, c->n);
     /* the words the threads add to: one a thread, a warp, or one in all */
     const uint64_t nhit = r.lw ? c->n : r.ww ? (c->n + 31) / 32 : 1;
-    if (!s->hit) {
-        ENG_TRY(cudaMalloc((void **)&s->hit, (c->n ? c->n : 1) * sizeof(uint32_t)));
-        ENG_TRY(cudaMalloc((void **)&s->total, sizeof *s->total));
-    }
     /* WARPLAT_INJECT_WRONG_RESULT=K (tests only): the K-th check finds
      * counter 1 holding 7 (lane_spread: thread 1's word, which the gathered
      * words catch; line_spread: a word no thread adds to, which the total
@@ -238,6 +271,20 @@ static int at_check(const eng_ctx *c, int v, int, eng_check *out)
     const char *inj = getenv("WARPLAT_INJECT_WRONG_RESULT");
     if (inj && *inj && (unsigned)atoi(inj) == s->checks && words > 1) ENG_TRY(cudaMemset((char *)(s->ctr + 1), 7, 1));
     s->checks++;
+    uint64_t first;
+    cudaError_t err;
+    out->checked = words;
+    if (!at_room(s, nhit)) {   /* the whole footprint back, every word against the CPU */
+        out->bad = eng_check_device(s->ctr, words, sizeof(uint32_t), at_check_words, (void *)&r, &first, &err);
+        ENG_TRY(err);
+        if (out->bad) {
+            uint32_t got;
+            ENG_TRY(cudaMemcpy(&got, s->ctr + first, sizeof got, cudaMemcpyDeviceToHost));
+            snprintf(out->first, sizeof out->first, "counter %llu holds %u, the CPU expects %llu",
+                     (unsigned long long)first, got, (unsigned long long)atm_expected(p, c->n, first));
+        }
+        return 0;
+    }
     const unsigned grid = 4 * 2048 / 256 * (unsigned)c->dev->sm_count;
     ENG_TRY(cudaMemset(s->total, 0, sizeof *s->total));
     at_gather_kernel<<<grid, 256>>>(s->ctr, nhit, r.ww, r.lw, s->hit);
@@ -246,9 +293,6 @@ static int at_check(const eng_ctx *c, int v, int, eng_check *out)
     ENG_TRY(cudaGetLastError());
     unsigned long long total = 0;
     ENG_TRY(cudaMemcpy(&total, s->total, sizeof total, cudaMemcpyDeviceToHost));
-    uint64_t first;
-    cudaError_t err;
-    out->checked = words;
     out->bad = eng_check_device(s->hit, nhit, sizeof(uint32_t), at_check_range, (void *)&r, &first, &err);
     ENG_TRY(err);
     if (out->bad) {
