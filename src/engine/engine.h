@@ -204,6 +204,13 @@ uint64_t eng_check_device(const void *dev, uint64_t n, size_t elem,
 void *eng_host_alloc(size_t bytes);
 void eng_host_free(void *p);
 
+/* Whether the host can spare bytes for a table that only saves time (a CPU
+ * reference's inputs or sums): at most half of its available memory.  With
+ * overcommit malloc rarely fails, so a table the host cannot hold would be
+ * found out by the OOM killer instead; without the table the reference is
+ * computed as before. */
+int eng_host_room(size_t bytes);
+
 /* For geometry hooks: resident blocks per SM of kernel k at the run's block
  * size and SMEM (the engine sets the kernel's shared-memory attributes
  * first), e.g. to size a grid-stride loop's grid to SMs x resident blocks. */

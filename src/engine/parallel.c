@@ -5,6 +5,7 @@
  * outputs still took 0.15-0.4 s a configuration on the H100. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -129,6 +130,13 @@ void *eng_host_alloc(size_t bytes)
     if (cudaMallocHost(&p, bytes) == cudaSuccess) return p;
     cudaGetLastError();   /* no page-locked memory: the pageable kind */
     return malloc(bytes);
+}
+
+int eng_host_room(size_t bytes)
+{
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0) return 0;
+    return (double)bytes <= 0.5 * (double)pages * (double)size;
 }
 
 void eng_host_free(void *p)

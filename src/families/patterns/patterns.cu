@@ -449,6 +449,7 @@ static void pa_prefix_shift(void *ctx, size_t k)
 static const uint32_t *pa_prefix_build(pa_state *s, uint64_t n)
 {
     if (s->prefix) return s->prefix;
+    if (!eng_host_room((n + 1) * sizeof(uint32_t))) return NULL;
     pa_prefix_job *j = (pa_prefix_job *)calloc(1, sizeof *j);
     uint32_t *p = (uint32_t *)malloc((n + 1) * sizeof *p);
     if (!j || !p) {

@@ -348,8 +348,11 @@ static uint64_t ro_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
     for (uint64_t w = lo; w < hi; w++) {
         float want = 0;
         if (w < c->nw) {
-            if (c->fill) c->want[w] = ro_reference_sum(c->r, w);
-            want = c->want[w];
+            if (!c->want) want = ro_reference_sum(c->r, w);   /* nowhere to keep it */
+            else {
+                if (c->fill) c->want[w] = ro_reference_sum(c->r, w);
+                want = c->want[w];
+            }
         }
         if (c->r->got[w] != want) {
             if (!bad) *first = w;
@@ -373,7 +376,7 @@ static ro_expect *ro_expect_find(int v, uint64_t n, uint64_t items, uint64_t str
     free(e->sum);
     memset(e, 0, sizeof *e);
     const uint64_t nw = (items + 31) / 32;
-    e->sum = (float *)malloc((nw ? nw : 1) * sizeof(float));
+    e->sum = eng_host_room((nw ? nw : 1) * sizeof(float)) ? (float *)malloc((nw ? nw : 1) * sizeof(float)) : NULL;
     if (e->sum) *e = (ro_expect){v, n, items, stride, seed, nw, e->sum};
     *slot = e->sum ? e : NULL;
     return NULL;
@@ -400,25 +403,16 @@ static int ro_check(const eng_ctx *c, int v, int, eng_check *out)
         sf_perm_init(perm, c->n, c->seed);
     }
     ro_ref r = {v, s->h_sum, items, stride, perm};
-    /* computed now (into the slot, or a buffer of this check's own where the
-     * host had no room for the slot), or the kept sums */
-    float *own = NULL;
+    /* computed now (into the slot, or, where the host had no room for one,
+     * for each warp as it is compared), or the kept sums */
     ro_cmp cmp = {&r, e ? e->sum : slot ? slot->sum : NULL, (items + 31) / 32, !e};
-    if (!cmp.want) {
-        own = (float *)malloc((cmp.nw ? cmp.nw : 1) * sizeof(float));
-        if (!own) {
-            free(perm);
-            return (int)cudaErrorMemoryAllocation;
-        }
-        cmp.want = own;
-    }
     uint64_t first;
     out->checked = warps;
     out->bad = eng_parallel_check(warps, ro_check_range, &cmp, &first);
     if (out->bad)
         snprintf(out->first, sizeof out->first, "warp %llu summed %g, the CPU %g", (unsigned long long)first,
-                 (double)s->h_sum[first], first < cmp.nw ? (double)cmp.want[first] : 0.0);
-    free(own);
+                 (double)s->h_sum[first], first >= cmp.nw ? 0.0
+                 : cmp.want ? (double)cmp.want[first] : (double)ro_reference_sum(&r, first));
     free(perm);
     return 0;
 }

@@ -319,6 +319,7 @@ static void st_fill_part(void *ctx, size_t k)
 static const float *st_inputs(uint64_t n)
 {
     if (st_table_n >= n) return st_table;
+    if (!eng_host_room((n - st_table_n) * sizeof(float))) return NULL;
     float *t = (float *)realloc(st_table, n * sizeof(float));
     if (!t) return NULL;   /* the old, smaller table stays for smaller lines */
     st_fill f = {t, st_table_n, n, n - st_table_n < 65536 ? 1 : (size_t)par_cores() * 4};
