@@ -266,10 +266,12 @@ build() {
 # what the installed ncu can collect (scripts/ncu_profile.sh asks once for
 # every family): asked while make builds, when the GPU measures nothing yet,
 # instead of one ncu start (1-2 s) between the reference set and the sector
-# tables
+# tables.  Only on a host of one GPU: with several, ncu_profile.sh asks for
+# each GPU it profiles (its CUDA_VISIBLE_DEVICES), whose models may differ.
 NCU_QUERY_PID=""
-if [ $MODE = gpu ] && command -v ncu >/dev/null 2>&1; then
-    ncu --query-metrics >"$WORK/ncu_query_metrics.txt" 2>&1 </dev/null &
+if [ $MODE = gpu ] && command -v ncu >/dev/null 2>&1 &&
+   [ "$("$NVIDIA_SMI" -L 2>/dev/null | grep -c '^GPU ')" = 1 ]; then
+    timeout 120 ncu --query-metrics >"$WORK/ncu_query_metrics.txt" 2>&1 </dev/null &
     NCU_QUERY_PID=$!
 fi
 step "build the tools (make)" in_bg build || { say "could not build bin/ (see $LOGDIR/make.log)"; exit 1; }
