@@ -211,6 +211,12 @@ void eng_host_free(void *p);
  * computed as before. */
 int eng_host_room(size_t bytes);
 
+/* Tests only: with WARPLAT_INJECT_WRONG_RESULT=K, 1 on the K-th call of the
+ * process (0 the first), else 0.  A family calls it once for each result it
+ * is about to check and, on 1, corrupts that result, so that a test can see
+ * the check catch it (src/families/ceiling/gpu_validation.sh). */
+int eng_inject_wrong_result(void);
+
 /* For geometry hooks: resident blocks per SM of kernel k at the run's block
  * size and SMEM (the engine sets the kernel's shared-memory attributes
  * first), e.g. to size a grid-stride loop's grid to SMs x resident blocks. */

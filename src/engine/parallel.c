@@ -139,6 +139,13 @@ int eng_host_room(size_t bytes)
     return (double)bytes <= 0.5 * (double)pages * (double)size;
 }
 
+int eng_inject_wrong_result(void)
+{
+    static unsigned calls;
+    const char *k = getenv("WARPLAT_INJECT_WRONG_RESULT");
+    return k && *k && (unsigned)atoi(k) == calls++;
+}
+
 void eng_host_free(void *p)
 {
     unsigned flags;

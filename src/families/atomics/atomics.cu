@@ -92,7 +92,6 @@ struct at_state {
     uint32_t *hit;         /* at_gather_kernel's words (at_check), room for nhit */
     uint64_t nhit;
     unsigned long long *total;   /* at_sum_kernel's sum */
-    unsigned checks;       /* validations so far (WARPLAT_INJECT_WRONG_RESULT) */
 };
 
 static int at_geometry(const eng_ctx *c, int v, int, eng_geom *g, char *err, size_t errlen)
@@ -198,11 +197,14 @@ __global__ void at_sum_kernel(const uint32_t *ctr, uint64_t words, unsigned long
 struct at_ref {
     int pattern;
     uint64_t n, ww, lw;
+    int whole;   /* the whole footprint came back, not the gathered words */
 };
 
-/* the word gathered k-th: the formula at_gather_kernel uses */
+/* the word gathered k-th: the formula at_gather_kernel uses; or, where
+ * the whole footprint came back (r->whole), word k itself */
 static uint64_t at_hit_word(const at_ref *r, uint64_t k)
 {
+    if (r->whole) return k;
     return r->lw ? (k >> 5) * r->ww + (k & 31) * r->lw : k * r->ww;
 }
 
@@ -215,22 +217,6 @@ static uint64_t at_check_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *fi
     for (uint64_t k = lo; k < hi; k++)
         if (got[k] != atm_expected(r->pattern, r->n, at_hit_word(r, k))) {
             if (!bad) *first = k;
-            bad++;
-        }
-    return bad;
-}
-
-/* every word of the footprint against the CPU (where the GPU has no room
- * for the gathered words) */
-static uint64_t at_check_words(void *ctx, uint64_t lo, uint64_t hi, uint64_t *first)
-{
-    const eng_chunk *ch = (const eng_chunk *)ctx;
-    const at_ref *r = (const at_ref *)ch->user;
-    const uint32_t *got = (const uint32_t *)ch->got - ch->base;
-    uint64_t bad = 0;
-    for (uint64_t i = lo; i < hi; i++)
-        if (got[i] != atm_expected(r->pattern, r->n, i)) {
-            if (!bad) *first = i;
             bad++;
         }
     return bad;
@@ -260,40 +246,31 @@ static int at_check(const eng_ctx *c, int v, int, eng_check *out)
 {
     at_state *s = (at_state *)c->state;
     const int p = atomics_variant_pattern(v);
-    const at_ref r = {p, c->n, atomics_warp_words(p), atomics_lane_words(p)};
     const uint64_t words = atm_footprint_words(p, c->n);
     /* the words the threads add to: one a thread, a warp, or one in all */
+    at_ref r = {p, c->n, atomics_warp_words(p), atomics_lane_words(p), 0};
     const uint64_t nhit = r.lw ? c->n : r.ww ? (c->n + 31) / 32 : 1;
-    /* WARPLAT_INJECT_WRONG_RESULT=K (tests only): the K-th check finds
-     * counter 1 holding 7 (lane_spread: thread 1's word, which the gathered
-     * words catch; line_spread: a word no thread adds to, which the total
-     * catches) */
-    const char *inj = getenv("WARPLAT_INJECT_WRONG_RESULT");
-    if (inj && *inj && (unsigned)atoi(inj) == s->checks && words > 1) ENG_TRY(cudaMemset((char *)(s->ctr + 1), 7, 1));
-    s->checks++;
+    /* WARPLAT_INJECT_WRONG_RESULT=K (tests only, eng_inject_wrong_result):
+     * the K-th check finds counter 1 holding 7 (lane_spread: thread 1's
+     * word, which the gathered words catch; line_spread: a word no thread
+     * adds to, which the total catches) */
+    if (eng_inject_wrong_result() && words > 1) ENG_TRY(cudaMemset((char *)(s->ctr + 1), 7, 1));
+    unsigned long long total = c->n;
+    r.whole = !at_room(s, nhit);   /* no room: every counter comes back */
+    if (!r.whole) {
+        const unsigned grid = 4 * 2048 / 256 * (unsigned)c->dev->sm_count;
+        ENG_TRY(cudaMemset(s->total, 0, sizeof *s->total));
+        at_gather_kernel<<<grid, 256>>>(s->ctr, nhit, r.ww, r.lw, s->hit);
+        ENG_TRY(cudaGetLastError());
+        at_sum_kernel<<<grid, 256>>>(s->ctr, words, s->total);
+        ENG_TRY(cudaGetLastError());
+        ENG_TRY(cudaMemcpy(&total, s->total, sizeof total, cudaMemcpyDeviceToHost));
+    }
     uint64_t first;
     cudaError_t err;
     out->checked = words;
-    if (!at_room(s, nhit)) {   /* the whole footprint back, every word against the CPU */
-        out->bad = eng_check_device(s->ctr, words, sizeof(uint32_t), at_check_words, (void *)&r, &first, &err);
-        ENG_TRY(err);
-        if (out->bad) {
-            uint32_t got;
-            ENG_TRY(cudaMemcpy(&got, s->ctr + first, sizeof got, cudaMemcpyDeviceToHost));
-            snprintf(out->first, sizeof out->first, "counter %llu holds %u, the CPU expects %llu",
-                     (unsigned long long)first, got, (unsigned long long)atm_expected(p, c->n, first));
-        }
-        return 0;
-    }
-    const unsigned grid = 4 * 2048 / 256 * (unsigned)c->dev->sm_count;
-    ENG_TRY(cudaMemset(s->total, 0, sizeof *s->total));
-    at_gather_kernel<<<grid, 256>>>(s->ctr, nhit, r.ww, r.lw, s->hit);
-    ENG_TRY(cudaGetLastError());
-    at_sum_kernel<<<grid, 256>>>(s->ctr, words, s->total);
-    ENG_TRY(cudaGetLastError());
-    unsigned long long total = 0;
-    ENG_TRY(cudaMemcpy(&total, s->total, sizeof total, cudaMemcpyDeviceToHost));
-    out->bad = eng_check_device(s->hit, nhit, sizeof(uint32_t), at_check_range, (void *)&r, &first, &err);
+    out->bad = eng_check_device(r.whole ? s->ctr : s->hit, r.whole ? words : nhit, sizeof(uint32_t),
+                                at_check_range, &r, &first, &err);
     ENG_TRY(err);
     if (out->bad) {
         const uint64_t j = at_hit_word(&r, first);

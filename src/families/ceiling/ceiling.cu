@@ -205,7 +205,6 @@ static struct {
     int sums;               /* sum_b and dot_bc are known */
     double sum_b, dot_bc;
     unsigned long long *diff;   /* ce_diff_kernel's result: mismatches, first */
-    unsigned checks;        /* validations so far (WARPLAT_INJECT_WRONG_RESULT) */
 } ce_keep;
 
 static void ce_keep_for(uint64_t n)
@@ -369,16 +368,14 @@ static int ce_gold_alloc(const eng_ctx *c, float **gold)
     return 1;
 }
 
-/* WARPLAT_INJECT_WRONG_RESULT=K (tests only): the K-th output validated by
- * this process (write, copy, triad, memcpy; 0 the first) gets one wrong element, a[n / 2], after its
- * check launch, so that the check that catches it can be seen to (K = 0:
- * the CPU's, K >= 1: the device's against the gold copy) */
+/* WARPLAT_INJECT_WRONG_RESULT=K (tests only, eng_inject_wrong_result): the
+ * K-th output a[] validated by this process (write, copy, triad, memcpy; 0
+ * the first) gets one wrong element, a[n / 2], after its check launch (K = 0:
+ * the CPU's check catches it, K >= 1: the device's against the gold copy) */
 static void ce_inject_wrong_result(const eng_ctx *c)
 {
-    ce_state *s = (ce_state *)c->state;
-    const char *inj = getenv("WARPLAT_INJECT_WRONG_RESULT");
-    if (inj && *inj && (unsigned)atoi(inj) == ce_keep.checks) cudaMemset(s->a + c->n / 2, 0x41, sizeof(float));   /* 12.08..., never a value */
-    ce_keep.checks++;
+    const ce_state *s = (const ce_state *)c->state;
+    if (eng_inject_wrong_result()) cudaMemset(s->a + c->n / 2, 0x41, sizeof(float));   /* 12.08..., never a value */
 }
 
 static int ce_check(const eng_ctx *c, int v, int cfg, eng_check *out)

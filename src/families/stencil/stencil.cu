@@ -39,7 +39,6 @@
 #include <string.h>
 
 #include "engine.cuh"
-#include "par.h"
 #include "patterns.h"
 
 #include "variants.h"   /* the one list of variants (ST_*), shared with the sector model */
@@ -302,17 +301,12 @@ static int st_poison(const eng_ctx *c, int, int)
 static float *st_table;
 static uint64_t st_table_n;
 
-typedef struct st_fill {
-    float *t;
-    uint64_t lo, hi;
-    size_t parts;
-} st_fill;
-
-static void st_fill_part(void *ctx, size_t k)
+/* t[i] = st_value(i) for i in [lo, hi) of the part being filled */
+static uint64_t st_fill_range(void *ctx, uint64_t lo, uint64_t hi, uint64_t *)
 {
-    const st_fill *f = (const st_fill *)ctx;
-    const uint64_t n = f->hi - f->lo;
-    for (uint64_t i = f->lo + n * k / f->parts; i < f->lo + n * (k + 1) / f->parts; i++) f->t[i] = st_value(i);
+    float *t = (float *)ctx;
+    for (uint64_t i = st_table_n + lo; i < st_table_n + hi; i++) t[i] = st_value(i);
+    return 0;
 }
 
 /* the table of st_value(i), i < n, or NULL */
@@ -322,8 +316,8 @@ static const float *st_inputs(uint64_t n)
     if (!eng_host_room((n - st_table_n) * sizeof(float))) return NULL;
     float *t = (float *)realloc(st_table, n * sizeof(float));
     if (!t) return NULL;   /* the old, smaller table stays for smaller lines */
-    st_fill f = {t, st_table_n, n, n - st_table_n < 65536 ? 1 : (size_t)par_cores() * 4};
-    par_for(f.parts, 0, st_fill_part, &f);
+    uint64_t unused;
+    eng_parallel_check(n - st_table_n, st_fill_range, t, &unused);   /* the new part, on every core */
     st_table = t;
     st_table_n = n;
     return t;
