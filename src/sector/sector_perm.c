@@ -25,18 +25,13 @@ void sf_perm_init(sf_perm *P, uint64_t n, uint64_t seed)
             P->f[round][r] = (uint16_t)(ro_mix64(r ^ (seed + 0x632be59bd9b4e019ull * (round + 1))) & mask);
 }
 
-/* One pass of ro_feistel over the table: (l, r) -> (r, l ^ f(r)), 4 times. */
-static inline uint32_t feistel_table(const sf_perm *P, uint32_t y)
-{
-    const uint32_t half = P->half, mask = (1u << half) - 1;
-    uint32_t l = y >> half, r = y & mask;
-    l ^= P->f[0][r];   /* rounds 1 and 2, the halves' names swapped instead of the values */
-    r ^= P->f[1][l];
-    l ^= P->f[2][r];
-    r ^= P->f[3][l];
-    return (l << half) | r;
-}
-
+/* sf_perm_many over the tables, round-major: each of the 4 rounds runs over
+ * a whole chunk before the next, so that one round's table (32 KiB) is the
+ * only one the loop reads, where index after index through all 4 rounds
+ * (128 KiB) missed L1 on nearly every lookup: 1.5 times faster at N = 1e8.
+ * After the 4 rounds, the values still >= n (about 63 % at N = 1e8) are
+ * packed to the front and go round again, until none are left; each
+ * index's rounds are ro_feistel's, and its passes ro_perm's cycle walk. */
 void sf_perm_many(const sf_perm *P, uint64_t *x, unsigned k)
 {
     if (!P->table) {
@@ -44,30 +39,35 @@ void sf_perm_many(const sf_perm *P, uint64_t *x, unsigned k)
             x[i] = ro_perm(x[i], P->n, P->half, P->seed);
         return;
     }
-    /* chunks of 64: every index once through the rounds, then again those
-     * still >= n (about 63 % of them at N = 1e8, each pass), until none */
-    enum { CHUNK = 64 };
+    enum { CHUNK = 2048 };
+    const uint32_t half = P->half, mask = (1u << half) - 1;
+    const uint64_t n = P->n;
+    const uint16_t *f0 = P->f[0], *f1 = P->f[1], *f2 = P->f[2], *f3 = P->f[3];
+    uint16_t L[CHUNK], R[CHUNK], at[CHUNK];
     for (unsigned c0 = 0; c0 < k; c0 += CHUNK) {
         const unsigned m = k - c0 < CHUNK ? k - c0 : CHUNK;
-        uint32_t y[CHUNK];
-        unsigned char pend[CHUNK];
-        unsigned np = 0;
+        uint64_t *xc = x + c0;
         for (unsigned i = 0; i < m; i++) {
-            y[i] = feistel_table(P, (uint32_t)x[c0 + i]);
-            pend[np] = (unsigned char)i;
-            np += y[i] >= P->n;
+            L[i] = (uint16_t)(xc[i] >> half);
+            R[i] = (uint16_t)(xc[i] & mask);
+            at[i] = (uint16_t)i;
         }
+        unsigned np = m;
         while (np) {
+            /* (l, r) -> (r, l ^ f(r)), 4 times: the halves' names swapped
+             * instead of the values */
+            for (unsigned j = 0; j < np; j++) L[j] ^= f0[R[j]];
+            for (unsigned j = 0; j < np; j++) R[j] ^= f1[L[j]];
+            for (unsigned j = 0; j < np; j++) L[j] ^= f2[R[j]];
+            for (unsigned j = 0; j < np; j++) R[j] ^= f3[L[j]];
             unsigned np2 = 0;
             for (unsigned j = 0; j < np; j++) {
-                const unsigned i = pend[j];
-                y[i] = feistel_table(P, y[i]);
-                pend[np2] = (unsigned char)i;
-                np2 += y[i] >= P->n;
+                const uint64_t y = ((uint64_t)L[j] << half) | R[j];
+                xc[at[j]] = y;
+                L[np2] = L[j], R[np2] = R[j], at[np2] = at[j];
+                np2 += y >= n;
             }
             np = np2;
         }
-        for (unsigned i = 0; i < m; i++)
-            x[c0 + i] = y[i];
     }
 }

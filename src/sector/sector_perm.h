@@ -10,8 +10,9 @@
  * Here each round's function, a hash of the right half masked to half
  * bits, is a table of 2^half entries (half <= 14 for N <= 2^28, the model's
  * largest: 4 tables of 32 KiB), and the indices of one call are walked
- * together, the ones still >= N kept in a list: no index waits for
- * another.  Wider domains (half > 14) fall back to ro_perm.
+ * together, round by round (one table at a time, so that it stays in L1),
+ * the ones still >= N packed and walked again: no index waits for another.
+ * Wider domains (half > 14) fall back to ro_perm.
  */
 #ifndef WARPLAT_SECTOR_PERM_H
 #define WARPLAT_SECTOR_PERM_H

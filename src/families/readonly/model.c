@@ -55,32 +55,51 @@ static uint64_t ro_item(const sf_ctx *c, uint64_t t)
 }
 
 /* random_access's permutation (sector_perm.h), kept per thread for the
- * (N, seed) of the last call: its tables take 65536 hashes to fill. */
+ * (N, seed) of the last call: its tables take 65536 hashes to fill.  Its
+ * values are computed RO_PERM_WARPS warps at a time (sf_perm_many is
+ * fastest over long calls) and kept for the warps after: the count and the
+ * walk ask for the warps in order (a walked block's neighbour before it
+ * recomputes from there). */
+enum { RO_PERM_WARPS = 128 };
 static _Thread_local sf_perm ro_perm_cache;
 static _Thread_local int ro_perm_ready;
+static _Thread_local uint64_t ro_perm_w0, ro_perm_x[32 * RO_PERM_WARPS];
+
+/* Lanes 32 w .. 32 w + 31 of random_access's a[c[i]]: ro_perm of their items. */
+static const uint64_t *ro_perm_warp(const sf_ctx *c, uint64_t w)
+{
+    if (!ro_perm_ready || ro_perm_cache.n != c->n || ro_perm_cache.seed != c->p->seed) {
+        sf_perm_init(&ro_perm_cache, c->n, c->p->seed);
+        ro_perm_ready = 1;
+        ro_perm_w0 = UINT64_MAX;
+    }
+    if (ro_perm_w0 == UINT64_MAX || w < ro_perm_w0 || w - ro_perm_w0 >= RO_PERM_WARPS) {
+        for (unsigned t = 0; t < 32 * RO_PERM_WARPS; t++)
+            ro_perm_x[t] = ro_item(c, 32 * w + t);
+        sf_perm_many(&ro_perm_cache, ro_perm_x, 32 * RO_PERM_WARPS);
+        ro_perm_w0 = w;
+    }
+    return &ro_perm_x[32 * (w - ro_perm_w0)];
+}
 
 /* One load per thread (two for the gathers: c[i], then a[c[i]]); every lane
  * of a launched warp loads (the simulator asks only for launched warps).
- * random_access's a[c[i]] is a[ro_perm(i)], the 32 lanes permuted at once. */
+ * random_access's a[c[i]] is a[ro_perm(i)]. */
 static int g_readonly(const sf_ctx *c, uint64_t w, unsigned k, sf_access *a)
 {
     const unsigned v = c->v->param;
     if (k >= (ro_gather(v) ? 2u : 1u))
         return 0;
     const unsigned e = ro_vec4(v) ? 16 : 4;
-    uint64_t x[32];
-    for (unsigned l = 0; l < 32; l++)
-        x[l] = ro_item(c, 32 * w + l);
-    if (k == 1 && v == RO_RANDOM_ACCESS) {
-        if (!ro_perm_ready || ro_perm_cache.n != c->n || ro_perm_cache.seed != c->p->seed) {
-            sf_perm_init(&ro_perm_cache, c->n, c->p->seed);
-            ro_perm_ready = 1;
-        }
-        sf_perm_many(&ro_perm_cache, x, 32);
-    }
     sf_acc_begin(a, SF_LD, ro_gather(v) && k == 0 ? 1 : 0, e);
+    if (k == 1 && v == RO_RANDOM_ACCESS) {
+        const uint64_t *x = ro_perm_warp(c, w);
+        for (unsigned l = 0; l < 32; l++)
+            sf_acc_lane(a, l, (uint64_t)e * x[l]);
+        return 1;
+    }
     for (unsigned l = 0; l < 32; l++)
-        sf_acc_lane(a, l, (uint64_t)e * x[l]);
+        sf_acc_lane(a, l, (uint64_t)e * ro_item(c, 32 * w + l));
     return 1;
 }
 
