@@ -28,7 +28,11 @@ double sf_merge_copy_share(double lines_per_request)
  * stores (its warps store and load whole rows), copy's batch_restrict and
  * int4 stores and its batch and batch_unrolled stores, patterns' loads of a
  * line the warp before shares (offset_ca, offset_nc, reread_ca) and its
- * write_offset stores. */
+ * write_offset and write_range64 stores.  reread_nc, which the random draws
+ * measured merging much as reread_ca at WPB 7 to 32 (0.77 to 0.90 of its
+ * per-request count), is left out: at WPB 2 (151818 elements, seed
+ * 1730306118) it merged a third of its opportunities where the rule takes
+ * all of them, and no probe says where between. */
 typedef enum { M_NONE = 0, M_STENCIL, M_COPY, M_COPY_PLAIN, M_OFFSET } m_kind;
 
 static m_kind modelled(const sf_variant *v, sf_op op)
@@ -44,7 +48,15 @@ static m_kind modelled(const sf_variant *v, sf_op op)
         if (op == SF_LD && (!strcmp(v->name, "offset_ca") || !strcmp(v->name, "offset_nc") ||
                             !strcmp(v->name, "reread_ca")))
             return M_OFFSET;
-        if (op == SF_ST && !strcmp(v->name, "write_offset")) return M_OFFSET;
+        /* write_range64's warps write the two 64 B halves of a line in
+         * pairs: warp 2i + 1 writes the line warp 2i wrote, as each
+         * write_offset warp writes the line the warp before it shares, and
+         * their requests merge the same way (the random draws measured 0.51
+         * to 0.80 of the per-request count on every seed, none at it); the
+         * halves share no sector, so the simulator gives the stores' sectors
+         * no opportunity and only the requests merge */
+        if (op == SF_ST && (!strcmp(v->name, "write_offset") || !strcmp(v->name, "write_range64")))
+            return M_OFFSET;
     }
     return M_NONE;
 }

@@ -51,16 +51,22 @@
  * 2^-((L - 2) / 3): all of them at L = 2 (the probes: 0.95 to 0.99), a
  * quarter at L = 8 (0.05 to 0.29), 0.04 at L = 16 (0.001 to 0.06); requests
  * and sectors alike (the probes' two shares agree).  copy's batch and
- * batch_unrolled stores merge far less (0.00 to 0.12 at B 2 to 8): a
- * sixteenth of that share.
+ * batch_unrolled stores merge far less (0.00 to 0.12 at B 2 to 8): an
+ * eighth of that share (until the random draws were judged, a sixteenth:
+ * below).
  *
  * patterns, the line a warp shares with the warp before it (offset_ca,
- * offset_nc and reread_ca loads; write_offset stores): a warp's misses (or
- * stores) on it join that warp's request: the probes measured 0.93 to 0.99
- * of them at WPB 4 and 0.48 to 0.74 at WPB 12 to 32 (write_offset 0.92 at
- * WPB 8), so every one up to WPB 4 (SF_MERGE_OFF_WPB) and 3/5 beyond
- * (SF_MERGE_OFF_*).  Loads: requests only, as for the stencil's; stores:
- * requests and sectors.
+ * offset_nc and reread_ca loads; write_offset and write_range64 stores): a
+ * warp's misses (or stores) on it join that warp's request: the probes
+ * measured 0.93 to 0.99 of them at WPB 4 and 0.48 to 0.74 at WPB 12 to 32
+ * (write_offset 0.92 at WPB 8), so every one up to WPB 4 (SF_MERGE_OFF_WPB)
+ * and 3/5 beyond (SF_MERGE_OFF_*).  Loads: requests only, as for the
+ * stencil's; stores: requests and sectors.  write_range64 (two warps write
+ * the two 64 B halves of one line) has no probe and takes write_offset's
+ * rule: the random draws of every seen seed measured 0.51 to 0.80 of its
+ * per-request L2 requests (0.98 of its opportunities at WPB 2, 0.39 to 0.60
+ * at WPB 14 to 28), never the per-request count the model had expected; its
+ * halves share no sector, so its sectors have no opportunity.
  *
  * Store hits: the H100 and H200 count a store to a line whose tag an
  * earlier store of the block allocated as a hit for every sector of it in
@@ -102,11 +108,19 @@
 /* copy: the share of a warp's stores to its lines, 2^-((L - 2) / SF_MERGE_COPY_HALF)
  * (batch_restrict, int4); batch and batch_unrolled, whose stores alias their
  * loads' array for the compiler and go out one by one, that share divided
- * by SF_MERGE_COPY_PLAIN_DIV (their probes: 0.00 to 0.12 of theirs) */
+ * by SF_MERGE_COPY_PLAIN_DIV (their probes: 0.00 to 0.12 of theirs; probe
+ * 30, B 2 at WPB 16, 0.115).  Each of their stores waits for its own load,
+ * so a warp's next store to a line comes a load's round trip later, and
+ * most have left L1 by then; the rows of every seen random seed (10 of
+ * them, H100 and H200) merged a median of about 0.14 of their
+ * opportunities at B 2 to 4 and none from B 5, where the share is already
+ * under 0.04.  The divisor was 16 until those rows were judged: 8, chosen
+ * alone on any nine of the ten seeds' copy stores, never lost a row on the
+ * tenth (it gains one or two on five), and probe 30 agrees with it too. */
 #define SF_MERGE_COPY_HALF 3
-#define SF_MERGE_COPY_PLAIN_DIV 16
+#define SF_MERGE_COPY_PLAIN_DIV 8
 /* patterns, a line the warp before shares (offset_ca, offset_nc, reread_ca
- * loads; write_offset stores, requests and sectors): every merge
+ * loads; write_offset and write_range64 stores, requests and sectors): every merge
  * opportunity up to this WPB, NUM/DEN beyond */
 #define SF_MERGE_OFF_WPB 4
 #define SF_MERGE_OFF_NUM 3
