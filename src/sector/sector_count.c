@@ -96,13 +96,19 @@ static uint64_t line_moved(const sf_blocks *B, uint64_t x, const int64_t d[2])
     return (uint64_t)((int64_t)x + d[x < B->lines0 ? 0 : 1]);
 }
 
-/* 1 when the L2 now is snap (n lines) moved by d lines per array. */
-static int l2_is_moved(const sf_blocks *B, const l2ent *snap, size_t n, const int64_t d[2])
+/* 1 when the L2 now is snap (n lines) moved by d lines per array, its
+ * partly written lines (psnap, pn of them, newest first) too. */
+static int l2_is_moved(const sf_blocks *B, const l2ent *snap, size_t n, const uint32_t *psnap,
+                       size_t pn, const int64_t d[2])
 {
     const l2sim *m = &B->S.l2;
-    if (m->count != n)
+    if (m->count != n || m->pcount != pn)
         return 0;
     size_t i = 0;
+    for (uint32_t x = m->phead; x != NIL; x = m->pnext[x], i++)
+        if (x != line_moved(B, psnap[i], d))
+            return 0;
+    i = 0;
     for (uint32_t x = m->head; x != NIL; x = m->next[x], i++)
         if (x != line_moved(B, snap[i].x, d) || m->vd[x] != snap[i].vd ||
             memcmp(&m->bytes[4 * (size_t)x], snap[i].bytes, sizeof snap[i].bytes))
@@ -117,6 +123,13 @@ static int l2_move(sf_blocks *B, const int64_t d[2])
     l2ent *e = malloc((m->count ? m->count : 1) * sizeof *e);
     if (!e)
         return -1;
+    uint32_t *p = malloc((m->pcount ? m->pcount : 1) * sizeof *p);
+    if (!p) {
+        free(e);
+        return -1;
+    }
+    const size_t pn = l2_plist(m, p);
+    l2_plist_clear(m);
     const size_t n = l2_list(m, e);
     for (size_t i = 0; i < n; i++) {
         m->res[e[i].x] = 0;
@@ -133,7 +146,10 @@ static int l2_move(sf_blocks *B, const int64_t d[2])
         l2_push_front(m, x);
         m->count++;
     }
+    for (size_t i = 0; i < pn; i++)
+        l2_plist_push_back(m, (uint32_t)line_moved(B, p[i], d));
     free(e);
+    free(p);
     return 0;
 }
 
@@ -184,6 +200,7 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
     const uint64_t end = first + count;
     uint64_t j = first, check = UINT64_MAX, full_at = 0;
     l2ent *snap = NULL;
+    uint32_t *psnap = NULL;
     int rc = 0;
     while (j < end && rc == 0) {
         /* a moved block adds new lines: until the L2 is full it grows and
@@ -208,21 +225,31 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
             return -1;
         }
         const size_t n = l2_list(&S->l2, snap);
+        psnap = realloc(psnap, (S->l2.pcount ? S->l2.pcount : 1) * sizeof *psnap);
+        if (!psnap) {
+            set_err(err, errlen, "out of memory for the L2 snapshot");
+            free(snap);
+            return -1;
+        }
+        const size_t pn = l2_plist(&S->l2, psnap);
         const double r0 = S->l2.dram_read, w0 = S->l2.dram_write, p0 = S->l2.dram_partial;
+        const double f0 = S->l2.dram_fill;
         sf_prediction x;
         memset(&x, 0, sizeof x);
         S->out = &x;
         rc = walk_block(S, j++, err, errlen);
         S->out = B->out;
         sim_add_counts(B->out, &x, 1);
-        if (rc || !l2_is_moved(B, snap, n, d))
+        if (rc || !l2_is_moved(B, snap, n, psnap, pn, d))
             continue;
         const uint64_t rest = end - j;
         const double dr = S->l2.dram_read - r0, dw = S->l2.dram_write - w0, dp = S->l2.dram_partial - p0;
+        const double df = S->l2.dram_fill - f0;
         sim_add_counts(B->out, &x, (double)rest);
         S->l2.dram_read += (double)rest * dr;
         S->l2.dram_write += (double)rest * dw;
         S->l2.dram_partial += (double)rest * dp;
+        S->l2.dram_fill += (double)rest * df;
         const int64_t dd[2] = {(int64_t)rest * d[0], (int64_t)rest * d[1]};
         if (l2_move(B, dd) || sset_move(B, &S->cur, dd)) {
             set_err(err, errlen, "out of memory moving the L2");
@@ -231,6 +258,7 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
         j = end;
     }
     free(snap);
+    free(psnap);
     B->next = end;
     return rc;
 }

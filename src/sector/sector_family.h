@@ -139,6 +139,12 @@ typedef struct sf_draw {
                       geometry), on top of sf_params_default: what sf_check judges */
 } sf_draw;
 
+/* Of the L2's effective lines (sf_params.l2_bytes / 128), one in
+ * SF_L2_PARTIAL_SHARE may hold a sector the kernel wrote only partly; past
+ * that the least recently written is written back, each partial sector of
+ * it read from DRAM first (sector_sim.c, l2_write, says why). */
+#define SF_L2_PARTIAL_SHARE 4
+
 /* The documented ranges of the random draws (docs/model_check.md). */
 #define SF_DRAW_N_MIN 100000ull      /* N: log-uniform in [1e5, 5e7], not rounded */
 #define SF_DRAW_N_MAX 50000000ull

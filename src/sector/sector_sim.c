@@ -206,7 +206,15 @@ int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule)
     m->head = m->tail = NIL;
     m->cap = cap_lines ? cap_lines : 1;
     m->gsect = granule / 32;
-    return m->prev && m->next && m->vd && m->bytes && m->res ? 0 : -1;
+    m->pprev = malloc(lines * sizeof *m->pprev);
+    m->pnext = malloc(lines * sizeof *m->pnext);
+    m->inp = calloc(lines, 1);
+    m->phead = m->ptail = NIL;
+    m->pcap = m->cap / SF_L2_PARTIAL_SHARE;
+    if (m->pcap == 0)
+        m->pcap = 1;
+    return m->prev && m->next && m->vd && m->bytes && m->res && m->pprev && m->pnext && m->inp
+               ? 0 : -1;
 }
 
 void l2_free(l2sim *m)
@@ -216,6 +224,9 @@ void l2_free(l2sim *m)
     free(m->vd);
     free(m->bytes);
     free(m->res);
+    free(m->pprev);
+    free(m->pnext);
+    free(m->inp);
 }
 
 static void l2_unlink(l2sim *m, uint32_t x)
@@ -250,6 +261,8 @@ static void l2_touch(l2sim *m, uint32_t x)
             m->dram_partial += (m->vd[v] >> 4 >> k & 1) && m->bytes[4 * (size_t)v + k] != UINT32_MAX;
             m->bytes[4 * (size_t)v + k] = 0;
         }
+        if (m->inp[v])
+            l2_plist_unlink(m, v);
         m->res[v] = 0;
         m->vd[v] = 0;
         m->count--;
@@ -272,13 +285,28 @@ static void l2_read(l2sim *m, uint64_t sector)
     }
 }
 
-/* A write of the bytes in mask (bit i = byte i of the sector). */
+/* A write of the bytes in mask (bit i = byte i of the sector).
+ *
+ * Partly written sectors: the H200 does not keep them until the LRU evicts
+ * them.  It keeps about a quarter of the effective capacity's lines
+ * (SF_L2_PARTIAL_SHARE) holding a partly written sector it never had whole,
+ * and writes the least recently written of the rest back, reading each
+ * such sector from DRAM first: the DRAM reads of stride_store's loads
+ * exceed its `in` by the stores' partial sectors less about 7.4 MB of
+ * lines, whatever the footprint past it (the write_fill probes of
+ * src/families/copy/calib.tsv on the H200, session5/calib2: footprint x
+ * (1 - fills / partial sectors) 6.4 to 8.7 MB, median 7.4, at 16 to 96 MB
+ * of lines, strides 2, 8 and 60; the H100's seeds 2025 and 4242, 6.6 to
+ * 6.8 MB at 17 to 23 MB, a quarter of its 25 MiB being 6.6 MB), where an
+ * LRU of 30 MiB wrote back none below 30 MiB.  A sector written whole
+ * (every byte) needs no fill and leaves the list. */
 static void l2_write(l2sim *m, uint64_t sector, uint32_t mask)
 {
     const uint32_t x = (uint32_t)(sector >> 2);
     l2_touch(m, x);
     m->vd[x] |= (uint8_t)(0x10u << (sector & 3));
     m->bytes[sector] |= mask;
+    l2_plist_written(m, x);
 }
 
 /* ------------------------------------------------------------ the engine */

@@ -39,11 +39,26 @@ typedef struct l2sim {
     uint64_t count, cap;
     unsigned gsect;    /* sectors per granule */
     double dram_read, dram_write, dram_partial;
+    /* the lines holding a partly written sector the L2 never had whole,
+     * least recently written last (pprev/pnext over line numbers, inp the
+     * membership): at most pcap of them stay; past that the oldest is
+     * written back, each such sector filled from DRAM first (dram_fill, in
+     * dram_read too).  sector_sim.c, l2_write, says why. */
+    uint32_t *pprev, *pnext;
+    uint8_t *inp;
+    uint32_t phead, ptail;
+    uint64_t pcount, pcap;
+    double dram_fill;
 } l2sim;
 
 int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule);
 void l2_free(l2sim *m);
 void l2_push_front(l2sim *m, uint32_t x);
+size_t l2_plist(const l2sim *m, uint32_t *out);   /* the partly written lines, newest first */
+void l2_plist_clear(l2sim *m);
+void l2_plist_push_back(l2sim *m, uint32_t x);     /* rebuild: oldest last */
+void l2_plist_unlink(l2sim *m, uint32_t x);
+void l2_plist_written(l2sim *m, uint32_t x);       /* after a write to line x (sector_l2part.c) */
 
 /* out += m x the L1 side of one block (its counts in x; sector_count.c). */
 void sim_add_counts(sf_prediction *out, const sf_prediction *x, double m);

@@ -307,7 +307,7 @@ static void test_runs_settle(void)
  * 1..32, every granule, and L2s of 1, 2, 3 lines up to more than the range
  * (the stores' write-backs: none, some, all but the last lines); then random
  * ones from three seeds.  Each equal to the walk, and counted walking a few
- * blocks, not all. */
+ * blocks, not all (write_offset from 8 lines of L2: SF_L2_PARTIAL_SHARE). */
 static void offset_case(const char *name, uint64_t n, unsigned wpb, uint64_t off, unsigned granule,
                         uint64_t l2, const char *why)
 {
@@ -319,7 +319,10 @@ static void offset_case(const char *name, uint64_t n, unsigned wpb, uint64_t off
     sf_prediction pr;
     char err[256];
     p.walk = 0;
-    if (l2 >= 256 && sf_predict(v, &p, &pr, err, sizeof err) == 0) {
+    /* write_offset's closed form needs room for two partly written lines
+     * (SF_L2_PARTIAL_SHARE): below it the walk predicts */
+    const int room = strcmp(name, "write_offset") || l2 / 128 / SF_L2_PARTIAL_SHARE >= 2;
+    if (l2 >= 256 && room && sf_predict(v, &p, &pr, err, sizeof err) == 0) {
         CHECK(sf_would_count(v, &p));
         CHECK(sf_blocks_walked() <= 5);
     }

@@ -176,6 +176,9 @@ static int offset_stream(const sf_ctx *c, sf_blocks *B, sf_prediction *out, uint
     const uint64_t cap = c->p->l2_bytes / 128, full = c->items / tpb;
     if (cap < 2)
         return 1;   /* the walk's L2 of one line: the run below walks it */
+    if (store && cap / SF_L2_PARTIAL_SHARE < 2)
+        return 1;   /* room for one partly written line: the first line's is written back
+                       (and filled) when the next partial one comes, as the walk does */
     if (!B)
         return 0;
     if (sf_count_blocks(B, 0, full, err, errlen) ||
