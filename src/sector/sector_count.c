@@ -27,6 +27,9 @@ void sim_add_counts(sf_prediction *out, const sf_prediction *x, double m)
         o->hits_max += m * k->hits_max;
         o->l2_requests += m * k->l2_requests;
         o->l2_requests_min += m * k->l2_requests_min;
+        o->l2_requests_rev += m * k->l2_requests_rev;
+        o->l2_requests_wm += m * k->l2_requests_wm;
+        o->l2_requests_wm_rev += m * k->l2_requests_wm_rev;
         o->l2_sectors_merged += m * k->l2_sectors_merged;
         o->l2_requests_merged += m * k->l2_requests_merged;
         o->l2_sectors += m * k->l2_sectors;

@@ -82,6 +82,13 @@ double sf_merge_power_share(double a, double b, double w)
     return s > 1 ? 1 : s;
 }
 
+double sf_order_requests(const sf_counts *k, double wpb)
+{
+    if (wpb <= SF_SM_SCHEDULERS)
+        return (double)llround((k->l2_requests + k->l2_requests_rev) / 2);
+    return (double)llround((k->l2_requests + k->l2_requests_rev + k->l2_requests_wm + k->l2_requests_wm_rev) / 4);
+}
+
 /* round(opp x share) for a whole, non-negative opp and a share in [0, 1]. */
 static double share_of(double opp, double share)
 {
@@ -124,9 +131,17 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
         e->l1_hits = k->st_line_hits;
     } else {
         const int rows = v->name && !strcmp(v->name, "deriv1");
-        const double share = rows ? sf_merge_power_share(SF_MERGE_LD1_A, SF_MERGE_LD1_B, w)
-                                  : sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, w);
-        e->l2_requests = k->l2_requests - share_of(req_opp, share);
+        if (rows) {
+            const double share = sf_merge_power_share(SF_MERGE_LD1_A, SF_MERGE_LD1_B, w);
+            e->l2_requests = k->l2_requests - share_of(req_opp, share);
+        } else {
+            /* the mean over the warps' orders (sector_expect.h), then the share of its opportunities */
+            const double wpb = pr->blocks > 0 ? (double)llround((double)pr->warps / (double)pr->blocks) : 0;
+            const double per = sf_order_requests(k, wpb);
+            const double opp = per > k->l2_requests_merged ? per - k->l2_requests_merged : 0;
+            const double share = sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, w);
+            e->l2_requests = per - share_of(opp, share);
+        }
     }
     return 1;
 }

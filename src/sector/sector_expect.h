@@ -126,6 +126,33 @@
 #define SF_MERGE_OFF_NUM 3
 #define SF_MERGE_OFF_DEN 5
 
+/* The stencil's loads (not deriv1's): the per-request count the share is
+ * taken from is not the one order of the walk but the mean over the orders
+ * a block's warps can take (sf_counts.l2_requests_rev ...).  Which warp
+ * reaches a shared sector first decides who misses on it: warp w's halo load
+ * in[idx-1] hits the sector warp w-1's centre load fetched if w-1 came
+ * first, and is one more request if w ran ahead; the neighbour warps'
+ * shared line costs one request less when the later warp comes first.  L1
+ * hits and L2 sectors are the same in every order; L2 requests are not
+ * (deriv0 784 x 38, R 4, lead pad: 1604 in the walk's order, 2455 warp by
+ * warp).  An SM has SF_SM_SCHEDULERS warp schedulers: a block of at most
+ * that many warps has one warp on each, and they issue in step (instruction
+ * k of every warp before k + 1, in either order of the warps: the mean of
+ * l2_requests and l2_requests_rev); a bigger block has two or more warps on
+ * a scheduler, which run ahead of one another, and the warp-by-warp orders
+ * (l2_requests_wm, _wm_rev) join the mean of four.  On the ten seen H200
+ * seeds this made the loads of deriv_copy, deriv0 and deriv0_halo agree on
+ * 241 of 299 rows where the walk's order alone agreed on 208 (the shares
+ * unchanged, nothing fitted: leave-one-seed-out is the same, and no seed
+ * lost a row); deriv1 (whose halo rows are other blocks' rows, not
+ * modelled) and the stores (no hit to lose or win) gain nothing and keep
+ * the walk's order. */
+#define SF_SM_SCHEDULERS 4
+
+/* The per-request L2 requests of load counts k in a launch of wpb warps per
+ * block over the orders its warps can take (above), rounded to a count. */
+double sf_order_requests(const sf_counts *k, double wpb);
+
 typedef struct sf_expected {
     double l1_hits, l2_requests, l2_sectors;
 } sf_expected;

@@ -118,6 +118,14 @@ typedef struct sf_counts {
                                     already sent to L2 joins that request while it is in flight
                                     (seen on the H100: lab 000's stencil figures, misaligned
                                     loads, back-to-back stores to one line) */
+    double l2_requests_rev, l2_requests_wm, l2_requests_wm_rev;
+                            /* loads, 2-D families (the stencil): the per-request L2 requests
+                               had the warps of each block issued in the three other extreme
+                               orders: instruction k of the warps in descending order before
+                               k + 1 (rev), or each warp all its instructions before the next,
+                               warps ascending (wm) or descending (wm_rev).  l2_requests is
+                               instruction k of warps 0..WPB-1 before k + 1 (sector_expect.h
+                               says why the order matters and how the expectation uses them) */
     double l2_sectors, l2_sectors_min;   /* lts__t_sectors_srcunit_tex_op_{read,write} */
     double st_line_hits;    /* stores: sectors stored to a line an earlier store of the same
                                block stored to (the line's tag is in L1: the H100 and H200

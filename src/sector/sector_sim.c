@@ -44,7 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SF_VALID = 1, SF_STORED = 2 };
 
 /* Batcher's odd-even merge sort of 32 values: its 191 compare-exchanges,
  * the loops of Knuth's algorithm M for n = 32, listed (test_sector_sort.c
@@ -141,7 +140,7 @@ static inline size_t slot_of(uint64_t k, size_t cap)
 }
 
 /* The flags of sector k, or NULL when the set does not hold it. */
-static uint8_t *sset_find(const sset *s, uint64_t k)
+uint8_t *sset_find(const sset *s, uint64_t k)
 {
     for (size_t i = slot_of(k, s->cap);; i = (i + 1) & (s->cap - 1)) {
         if (s->gen[i] != s->g)
@@ -628,6 +627,7 @@ int sf_would_count(const sf_variant *v, const sf_params *p)
 
 void sim_free(sim *S)
 {
+    sset_free(&S->ocur);
     sset_free(&S->cur);
     sset_free(&S->prev);
     sset_free(&S->wave);
@@ -642,7 +642,8 @@ uint64_t sf_blocks_walked(void) { return blocks_walked; }
 void sf_blocks_walked_set(uint64_t n) { blocks_walked = n; }
 
 /* Block b: the previous block's sectors become prev, then instruction k of
- * each warp before instruction k+1. */
+ * each warp before instruction k+1 (with S->orders, then its loads in the
+ * three other orders). */
 int walk_block(sim *S, uint64_t b, char *err, size_t errlen)
 {
     blocks_walked++;
@@ -667,6 +668,8 @@ int walk_block(sim *S, uint64_t b, char *err, size_t errlen)
         if (!any)
             break;
     }
+    if (rc == 0 && S->orders)
+        rc = walk_orders(S, b, err, errlen);
     return rc;
 }
 
@@ -742,7 +745,11 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
         out->has_store = out->op[SF_ST].requests > 0;
         return rc;
     }
+    /* the stencil's small grids (SF_SHAPE_2D): its loads in the other orders too, for the
+     * expected L2 requests (sector_expect.h); without L1 (cg) the order changes nothing */
+    S.orders = v->model->shape == SF_SHAPE_2D && !S.cg;
     if (sset_init(&S.cur, 1024) || sset_init(&S.prev, 1024) || sset_init(&S.wave, 256) ||
+        (S.orders && sset_init(&S.ocur, 1024)) ||
         l2_init(&S.l2, lines0 + lines1, p->l2_bytes / 128, p->granule_bytes)) {
         sim_free(&S);
         set_err(err, errlen, "out of memory for the model of %llu lines",

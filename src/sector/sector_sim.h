@@ -26,6 +26,9 @@ int sset_init(sset *s, size_t cap);   /* cap a power of 2; 0, or -1 out of memor
 void sset_free(sset *s);
 void sset_clear(sset *s);
 int sset_add(sset *s, uint64_t k, uint8_t f);   /* add flags f to sector k */
+uint8_t *sset_find(const sset *s, uint64_t k);  /* sector k's flags, or NULL when not held */
+/* a sector's flags in L1: a load's data (a hit for the next load), a store's */
+enum { SF_VALID = 1, SF_STORED = 2 };
 
 /* L2: an LRU of 128 B lines, a doubly linked list over dense line numbers. */
 #define NIL UINT32_MAX
@@ -86,6 +89,8 @@ typedef struct sim {
     sf_ctx c;
     sset cur, prev;
     sset wave;          /* lines this block has asked of L2 (loads) or written (stores) */
+    sset ocur;          /* orders: the block's sectors in L1 under another order of its warps */
+    int orders;         /* walk each block's loads in the other orders too (l2_requests_rev ...) */
     l2sim l2;
     uint64_t line_base[2];
     int cg;
@@ -108,6 +113,10 @@ int request_shape(const sim *S, const sf_access *a, uint64_t sec[32], uint32_t s
 void sf_blocks_walked_set(uint64_t n);
 /* Walk block b (sector_sim.c): its counts go to S->out. */
 int walk_block(sim *S, uint64_t b, char *err, size_t errlen);
+/* Block b's loads in the other orders of its warps (sector_orders.c): their
+ * L2 requests to S->out's l2_requests_rev, _wm and _wm_rev.  0, or -1 with
+ * err. */
+int walk_orders(sim *S, uint64_t b, char *err, size_t errlen);
 
 /* A launch counted rather than walked (sector_family.h's sf_blocks): set up
  * by sf_predict's count branch (sector_sim.c), filled by the family's count

@@ -329,6 +329,52 @@ static void test_resident(void)
     CHECK_NEAR(sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, 0), 0, 0);
 }
 
+/* The mean over the warps' orders (sf_order_requests): deriv0 160 x 1, R 1,
+ * lead pad (idx = 32 + i0: warp w's centres fill line w + 1), WPB 5, one
+ * block.  In the walk's order every centre load is a request (5) and only
+ * warp 0's halo in[idx-1] misses (line 0, sector 3): 6; warps descending, 6;
+ * warp by warp ascending, 6 (each halo sector was fetched by the warp
+ * before).  Warp by warp descending each warp's halo comes before the warp
+ * below fetched its line: 5 centres + 5 halos = 10, and warps 0-3 still
+ * request their own lines (the sector 3 they miss is one request with
+ * sectors 0-2): 10.  A block of 5 warps (more than the 4 schedulers) takes
+ * the mean of the four, 7; the lines of the block are lines 0-5 (6), the
+ * opportunity 1, W 5: min(1, 2.56 x 5^-0.755) = 0.76 rounds it to 1: 6.
+ * At WPB 4 or fewer the mean is of the two instruction-major orders. */
+static void test_orders(void)
+{
+    sf_params p;
+    sf_params_default(&p);
+    p.n0 = 160;
+    p.n1 = 1;
+    p.n = 160;
+    p.radius = 1;
+    p.lead_pad = 1;
+    p.pad_ld = 0;
+    p.wpb = 5;
+    char err[256] = "";
+    const sf_variant *v = sf_find("stencil", "deriv0");
+    sf_prediction pr;
+    CHECK(v != NULL);
+    CHECK(v && sf_predict(v, &p, &pr, err, sizeof err) == 0);
+    const sf_counts *k = &pr.op[SF_LD];
+    CHECK_NEAR(k->l2_requests, 6, 0);
+    CHECK_NEAR(k->l2_requests_rev, 6, 0);
+    CHECK_NEAR(k->l2_requests_wm, 6, 0);
+    CHECK_NEAR(k->l2_requests_wm_rev, 10, 0);
+    CHECK_NEAR(k->l2_requests_merged, 6, 0);
+    CHECK_NEAR(k->hits, 4 + 4 * 5, 0);   /* the halos' 25 sectors but warp 0's line-0 one, in any order */
+    CHECK_NEAR(sf_order_requests(k, 5), 7, 0);
+    CHECK_NEAR(sf_order_requests(k, 4), 6, 0);
+    sf_expected e;
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_requests, 6, 0);
+    /* the stores keep the walk's order: the four counts are for loads only */
+    CHECK_NEAR(pr.op[SF_ST].l2_requests_wm_rev, 0, 0);
+    /* deriv1 keeps the walk's order too */
+    CHECK_NEAR(sf_order_requests(&(sf_counts){.l2_requests = 3, .l2_requests_rev = 2}, 2), 3, 0);
+}
+
 int main(void)
 {
     test_resident();
@@ -342,5 +388,6 @@ int main(void)
     test_hand();
     test_probe();
     test_row();
+    test_orders();
     return check_report("test_sector_expect");
 }
