@@ -48,7 +48,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=5218f58f8afb8bdb63569a4e6495214f8a6aa6ee
+FROZEN_COMMIT=6204f8095ef7f98190b447d13e59426c66142089
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
