@@ -7,7 +7,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sector_sim.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "sector_expect.h"
 
 /* The lines with a partly written sector (l2sim.pprev/pnext): unlink,
  * push to the front, and the rebuild of sector_count.c's moved copies. */
@@ -108,4 +112,58 @@ void l2_plist_written(l2sim *m, uint32_t x)
     } else if (m->inp[x]) {
         l2_plist_unlink(m, x);
     }
+}
+
+/* The share f of the open lines written back while still partial, when O
+ * lines are open at once and at most P may be (sf_open_partial_fills): the
+ * list's evictions fall on the open lines at one rate h, none safer for
+ * being rewritten (every open line is rewritten each iteration, so the
+ * order of writes among them is only the iteration's phase).  A line open
+ * for time T then survives with e^-hT, the list holds O (1 - e^-hT) / (hT)
+ * lines on average, which is P once O > P: f = 1 - e^-x where
+ * (1 - e^-x) / x = P / O, i.e. f / -ln(1 - f) = P / O.  0 while O <= P. */
+double l2_open_partial_share(double open, double cap)
+{
+    if (!(open > cap) || !(cap > 0))
+        return 0;
+    const double r = cap / open;
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 64; i++) {
+        const double f = (lo + hi) / 2;
+        if (f / -log1p(-f) > r) lo = f; else hi = f;
+    }
+    return (lo + hi) / 2;
+}
+
+/* copy's batch and batch_unrolled (B >= 2): a warp's B output lines stay
+ * partly written from its first store to its last (the loop stores one
+ * element a lane per line and turn), so the lines open at once are the
+ * resident warps' (blocks of the first wave, at most SF_SM_MAX_WARPS /
+ * WPB and SF_SM_MAX_BLOCKS an SM, on p->sms SMs) x B.  The walk, a block at
+ * a time, never holds more than one block's lines open; past the partial
+ * list's capacity (the L2's lines / SF_L2_PARTIAL_SHARE, l2_write) the
+ * share l2_open_partial_share of them is written back partly written, each
+ * of their sectors read from DRAM first.  The extra DRAM reads: that share
+ * of out's sectors.  batch_restrict (the B stores back to back) and int4
+ * (two stores finish a sector) keep their lines open a moment, and are left
+ * out: batch_restrict's B = 16 reads +6 to +21 % more, falling, not rising,
+ * with the resident warps. */
+double sf_open_partial_fills(const sf_variant *v, const sf_params *p, const sf_prediction *out)
+{
+    if (!v || !p || !out || !v->model || !v->model->name || !v->name || strcmp(v->model->name, "copy") ||
+        (strcmp(v->name, "batch") && strcmp(v->name, "batch_unrolled")) || p->cfg < 2 ||
+        out->blocks == 0 || out->warps == 0)
+        return 0;
+    const uint64_t wpb = (out->warps + out->blocks / 2) / out->blocks;
+    if (wpb == 0)
+        return 0;
+    uint64_t per_sm = SF_SM_MAX_WARPS / wpb;
+    if (per_sm > SF_SM_MAX_BLOCKS) per_sm = SF_SM_MAX_BLOCKS;
+    if (per_sm == 0) per_sm = 1;
+    const uint64_t sms = p->sms ? p->sms : 1;
+    const uint64_t blocks = out->blocks < sms * per_sm ? out->blocks : sms * per_sm;
+    const double open = (double)blocks * (double)wpb * (double)p->cfg;
+    const double cap = (double)(p->l2_bytes / 128 / SF_L2_PARTIAL_SHARE);
+    const double out_sectors = (double)((p->n * 4 + 31) / 32);
+    return (double)llround(out_sectors * l2_open_partial_share(open, cap));
 }
