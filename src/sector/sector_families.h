@@ -146,6 +146,11 @@ typedef struct sf_prediction {
     double hit_tol_frac;    /* random loads through L1: cross-block reuse in an SM's L1
                                is statistical; hits, L2 requests and sectors are judged
                                within this fraction of the L1 sectors */
+    unsigned open_lines;    /* lines each warp holds partly written from its first store
+                               to its last (copy's rolled batch loops: B), 0 none: the
+                               L2's partial capacity against all resident warps' at once
+                               (sf_open_partial_fills, sector_l2part.c) */
+    double open_sectors;    /* the sectors those stores write in all */
     int has_load, has_store;
     char config[80];        /* canonical: "stride=4", "n0=32,n1=2,r=1,lead=31,ld=34", "-" */
 } sf_prediction;

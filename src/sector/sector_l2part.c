@@ -9,7 +9,6 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "sector_expect.h"
 
@@ -135,24 +134,19 @@ double l2_open_partial_share(double open, double cap)
     return (lo + hi) / 2;
 }
 
-/* copy's batch and batch_unrolled (B >= 2): a warp's B output lines stay
- * partly written from its first store to its last (the loop stores one
- * element a lane per line and turn), so the lines open at once are the
- * resident warps' (blocks of the first wave, at most SF_SM_MAX_WARPS /
- * WPB and SF_SM_MAX_BLOCKS an SM, on p->sms SMs) x B.  The walk, a block at
- * a time, never holds more than one block's lines open; past the partial
- * list's capacity (the L2's lines / SF_L2_PARTIAL_SHARE, l2_write) the
- * share l2_open_partial_share of them is written back partly written, each
- * of their sectors read from DRAM first.  The extra DRAM reads: that share
- * of out's sectors.  batch_restrict (the B stores back to back) and int4
- * (two stores finish a sector) keep their lines open a moment, and are left
- * out: batch_restrict's B = 16 reads +6 to +21 % more, falling, not rising,
- * with the resident warps. */
-double sf_open_partial_fills(const sf_variant *v, const sf_params *p, const sf_prediction *out)
+/* A launch whose warps each hold out->open_lines lines partly written from
+ * their first store to their last (the family's setup says: copy's rolled
+ * batch loops, B of them, one element a lane per line and turn), so that
+ * the lines open at once are the resident warps' (blocks of the first wave,
+ * at most SF_SM_MAX_WARPS / WPB and SF_SM_MAX_BLOCKS an SM, on p->sms SMs)
+ * times open_lines.  The walk, a block at a time, never holds more than one
+ * block's lines open; past the partial list's capacity (the L2's lines /
+ * SF_L2_PARTIAL_SHARE, l2_write) the share l2_open_partial_share of them is
+ * written back partly written, each of their sectors read from DRAM first.
+ * The extra DRAM reads: that share of the stores' out->open_sectors. */
+double sf_open_partial_fills(const sf_params *p, const sf_prediction *out)
 {
-    if (!v || !p || !out || !v->model || !v->model->name || !v->name || strcmp(v->model->name, "copy") ||
-        (strcmp(v->name, "batch") && strcmp(v->name, "batch_unrolled")) || p->cfg < 2 ||
-        out->blocks == 0 || out->warps == 0)
+    if (!p || !out || out->open_lines < 2 || out->blocks == 0 || out->warps == 0)
         return 0;
     const uint64_t wpb = (out->warps + out->blocks / 2) / out->blocks;
     if (wpb == 0)
@@ -162,8 +156,7 @@ double sf_open_partial_fills(const sf_variant *v, const sf_params *p, const sf_p
     if (per_sm == 0) per_sm = 1;
     const uint64_t sms = p->sms ? p->sms : 1;
     const uint64_t blocks = out->blocks < sms * per_sm ? out->blocks : sms * per_sm;
-    const double open = (double)blocks * (double)wpb * (double)p->cfg;
+    const double open = (double)blocks * (double)wpb * (double)out->open_lines;
     const double cap = (double)(p->l2_bytes / 128 / SF_L2_PARTIAL_SHARE);
-    const double out_sectors = (double)((p->n * 4 + 31) / 32);
-    return (double)llround(out_sectors * l2_open_partial_share(open, cap));
+    return (double)llround(out->open_sectors * l2_open_partial_share(open, cap));
 }

@@ -717,7 +717,7 @@ static int sim_count(sim *S0, uint64_t lines0, uint64_t lines1, char *err, size_
         out->dram_read_sectors = B.S.l2.dram_read;
         out->dram_write_sectors = B.S.l2.dram_write;
         out->dram_partial_sectors = B.S.l2.dram_partial;
-        out->dram_read_sectors += sf_open_partial_fills(v, p, out);
+        out->dram_read_sectors += sf_open_partial_fills(p, out);
     }
     sim_free(&B.S);
     return rc ? -1 : 0;
@@ -761,7 +761,7 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
     out->dram_read_sectors = S.l2.dram_read;
     out->dram_write_sectors = S.l2.dram_write;
     out->dram_partial_sectors = S.l2.dram_partial;
-    out->dram_read_sectors += sf_open_partial_fills(v, p, out);
+    out->dram_read_sectors += sf_open_partial_fills(p, out);
     out->has_load = out->op[SF_LD].requests > 0;
     out->has_store = out->op[SF_ST].requests > 0;
     sim_free(&S);

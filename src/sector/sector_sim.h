@@ -62,10 +62,10 @@ void l2_plist_clear(l2sim *m);
 void l2_plist_push_back(l2sim *m, uint32_t x);     /* rebuild: oldest last */
 void l2_plist_unlink(l2sim *m, uint32_t x);
 void l2_plist_written(l2sim *m, uint32_t x);       /* after a write to line x (sector_l2part.c) */
-/* copy's batch loops: the lines its resident warps hold partly written at
- * once, past the partial list's capacity (sector_l2part.c says how) */
+/* the lines all resident warps hold partly written at once (out->open_lines
+ * each), past the partial list's capacity (sector_l2part.c says how) */
 double l2_open_partial_share(double open, double cap);
-double sf_open_partial_fills(const sf_variant *v, const sf_params *p, const sf_prediction *out);
+double sf_open_partial_fills(const sf_params *p, const sf_prediction *out);
 
 /* out += m x the L1 side of one block (its counts in x; sector_count.c). */
 void sim_add_counts(sf_prediction *out, const sf_prediction *x, double m);

@@ -240,16 +240,30 @@ static void test_open_partial(void)
     memset(&pr, 0, sizeof pr);
     pr.blocks = 13775;
     pr.warps = 13775 * 5;
-    CHECK_NEAR(sf_open_partial_fills(sf_find("copy", "batch"), &p, &pr), 3213776, 0);
-    CHECK_NEAR(sf_open_partial_fills(sf_find("copy", "batch_unrolled"), &p, &pr), 3213776, 0);
-    CHECK_NEAR(sf_open_partial_fills(sf_find("copy", "batch_restrict"), &p, &pr), 0, 0);
-    p.cfg = 1;
-    CHECK_NEAR(sf_open_partial_fills(sf_find("copy", "batch"), &p, &pr), 0, 0);
+    pr.open_lines = 15;
+    pr.open_sectors = 4132352;
+    CHECK_NEAR(sf_open_partial_fills(&p, &pr), 3213776, 0);
+    pr.open_lines = 1;   /* one line: nothing held open across stores */
+    CHECK_NEAR(sf_open_partial_fills(&p, &pr), 0, 0);
     /* 300 blocks of 5 warps, B 8: all resident, 12000 lines open, none */
-    p.cfg = 8;
+    pr.open_lines = 8;
     pr.blocks = 300;
     pr.warps = 1500;
-    CHECK_NEAR(sf_open_partial_fills(sf_find("copy", "batch"), &p, &pr), 0, 0);
+    CHECK_NEAR(sf_open_partial_fills(&p, &pr), 0, 0);
+    /* the copy model says which kernels hold their lines open: the rolled
+     * loops, B lines a warp and N's sectors; batch_restrict none */
+    char err[256];
+    p.n = 100000;
+    p.wpb = 4;
+    p.cfg = 8;
+    CHECK(sf_predict(sf_find("copy", "batch"), &p, &pr, err, sizeof err) == 0);
+    CHECK(pr.open_lines == 8 && pr.open_sectors == 12500);
+    CHECK(sf_predict(sf_find("copy", "batch_unrolled"), &p, &pr, err, sizeof err) == 0);
+    CHECK(pr.open_lines == 8);
+    CHECK(sf_predict(sf_find("copy", "batch_restrict"), &p, &pr, err, sizeof err) == 0);
+    CHECK(pr.open_lines == 0);
+    CHECK(sf_predict(sf_find("copy", "int4"), &p, &pr, err, sizeof err) == 0);
+    CHECK(pr.open_lines == 0);
 }
 
 /* The patterns probes (offset_ca, N 10000019): at WPB 4 all 234375 shared
