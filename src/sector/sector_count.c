@@ -85,7 +85,7 @@ typedef struct l2ent {
 static size_t l2_list(const l2sim *m, l2ent *e)
 {
     size_t n = 0;
-    for (uint32_t x = m->head; x != NIL; x = m->next[x], n++) {
+    for (uint32_t x = m->lru.head; x != NIL; x = m->lru.next[x], n++) {
         e[n].x = x;
         e[n].vd = m->vd[x];
         memcpy(e[n].bytes, &m->bytes[4 * (size_t)x], sizeof e[n].bytes);
@@ -108,11 +108,11 @@ static int l2_is_moved(const sf_blocks *B, const l2ent *snap, size_t n, const ui
     if (m->count != n || m->pcount != pn)
         return 0;
     size_t i = 0;
-    for (uint32_t x = m->phead; x != NIL; x = m->pnext[x], i++)
+    for (uint32_t x = m->part.head; x != NIL; x = m->part.next[x], i++)
         if (x != line_moved(B, psnap[i], d))
             return 0;
     i = 0;
-    for (uint32_t x = m->head; x != NIL; x = m->next[x], i++)
+    for (uint32_t x = m->lru.head; x != NIL; x = m->lru.next[x], i++)
         if (x != line_moved(B, snap[i].x, d) || m->vd[x] != snap[i].vd ||
             memcmp(&m->bytes[4 * (size_t)x], snap[i].bytes, sizeof snap[i].bytes))
             return 0;
@@ -139,14 +139,14 @@ static int l2_move(sf_blocks *B, const int64_t d[2])
         m->vd[e[i].x] = 0;
         memset(&m->bytes[4 * (size_t)e[i].x], 0, sizeof e[i].bytes);
     }
-    m->head = m->tail = NIL;
+    m->lru.head = m->lru.tail = NIL;
     m->count = 0;
     for (size_t i = n; i-- > 0;) {
         const uint32_t x = (uint32_t)line_moved(B, e[i].x, d);
         m->res[x] = 1;
         m->vd[x] = e[i].vd;
         memcpy(&m->bytes[4 * (size_t)x], e[i].bytes, sizeof e[i].bytes);
-        l2_push_front(m, x);
+        ll_push_front(&m->lru, x);
         m->count++;
     }
     for (size_t i = 0; i < pn; i++)
@@ -236,7 +236,6 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
         }
         const size_t pn = l2_plist(&S->l2, psnap);
         const double r0 = S->l2.dram_read, w0 = S->l2.dram_write, p0 = S->l2.dram_partial;
-        const double f0 = S->l2.dram_fill;
         sf_prediction x;
         memset(&x, 0, sizeof x);
         S->out = &x;
@@ -247,12 +246,10 @@ int sf_count_run(sf_blocks *B, uint64_t first, uint64_t count, const uint64_t sh
             continue;
         const uint64_t rest = end - j;
         const double dr = S->l2.dram_read - r0, dw = S->l2.dram_write - w0, dp = S->l2.dram_partial - p0;
-        const double df = S->l2.dram_fill - f0;
         sim_add_counts(B->out, &x, (double)rest);
         S->l2.dram_read += (double)rest * dr;
         S->l2.dram_write += (double)rest * dw;
         S->l2.dram_partial += (double)rest * dp;
-        S->l2.dram_fill += (double)rest * df;
         const int64_t dd[2] = {(int64_t)rest * d[0], (int64_t)rest * d[1]};
         if (l2_move(B, dd) || sset_move(B, &S->cur, dd)) {
             set_err(err, errlen, "out of memory moving the L2");

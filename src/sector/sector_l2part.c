@@ -1,6 +1,6 @@
 /*
  * sector_l2part.c - the L2 model's lines with a partly written sector
- * (sector_sim.h, l2sim.pprev/pnext): at most pcap of them, the least
+ * (sector_sim.h, l2sim.part): at most pcap of them, the least
  * recently written past that written back, each partial sector read from
  * DRAM first.  Why: sector_sim.c, l2_write.
  */
@@ -12,22 +12,18 @@
 
 #include "sector_expect.h"
 
-/* The lines with a partly written sector (l2sim.pprev/pnext): unlink,
+/* The lines with a partly written sector (l2sim.part): unlink,
  * push to the front, and the rebuild of sector_count.c's moved copies. */
 void l2_plist_unlink(l2sim *m, uint32_t x)
 {
-    if (m->pprev[x] != NIL) m->pnext[m->pprev[x]] = m->pnext[x]; else m->phead = m->pnext[x];
-    if (m->pnext[x] != NIL) m->pprev[m->pnext[x]] = m->pprev[x]; else m->ptail = m->pprev[x];
+    ll_unlink(&m->part, x);
     m->inp[x] = 0;
     m->pcount--;
 }
 
 static void pl_push_front(l2sim *m, uint32_t x)
 {
-    m->pprev[x] = NIL;
-    m->pnext[x] = m->phead;
-    if (m->phead != NIL) m->pprev[m->phead] = x; else m->ptail = x;
-    m->phead = x;
+    ll_push_front(&m->part, x);
     m->inp[x] = 1;
     m->pcount++;
 }
@@ -35,23 +31,20 @@ static void pl_push_front(l2sim *m, uint32_t x)
 size_t l2_plist(const l2sim *m, uint32_t *out)
 {
     size_t n = 0;
-    for (uint32_t x = m->phead; x != NIL; x = m->pnext[x])
+    for (uint32_t x = m->part.head; x != NIL; x = m->part.next[x])
         out[n++] = x;
     return n;
 }
 
 void l2_plist_clear(l2sim *m)
 {
-    while (m->phead != NIL)
-        l2_plist_unlink(m, m->phead);
+    while (m->part.head != NIL)
+        l2_plist_unlink(m, m->part.head);
 }
 
 void l2_plist_push_back(l2sim *m, uint32_t x)
 {
-    m->pnext[x] = NIL;
-    m->pprev[x] = m->ptail;
-    if (m->ptail != NIL) m->pnext[m->ptail] = x; else m->phead = x;
-    m->ptail = x;
+    ll_push_back(&m->part, x);
     m->inp[x] = 1;
     m->pcount++;
 }
@@ -77,14 +70,12 @@ static int l2_line_partial(const l2sim *m, uint32_t x)
  * written; the line stays, its sectors now valid and clean. */
 static void l2_clean_oldest_partial(l2sim *m)
 {
-    const uint32_t v = m->ptail;
+    const uint32_t v = m->part.tail;
     for (unsigned k = 0; k < 4; k++) {
         if (!(m->vd[v] >> 4 >> k & 1))
             continue;
-        if (l2_sector_partial(m, v, k)) {
+        if (l2_sector_partial(m, v, k))
             m->dram_read += 1;
-            m->dram_fill += 1;
-        }
         m->dram_write += 1;
         m->bytes[4 * (size_t)v + k] = 0;
         m->vd[v] = (uint8_t)((m->vd[v] & ~(0x10u << k)) | (1u << k));
@@ -99,7 +90,7 @@ void l2_plist_written(l2sim *m, uint32_t x)
 {
     if (l2_line_partial(m, x)) {
         if (m->inp[x]) {
-            if (m->phead != x) {
+            if (m->part.head != x) {
                 l2_plist_unlink(m, x);
                 pl_push_front(m, x);
             }

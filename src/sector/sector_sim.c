@@ -194,67 +194,60 @@ int sset_add(sset *s, uint64_t k, uint8_t f)
 
 
 
+/* Room for a list over n lines, empty.  0, or -1 out of memory. */
+static int ll_init(llist *l, uint64_t n)
+{
+    l->prev = malloc(n * sizeof *l->prev);
+    l->next = malloc(n * sizeof *l->next);
+    l->head = l->tail = NIL;
+    return l->prev && l->next ? 0 : -1;
+}
+
+static void ll_free(llist *l)
+{
+    free(l->prev);
+    free(l->next);
+}
+
 int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule)
 {
     memset(m, 0, sizeof *m);
-    m->prev = malloc(lines * sizeof *m->prev);
-    m->next = malloc(lines * sizeof *m->next);
+    const int lists = ll_init(&m->lru, lines) | ll_init(&m->part, lines);
     m->vd = calloc(lines, 1);
     m->bytes = calloc(4 * lines, sizeof *m->bytes);
     m->res = calloc(lines, 1);
-    m->head = m->tail = NIL;
+    m->inp = calloc(lines, 1);
     m->cap = cap_lines ? cap_lines : 1;
     m->gsect = granule / 32;
-    m->pprev = malloc(lines * sizeof *m->pprev);
-    m->pnext = malloc(lines * sizeof *m->pnext);
-    m->inp = calloc(lines, 1);
-    m->phead = m->ptail = NIL;
     m->pcap = m->cap / SF_L2_PARTIAL_SHARE;
     if (m->pcap == 0)
         m->pcap = 1;
-    return m->prev && m->next && m->vd && m->bytes && m->res && m->pprev && m->pnext && m->inp
-               ? 0 : -1;
+    return lists == 0 && m->vd && m->bytes && m->res && m->inp ? 0 : -1;
 }
 
 void l2_free(l2sim *m)
 {
-    free(m->prev);
-    free(m->next);
+    ll_free(&m->lru);
+    ll_free(&m->part);
     free(m->vd);
     free(m->bytes);
     free(m->res);
-    free(m->pprev);
-    free(m->pnext);
     free(m->inp);
-}
-
-static void l2_unlink(l2sim *m, uint32_t x)
-{
-    if (m->prev[x] != NIL) m->next[m->prev[x]] = m->next[x]; else m->head = m->next[x];
-    if (m->next[x] != NIL) m->prev[m->next[x]] = m->prev[x]; else m->tail = m->prev[x];
-}
-
-void l2_push_front(l2sim *m, uint32_t x)
-{
-    m->prev[x] = NIL;
-    m->next[x] = m->head;
-    if (m->head != NIL) m->prev[m->head] = x; else m->tail = x;
-    m->head = x;
 }
 
 /* Make line x resident and most recently used. */
 static void l2_touch(l2sim *m, uint32_t x)
 {
     if (m->res[x]) {
-        if (m->head != x) {
-            l2_unlink(m, x);
-            l2_push_front(m, x);
+        if (m->lru.head != x) {
+            ll_unlink(&m->lru, x);
+            ll_push_front(&m->lru, x);
         }
         return;
     }
     if (m->count >= m->cap) {
-        uint32_t v = m->tail;
-        l2_unlink(m, v);
+        uint32_t v = m->lru.tail;
+        ll_unlink(&m->lru, v);
         m->dram_write += __builtin_popcount(m->vd[v] >> 4);
         for (unsigned k = 0; k < 4; k++) {
             m->dram_partial += (m->vd[v] >> 4 >> k & 1) && m->bytes[4 * (size_t)v + k] != UINT32_MAX;
@@ -268,7 +261,7 @@ static void l2_touch(l2sim *m, uint32_t x)
     }
     m->res[x] = 1;
     m->vd[x] = 0;
-    l2_push_front(m, x);
+    ll_push_front(&m->lru, x);
     m->count++;
 }
 

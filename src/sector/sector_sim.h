@@ -30,33 +30,58 @@ uint8_t *sset_find(const sset *s, uint64_t k);  /* sector k's flags, or NULL whe
 /* a sector's flags in L1: a load's data (a hit for the next load), a store's */
 enum { SF_VALID = 1, SF_STORED = 2 };
 
-/* L2: an LRU of 128 B lines, a doubly linked list over dense line numbers. */
+/* A doubly linked list over dense line numbers, NIL at its ends: the L2's
+ * LRU and its list of partly written lines. */
 #define NIL UINT32_MAX
 
-typedef struct l2sim {
+typedef struct llist {
     uint32_t *prev, *next;
+    uint32_t head, tail;
+} llist;
+
+static inline void ll_unlink(llist *l, uint32_t x)
+{
+    if (l->prev[x] != NIL) l->next[l->prev[x]] = l->next[x]; else l->head = l->next[x];
+    if (l->next[x] != NIL) l->prev[l->next[x]] = l->prev[x]; else l->tail = l->prev[x];
+}
+
+static inline void ll_push_front(llist *l, uint32_t x)
+{
+    l->prev[x] = NIL;
+    l->next[x] = l->head;
+    if (l->head != NIL) l->prev[l->head] = x; else l->tail = x;
+    l->head = x;
+}
+
+static inline void ll_push_back(llist *l, uint32_t x)
+{
+    l->next[x] = NIL;
+    l->prev[x] = l->tail;
+    if (l->tail != NIL) l->next[l->tail] = x; else l->head = x;
+    l->tail = x;
+}
+
+/* L2: an LRU of 128 B lines (lru, most recent at its head). */
+typedef struct l2sim {
+    llist lru;
     uint8_t *vd;       /* low nibble: valid sectors; high nibble: dirty sectors */
     uint32_t *bytes;   /* per sector (4 per line): the bytes written, one bit each */
     uint8_t *res;
-    uint32_t head, tail;
     uint64_t count, cap;
     unsigned gsect;    /* sectors per granule */
     double dram_read, dram_write, dram_partial;
     /* the lines holding a partly written sector the L2 never had whole,
-     * least recently written last (pprev/pnext over line numbers, inp the
-     * membership): at most pcap of them stay; past that the oldest is
-     * written back, each such sector filled from DRAM first (dram_fill, in
-     * dram_read too).  sector_sim.c, l2_write, says why. */
-    uint32_t *pprev, *pnext;
+     * least recently written last (part, inp the membership): at most pcap
+     * of them stay; past that the oldest is written back, each such sector
+     * filled from DRAM first (in dram_read).  sector_sim.c, l2_write, says
+     * why. */
+    llist part;
     uint8_t *inp;
-    uint32_t phead, ptail;
     uint64_t pcount, pcap;
-    double dram_fill;
 } l2sim;
 
 int l2_init(l2sim *m, uint64_t lines, uint64_t cap_lines, unsigned granule);
 void l2_free(l2sim *m);
-void l2_push_front(l2sim *m, uint32_t x);
 size_t l2_plist(const l2sim *m, uint32_t *out);   /* the partly written lines, newest first */
 void l2_plist_clear(l2sim *m);
 void l2_plist_push_back(l2sim *m, uint32_t x);     /* rebuild: oldest last */
