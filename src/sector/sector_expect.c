@@ -28,12 +28,9 @@ double sf_merge_copy_share(double lines_per_request)
  * stores (its warps store and load whole rows), copy's batch_restrict and
  * int4 stores and its batch and batch_unrolled stores, patterns' loads of a
  * line the warp before shares (offset_ca, offset_nc, reread_ca) and its
- * write_offset and write_range64 stores.  reread_nc, which the random draws
- * measured merging much as reread_ca at WPB 7 to 32 (0.77 to 0.90 of its
- * per-request count), is left out: at WPB 2 (151818 elements, seed
- * 1730306118) it merged a third of its opportunities where the rule takes
- * all of them, and no probe says where between. */
-typedef enum { M_NONE = 0, M_STENCIL, M_COPY, M_COPY_PLAIN, M_OFFSET } m_kind;
+ * write_offset and write_range64 stores; from WPB 5, reread_nc and the
+ * soa{2,4,8}_all loads too (M_OFFSET_WIDE: sector_expect.h). */
+typedef enum { M_NONE = 0, M_STENCIL, M_COPY, M_COPY_PLAIN, M_OFFSET, M_OFFSET_WIDE } m_kind;
 
 static m_kind modelled(const sf_variant *v, sf_op op)
 {
@@ -48,6 +45,15 @@ static m_kind modelled(const sf_variant *v, sf_op op)
         if (op == SF_LD && (!strcmp(v->name, "offset_ca") || !strcmp(v->name, "offset_nc") ||
                             !strcmp(v->name, "reread_ca")))
             return M_OFFSET;
+        /* reread_nc and the struct-of-arrays loads (soa2_all, soa4_all,
+         * soa8_all: array f starts f x N/F words in, so its warps share lines
+         * as offset's do) have no probe and take the loads' rule from WPB 5
+         * (sector_expect.h); at WPB 2 to 4 (three seen rows, which merged a
+         * third of theirs or fewer requests than the merged count) nothing
+         * says where they fall, and they keep the per-request count */
+        if (op == SF_LD && (!strcmp(v->name, "reread_nc") || !strcmp(v->name, "soa2_all") ||
+                            !strcmp(v->name, "soa4_all") || !strcmp(v->name, "soa8_all")))
+            return M_OFFSET_WIDE;
         /* write_range64's warps write the two 64 B halves of a line in
          * pairs: warp 2i + 1 writes the line warp 2i wrote, as each
          * write_offset warp writes the line the warp before it shares, and
@@ -82,6 +88,13 @@ double sf_merge_power_share(double a, double b, double w)
     return s > 1 ? 1 : s;
 }
 
+double sf_offset_order_requests(const sf_counts *k, double wpb)
+{
+    if (wpb <= SF_MERGE_OFF_WPB) return k->l2_requests;
+    const double d = k->l2_requests_rev - k->l2_requests;
+    return (double)llround(k->l2_requests + d * SF_MERGE_OFF_REV_NUM / SF_MERGE_OFF_REV_DEN);
+}
+
 double sf_order_requests(const sf_counts *k, double wpb)
 {
     if (wpb <= SF_SM_SCHEDULERS)
@@ -113,13 +126,22 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
         e->l2_sectors = k->l2_sectors - share_of(sec_opp, share);
         return 1;
     }
-    if (m == M_OFFSET) {
+    if (m == M_OFFSET || m == M_OFFSET_WIDE) {
         const double wpb = pr->blocks > 0 ? (double)llround((double)pr->warps / (double)pr->blocks) : 0;
+        if (m == M_OFFSET_WIDE && wpb <= SF_MERGE_OFF_WPB) return 0;
         const int all = wpb <= SF_MERGE_OFF_WPB;
-        e->l2_requests = k->l2_requests - (all ? req_opp : sf_merge_share(req_opp, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN));
-        if (op == SF_ST) {
-            e->l2_sectors = k->l2_sectors - (all ? sec_opp : sf_merge_share(sec_opp, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN));
+        if (op == SF_LD) {
+            /* the per-request count over the warps' orders: a later warp's
+             * load first SF_MERGE_OFF_REV_NUM/DEN of the time (sector_expect.h) */
+            const double per = sf_offset_order_requests(k, wpb);
+            const double opp = per > k->l2_requests_merged ? per - k->l2_requests_merged : 0;
+            e->l2_requests = per - (all ? opp : sf_merge_share(opp, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN));
+            return 1;
         }
+        /* stores: no hit, so no order; the share falls with the block's warps */
+        const double share = sf_merge_power_share(SF_MERGE_OFF_ST_A, SF_MERGE_OFF_ST_B, wpb);
+        e->l2_requests = k->l2_requests - share_of(req_opp, share);
+        e->l2_sectors = k->l2_sectors - share_of(sec_opp, share);
         return 1;
     }
     /* the stencil: a share of the opportunities that falls with the warps an SM holds at once */

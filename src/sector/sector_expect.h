@@ -59,8 +59,9 @@
  * offset_nc and reread_ca loads; write_offset and write_range64 stores): a
  * warp's misses (or stores) on it join that warp's request: the probes
  * measured 0.93 to 0.99 of them at WPB 4 and 0.48 to 0.74 at WPB 12 to 32
- * (write_offset 0.92 at WPB 8), so every one up to WPB 4 (SF_MERGE_OFF_WPB)
- * and 3/5 beyond (SF_MERGE_OFF_*).  Loads: requests only, as for the
+ * (write_offset 0.92 at WPB 8), so every one up to WPB 4 (SF_MERGE_OFF_WPB);
+ * beyond it, loads over the warps' two orders and 3/10, stores a share
+ * falling with WPB (SF_MERGE_OFF_*, below).  Loads: requests only, as for the
  * stencil's; stores: requests and sectors.  write_range64 (two warps write
  * the two 64 B halves of one line) has no probe and takes write_offset's
  * rule: the random draws of every seen seed measured 0.51 to 0.80 of its
@@ -121,10 +122,38 @@
 #define SF_MERGE_COPY_PLAIN_DIV 8
 /* patterns, a line the warp before shares (offset_ca, offset_nc, reread_ca
  * loads; write_offset and write_range64 stores, requests and sectors): every merge
- * opportunity up to this WPB, NUM/DEN beyond */
+ * opportunity up to this WPB.  Beyond it, loads (and reread_nc's and
+ * soa{2,4,8}_all's, which keep the per-request count up to it): the
+ * per-request count is taken over the two orders of a block's warps, the
+ * walk's and the reversed one (sf_counts.l2_requests_rev), the reversed
+ * REV_NUM/REV_DEN of the time, and NUM/DEN of its opportunities merge.  The
+ * order decides who misses on the sector two neighbours share: where the
+ * later warp's part of the line holds a sector the earlier one's lacks
+ * (offset 1 to 24 words past a line) it misses in either order; where its part
+ * is only that shared sector (offset 25 to 31, soa arrays that start so) it
+ * hits when it comes second and is one more request when it comes first;
+ * where the earlier warp's part is only the shared sector (offset 1 to 7,
+ * reread's even warp) the reverse.  On the ten seen seeds, loads of those
+ * seven variants at WPB 5 to 32 (54 rows): offset 25 to 31 reached L2 with
+ * 0.21 to 0.24 requests a warp more than the walk's order (3 rows), offset
+ * 1 to 7 merged 0.51 to 0.73 of theirs, 8 to 24 0.15 to 0.52; a reversed
+ * share of 2/5 and a merged share of 3/10 (fitted together on any nine seeds,
+ * the same on nine of the ten) make 36 of the 54 agree (leave-one-seed-out
+ * 34; the old rule, walk's order and 3/5, 12).  The probes (offset 1 and 17,
+ * N 10000019, WPB 8 to 32) merged more, 0.48 to 0.64 of offset 17's: the
+ * random draws' smaller grids merge less (not modelled).  Stores have no
+ * order (no hit) and take min(1, ST_A WPB^-ST_B): the farther apart two
+ * neighbours of a block issue, the more warps each scheduler holds of it
+ * (write_offset's probes: 0.99 at WPB 4, 0.92 at 8, 0.53 at 16; the law
+ * 1, 0.89, 0.59), fitted on the seeds' 32 store rows (requests and
+ * sectors): 28 agree (leave-one-seed-out 25; the old 3/5, 19). */
 #define SF_MERGE_OFF_WPB 4
 #define SF_MERGE_OFF_NUM 3
-#define SF_MERGE_OFF_DEN 5
+#define SF_MERGE_OFF_DEN 10
+#define SF_MERGE_OFF_REV_NUM 2
+#define SF_MERGE_OFF_REV_DEN 5
+#define SF_MERGE_OFF_ST_A 3.1
+#define SF_MERGE_OFF_ST_B 0.6
 
 /* The stencil's loads (not deriv1's): the per-request count the share is
  * taken from is not the one order of the walk but the mean over the orders
@@ -152,6 +181,11 @@
 /* The per-request L2 requests of load counts k in a launch of wpb warps per
  * block over the orders its warps can take (above), rounded to a count. */
 double sf_order_requests(const sf_counts *k, double wpb);
+
+/* patterns' loads: the per-request L2 requests of counts k over the two
+ * orders of a block's warps, the reversed one SF_MERGE_OFF_REV_NUM/DEN of
+ * the time, rounded to a count; the walk's order up to SF_MERGE_OFF_WPB. */
+double sf_offset_order_requests(const sf_counts *k, double wpb);
 
 typedef struct sf_expected {
     double l1_hits, l2_requests, l2_sectors;

@@ -190,7 +190,8 @@ static int lblock_plain(const lblock *L, lset *cur, const lset *prev)
  * of it was touched by the previous block).  So each distinct sector misses
  * L1, with no neighbour's bracket (hits 0, hits_max 0, the L2 sectors and
  * their minimum ns), each line is one L2 request, sure, and the first of the
- * block (l2_requests, its minimum and the merged ones nl), and the L2 sees
+ * block (l2_requests, its minimum and the merged ones nl, and so in every
+ * order of the warps: l2_requests_rev, _wm, _wm_rev), and the L2 sees
  * the sectors in the walk's order (recorded in rec).
  */
 static void lblock_count(const lblock *L, tbuf *rec, sf_counts *k)
@@ -205,6 +206,9 @@ static void lblock_count(const lblock *L, tbuf *rec, sf_counts *k)
         k->l2_requests += nl;
         k->l2_requests_min += nl;
         k->l2_requests_merged += nl;
+        k->l2_requests_rev += nl;   /* every order of the warps alike: no line in two requests */
+        k->l2_requests_wm += nl;
+        k->l2_requests_wm_rev += nl;
         k->l2_sectors += ns;
         k->l2_sectors_min += ns;
         for (unsigned i = 0; i < ns; i++)
@@ -306,9 +310,11 @@ static void ltouch_item(void *ctx, size_t i)
     T->rec.v = malloc((T->rec.cap ? T->rec.cap : 1) * sizeof *T->rec.v);
     lset ls[2] = {{0}}, *ln[2] = {&ls[0], &ls[1]};
     memset(&S.cur, 0, sizeof S.cur), memset(&S.prev, 0, sizeof S.prev), memset(&S.wave, 0, sizeof S.wave);
+    memset(&S.ocur, 0, sizeof S.ocur);   /* the orders' set too: the task's own (sector_orders.c) */
     const uint64_t w0 = sf_blocks_walked();
     if (!L.acc || !L.sec || !L.shape || !T->rec.v || sset_init(&S.cur, 1024) ||
-        sset_init(&S.prev, 1024) || sset_init(&S.wave, 256) || lset_init(&ls[0], nacc * 32) ||
+        sset_init(&S.prev, 1024) || sset_init(&S.wave, 256) || (S.orders && sset_init(&S.ocur, 1024)) ||
+        lset_init(&ls[0], nacc * 32) ||
         lset_init(&ls[1], nacc * 32)) {
         set_err(T->err, sizeof T->err, "out of memory for the touches of %llu blocks",
                 (unsigned long long)T->nb);
@@ -323,7 +329,7 @@ static void ltouch_item(void *ctx, size_t i)
         T->rc = -1;
     }
     T->walked = sf_blocks_walked() - w0;
-    sset_free(&S.cur), sset_free(&S.prev), sset_free(&S.wave);
+    sset_free(&S.cur), sset_free(&S.prev), sset_free(&S.wave), sset_free(&S.ocur);
     free(ls[0].e), free(ls[1].e);
     free(L.acc), free(L.sec), free(L.shape);
 }

@@ -692,7 +692,8 @@ static int sim_count(sim *S0, uint64_t lines0, uint64_t lines1, char *err, size_
     B.p = p;
     B.lines0 = lines0;
     B.lines1 = lines1;
-    int rc = sset_init(&B.S.cur, 1024) || sset_init(&B.S.prev, 1024) || sset_init(&B.S.wave, 256);
+    int rc = sset_init(&B.S.cur, 1024) || sset_init(&B.S.prev, 1024) || sset_init(&B.S.wave, 256) ||
+             (B.S.orders && sset_init(&B.S.ocur, 1024));
     if (rc)
         set_err(err, errlen, "out of memory for the L1 sector sets");
     else
@@ -729,6 +730,10 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
     if (setup_ctx(&S.c, v, p, out, err, errlen))
         return -1;
     S.cg = v->path == SF_PATH_CG;
+    /* the stencil's small grids (SF_SHAPE_2D) and the patterns family: its
+     * loads in the other orders too, for the expected L2 requests
+     * (sector_expect.h); without L1 (cg) the order changes nothing */
+    S.orders = (v->model->shape == SF_SHAPE_2D || !strcmp(v->model->name, "patterns")) && !S.cg;
     const uint64_t lines0 = (S.c.array_bytes[0] + 127) / 128;
     const uint64_t lines1 = (S.c.array_bytes[1] + 127) / 128;
     S.line_base[0] = 0;
@@ -739,9 +744,6 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
         out->has_store = out->op[SF_ST].requests > 0;
         return rc;
     }
-    /* the stencil's small grids (SF_SHAPE_2D): its loads in the other orders too, for the
-     * expected L2 requests (sector_expect.h); without L1 (cg) the order changes nothing */
-    S.orders = v->model->shape == SF_SHAPE_2D && !S.cg;
     if (sset_init(&S.cur, 1024) || sset_init(&S.prev, 1024) || sset_init(&S.wave, 256) ||
         (S.orders && sset_init(&S.ocur, 1024)) ||
         l2_init(&S.l2, lines0 + lines1, p->l2_bytes / 128, p->granule_bytes)) {

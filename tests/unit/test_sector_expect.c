@@ -285,7 +285,12 @@ static void test_offset_probe(void)
     predict_cfg("patterns", "offset_ca", 10000019, 16, 1, &pr);
     CHECK_NEAR(pr.op[SF_LD].l2_requests - pr.op[SF_LD].l2_requests_merged, 292968, 0);
     CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
-    CHECK_NEAR(e.l2_requests, 624999 - 175781, 0);   /* 3/5 of 292968 = 175780.8 */
+    /* offset 1: every shared line is the other order's merged one (the
+     * earlier warp's part is the shared sector alone): reversed 2/5 of the
+     * time, 624999 - 2/5 x 292968 = 507811.8 -> 507812, then 3/10 of its
+     * 175781 opportunities (52734.3) merge */
+    CHECK_NEAR(pr.op[SF_LD].l2_requests_rev, 332031, 0);
+    CHECK_NEAR(e.l2_requests, 507812 - 52734, 0);
     predict_cfg("patterns", "offset_ca", 10000019, 1, 17, &pr);
     CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
     CHECK_NEAR(e.l2_requests, 625000, 0);
@@ -297,8 +302,9 @@ static void test_offset_probe(void)
     CHECK_NEAR(pr.op[SF_ST].l2_requests - pr.op[SF_ST].l2_requests_merged, 292968, 0);
     CHECK_NEAR(pr.op[SF_ST].l2_sectors - pr.op[SF_ST].l2_sectors_merged, 292968, 0);
     CHECK_EQ_I(sf_expect(wo, &pr, SF_ST, &e), 1);
-    CHECK_NEAR(e.l2_requests, 624999 - 175781, 0);
-    CHECK_NEAR(e.l2_sectors, 1562498 - 175781, 0);
+    /* stores: min(1, 3.1 x 16^-0.6) = 0.5873 of 292968 = 172072.1 */
+    CHECK_NEAR(e.l2_requests, 624999 - 172072, 0);
+    CHECK_NEAR(e.l2_sectors, 1562498 - 172072, 0);
     CHECK_NEAR(e.l1_hits, pr.op[SF_ST].hits, 0);
     CHECK_EQ_I(sf_expect(wo, &pr, SF_LD, &e), 0);
     CHECK_EQ_I(sf_expect(sf_find("patterns", "coalesced_ca"), &pr, SF_LD, &e), 0);
@@ -307,8 +313,9 @@ static void test_offset_probe(void)
 /* write_range64, N 4096 (16 words a warp: 64 B, two warps a 128 B line, 256
  * warps), WPB 4: 256 requests, one L2 request and 2 sectors each; 128 lines,
  * so 128 requests merge at WPB 4 (every opportunity) and the sectors none
- * (the two halves of a line share no sector); at WPB 16, 3/5 of the 128
- * shared lines (76.8, rounded to 77).  Its loads have no expectation. */
+ * (the two halves of a line share no sector); at WPB 16, min(1, 3.1 x
+ * 16^-0.6) = 0.5873 of the 128 shared lines (75.2, rounded to 75).  Its
+ * loads have no expectation. */
 static void test_range64_hand(void)
 {
     sf_prediction pr;
@@ -327,11 +334,46 @@ static void test_range64_hand(void)
     CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 0);
     predict_cfg("patterns", "write_range64", 4096, 16, 0, &pr);
     CHECK_EQ_I(sf_expect(v, &pr, SF_ST, &e), 1);
-    CHECK_NEAR(e.l2_requests, 256 - 77, 0);
+    CHECK_NEAR(e.l2_requests, 256 - 75, 0);
     CHECK_NEAR(e.l2_sectors, 512, 0);
-    /* reread_nc keeps the per-request count (see sector_expect.c) */
+    /* reread_nc keeps the per-request count up to WPB 4 (see sector_expect.c) */
     predict_cfg("patterns", "reread_nc", 4096, 4, 0, &pr);
     CHECK_EQ_I(sf_expect(sf_find("patterns", "reread_nc"), &pr, SF_LD, &e), 0);
+}
+
+/* The warps' order (sector_expect.h, SF_MERGE_OFF_REV_*), by hand: offset_ca
+ * at offset 28 words (112 B), N 8220 (8192 threads: 256 warps, 32 blocks of
+ * 8).  Warp j of a block reads sector 3 of line j and all of line j + 1;
+ * warp j - 1 read line j up to byte 112, sector 3 included.  In the walk's
+ * order warp j hits that sector: 9 requests a block (warp 0 two), 288, and
+ * 9 lines, nothing to merge.  Reversed, warp j comes first and misses it,
+ * and warp j - 1 still needs sectors 0-2 of line j: 2 requests a warp, 512.
+ * Expected: 288 + 2/5 x 224 = 377.6 -> 378, then 3/10 of its 90
+ * opportunities (27) merge: 351, 63 more than the walk's order (the seeds
+ * measured 0.21 to 0.24 a warp more at offsets 28 and 29, WPB 11 to 20).
+ * reread_nc at WPB 8 (N 4096: 1024 threads, 32 warps, 4 blocks) takes the
+ * same rule: its even warp's part of the shared line is that sector alone,
+ * so the reversed order is the merged count. */
+static void test_offset_orders(void)
+{
+    sf_prediction pr;
+    sf_expected e;
+    const sf_variant *v = sf_find("patterns", "offset_ca");
+    predict_cfg("patterns", "offset_ca", 8220, 8, 28, &pr);
+    CHECK_NEAR(pr.op[SF_LD].requests, 256, 0);
+    CHECK_NEAR(pr.op[SF_LD].l2_requests, 288, 0);
+    CHECK_NEAR(pr.op[SF_LD].l2_requests_merged, 288, 0);
+    CHECK_NEAR(pr.op[SF_LD].l2_requests_rev, 512, 0);
+    CHECK_NEAR(sf_offset_order_requests(&pr.op[SF_LD], 8), 378, 0);
+    CHECK_NEAR(sf_offset_order_requests(&pr.op[SF_LD], 4), 288, 0);
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_requests, 351, 0);
+    const sf_variant *rn = sf_find("patterns", "reread_nc");
+    predict_cfg("patterns", "reread_nc", 4096, 8, 0, &pr);
+    CHECK_NEAR(pr.op[SF_LD].l2_requests_rev, pr.op[SF_LD].l2_requests_merged, 0);
+    CHECK_EQ_I(sf_expect(rn, &pr, SF_LD, &e), 1);
+    const double per = sf_offset_order_requests(&pr.op[SF_LD], 8);
+    CHECK_NEAR(e.l2_requests, per - sf_merge_share(per - pr.op[SF_LD].l2_requests_merged, 3, 10), 0);
 }
 
 /* Rows of copy and patterns: the config with N read back. */
@@ -432,6 +474,7 @@ int main(void)
     test_open_partial();
     test_offset_probe();
     test_range64_hand();
+    test_offset_orders();
     test_row_cfg();
     test_share();
     test_hand();
