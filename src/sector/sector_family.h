@@ -62,6 +62,9 @@ typedef struct sf_ctx {
     uint64_t ld, lead, halo; /* a 2-D layout, in elements */
     unsigned radius;
     uint64_t array_bytes[2]; /* 4 N each unless setup says otherwise */
+    int orders;              /* 1: the walk counts the loads' L2 requests in the warps'
+                                other orders too (sector_orders.c), for the expected
+                                count (sector_expect.h); the cg path never does */
 } sf_ctx;
 
 static inline void sf_acc_begin(sf_access *a, int op, int array, unsigned bytes)

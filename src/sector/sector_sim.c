@@ -730,10 +730,9 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
     if (setup_ctx(&S.c, v, p, out, err, errlen))
         return -1;
     S.cg = v->path == SF_PATH_CG;
-    /* the stencil's small grids (SF_SHAPE_2D) and the patterns family: its
-     * loads in the other orders too, for the expected L2 requests
-     * (sector_expect.h); without L1 (cg) the order changes nothing */
-    S.orders = (v->model->shape == SF_SHAPE_2D || !strcmp(v->model->name, "patterns")) && !S.cg;
+    /* the loads in the other orders too where the family's setup asks
+     * (sf_ctx.orders); without L1 (cg) the order changes nothing */
+    S.orders = S.c.orders && !S.cg;
     const uint64_t lines0 = (S.c.array_bytes[0] + 127) / 128;
     const uint64_t lines1 = (S.c.array_bytes[1] + 127) / 128;
     S.line_base[0] = 0;

@@ -137,6 +137,7 @@ static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
 {
     (void)err, (void)errlen;
     const uint64_t N = p->n;
+    c->orders = 1;   /* shared lines: who comes first misses (sector_expect.h) */
     if (v->gen == g_load_pattern) {
         c->items = patterns_items(v->param, v->cfg == SF_CFG_OFFSET ? p->cfg : 0, N);
         c->half = ro_perm_half_bits(N);
