@@ -7,8 +7,10 @@
  * and 7: deriv0 1000 x 64, R 1, at WPB 1 and 4), a comparison row's config
  * read back, and a family whose merges are not modelled; copy's store
  * share by lines a store instruction (a hand-counted warp and the probes of
- * src/families/copy/calib.tsv, batch's sixteenth), patterns' shared-line
- * loads and write_offset stores (its probes).
+ * src/families/copy/calib.tsv, batch's eighth), patterns' shared-line
+ * loads and write_offset stores (its probes), the mean over the warps'
+ * orders (patterns' offset loads, a hand-counted stencil block) and the
+ * lines copy's batch loops hold partly written at once.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -30,8 +32,10 @@ static void test_share(void)
     CHECK_NEAR(sf_merge_share(7, 1, 0), 0, 0);
 }
 
-static void predict(const char *variant, unsigned long long n0, unsigned long long n1, unsigned wpb,
-                    sf_prediction *pr)
+/* The stencil's variant over n0 x n1 points, R 1, WPB wpb, the leading pad
+ * on or off, into pr. */
+static void predict_pad(const char *variant, unsigned long long n0, unsigned long long n1,
+                        unsigned wpb, int lead_pad, sf_prediction *pr)
 {
     sf_params p;
     sf_params_default(&p);
@@ -39,10 +43,17 @@ static void predict(const char *variant, unsigned long long n0, unsigned long lo
     p.n1 = n1;
     p.n = n0 * n1;
     p.wpb = wpb;
+    p.lead_pad = lead_pad;
     char err[256] = "";
     const sf_variant *v = sf_find("stencil", variant);
     CHECK(v != NULL);
     CHECK(v && sf_predict(v, &p, pr, err, sizeof err) == 0);
+}
+
+static void predict(const char *variant, unsigned long long n0, unsigned long long n1, unsigned wpb,
+                    sf_prediction *pr)
+{
+    predict_pad(variant, n0, n1, wpb, 0, pr);
 }
 
 /* deriv_copy 40 x 1, R 1, WPB 2: idx = i0 + 1.  Warp 0 stores floats 1..32
@@ -433,20 +444,9 @@ static void test_resident(void)
  * At WPB 4 or fewer the mean is of the two instruction-major orders. */
 static void test_orders(void)
 {
-    sf_params p;
-    sf_params_default(&p);
-    p.n0 = 160;
-    p.n1 = 1;
-    p.n = 160;
-    p.radius = 1;
-    p.lead_pad = 1;
-    p.pad_ld = 0;
-    p.wpb = 5;
-    char err[256] = "";
     const sf_variant *v = sf_find("stencil", "deriv0");
     sf_prediction pr;
-    CHECK(v != NULL);
-    CHECK(v && sf_predict(v, &p, &pr, err, sizeof err) == 0);
+    predict_pad("deriv0", 160, 1, 5, 1, &pr);
     const sf_counts *k = &pr.op[SF_LD];
     CHECK_NEAR(k->l2_requests, 6, 0);
     CHECK_NEAR(k->l2_requests_rev, 6, 0);
