@@ -154,8 +154,16 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
     } else {
         const int rows = v->name && !strcmp(v->name, "deriv1");
         if (rows) {
-            const double share = sf_merge_power_share(SF_MERGE_LD1_A, SF_MERGE_LD1_B, w);
-            e->l2_requests = k->l2_requests - share_of(req_opp, share);
+            /* other SMs' reads of the same rows, joined by the LRC on their way
+             * to L2 (sector_expect.h): a share of what lies above the grid's
+             * distinct sectors and lines; without those counts, per request */
+            const double sg = k->l2_sectors_grid, rg = k->l2_requests_grid;
+            if (sg > 0 && k->l2_sectors > sg)
+                e->l2_sectors = k->l2_sectors - share_of(k->l2_sectors - sg,
+                                                         sf_merge_power_share(SF_LRC_SEC_A, SF_LRC_SEC_B, w));
+            e->l2_requests = k->l2_requests;
+            if (rg > 0 && k->l2_requests > rg)
+                e->l2_requests -= share_of(k->l2_requests - rg, sf_merge_power_share(SF_LRC_REQ_A, SF_LRC_REQ_B, w));
         } else {
             /* the mean over the warps' orders (sector_expect.h), then the share of its opportunities */
             const double wpb = pr->blocks > 0 ? (double)llround((double)pr->warps / (double)pr->blocks) : 0;

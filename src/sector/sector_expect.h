@@ -84,8 +84,7 @@
  * calibration probes alone (src/families/stencil/calib.tsv; one H200 run of
  * three: data/reference/h200/runlogs/issue36/session5/calib): stores
  * 0.84 W^-0.26 (0.55 to 0.68 of theirs at W 2 to 4, 0.26 to 0.46 at W 28
- * to 32); deriv1's loads, whose rows are also shared between blocks (not
- * modelled), 0.64 W^-0.09.  The other kernels' loads: 2.56 W^-0.755 (all
+ * to 32).  The other kernels' loads but deriv1's (below): 2.56 W^-0.755 (all
  * of them up to W 3, 0.53 at W 8, 0.32 at W 16, 0.19 at W 32), the least
  * capped squared error, in units of each row's tolerance, over the load rows
  * of the probes (ids 0-70 but deriv1's) and of seed 1608919404
@@ -101,8 +100,30 @@
 #define SF_MERGE_ST_B 0.26
 #define SF_MERGE_LD_A 2.56
 #define SF_MERGE_LD_B 0.755
-#define SF_MERGE_LD1_A 0.64
-#define SF_MERGE_LD1_B 0.09
+/* deriv1's loads: the rows a block reads are its neighbours' rows too
+ * (every row is read by the blocks of the 2R rows around it, which run at
+ * once on other SMs: the stencil's grids are one wave), and the L2 Request
+ * Coalescer (LRC) that GH100 puts in front of its L2 joins reads of one
+ * sector from different SMs that arrive together before the L2 counts them
+ * (Nsight Compute's `lrc` unit: "tries to coalesce read requests before
+ * forwarding them to the L2 cache").  Measured: the deriv1 loads of the
+ * twelve seen H200 seeds sent 0.9 to 0.6 of their per-request sectors to
+ * L2, below the fewest one block could send (one per sector a block), down
+ * to the grid's distinct sectors, while their L1 hits were the in-block
+ * ones on every row.  The expected count takes a share of what lies between
+ * the per-request count and the grid's distinct sectors (lines for
+ * requests, sf_counts.l2_sectors_grid, l2_requests_grid), falling with W
+ * (sf_resident_warps), the warps each SM issues from at once: the more, the
+ * farther apart in time two SMs ask for a sector.  Sectors
+ * min(1, 0.36 W^-0.35), requests min(1, 0.64 W^-0.40): fitted on the 146
+ * deriv1 load rows of those seeds (each constant on a grid of 0.02 and
+ * 0.05), the same on ten of twelve leave-one-seed-out folds; 89 rows agree on
+ * both quantities (leave-one-seed-out 83) where the old rule (no grid,
+ * 0.64 W^-0.09 of the in-block merges of requests only) made 21. */
+#define SF_LRC_SEC_A 0.36
+#define SF_LRC_SEC_B 0.35
+#define SF_LRC_REQ_A 0.64
+#define SF_LRC_REQ_B 0.40
 /* An SM holds at most this many warps and blocks (sm_90) */
 #define SF_SM_MAX_WARPS 64
 #define SF_SM_MAX_BLOCKS 32

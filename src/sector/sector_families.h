@@ -127,6 +127,12 @@ typedef struct sf_counts {
                                instruction k of warps 0..WPB-1 before k + 1 (sector_expect.h
                                says why the order matters and how the expectation uses them) */
     double l2_sectors, l2_sectors_min;   /* lts__t_sectors_srcunit_tex_op_{read,write} */
+    double l2_sectors_grid, l2_requests_grid;
+                            /* loads, where the family's setup asks (sf_ctx.grid): the fewest
+                               the whole launch can send, one per distinct sector (line) any
+                               block sent to L2, as if every block's misses of it had been
+                               joined on their way to L2 (sector_expect.h: the L2 request
+                               coalescer); 0 where not counted */
     double st_line_hits;    /* stores: sectors stored to a line an earlier store of the same
                                block stored to (the line's tag is in L1: the H100 and H200
                                count every such sector as a store hit; sector_expect.h) */

@@ -65,6 +65,10 @@ typedef struct sf_ctx {
     int orders;              /* 1: the walk counts the loads' L2 requests in the warps'
                                 other orders too (sector_orders.c), for the expected
                                 count (sector_expect.h); the cg path never does */
+    int grid;                /* 1: the walk also counts the distinct sectors and lines the
+                                launch's loads send to L2 (sf_counts.l2_sectors_grid,
+                                l2_requests_grid), for the expected count (sector_expect.h);
+                                walked launches through L1 only */
 } sf_ctx;
 
 static inline void sf_acc_begin(sf_access *a, int op, int array, unsigned bytes)

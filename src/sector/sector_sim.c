@@ -409,6 +409,10 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
                     k->l2_requests_merged += 1;
                     if (sset_add(&S->wave, line, 1)) goto oom;
                 }
+                if (S->grid_on && !sset_find(&S->grid, (1ull << 63) | line)) {
+                    k->l2_requests_grid += 1;
+                    if (sset_add(&S->grid, (1ull << 63) | line, 1)) goto oom;
+                }
             }
             if (i == ns)
                 break;
@@ -435,6 +439,10 @@ static int do_request(sim *S, const sf_access *a, char *err, size_t errlen)
         k->hits_max += maybe;
         k->l2_sectors += 1;
         k->l2_sectors_min += !maybe;
+        if (S->grid_on && !sset_find(&S->grid, sec[i])) {
+            k->l2_sectors_grid += 1;
+            if (sset_add(&S->grid, sec[i], 1)) goto oom;
+        }
         line_any = 1;
         line_sure |= !maybe;
         if (!S->no_l2) {
@@ -624,6 +632,7 @@ void sim_free(sim *S)
     sset_free(&S->cur);
     sset_free(&S->prev);
     sset_free(&S->wave);
+    sset_free(&S->grid);
     l2_free(&S->l2);
 }
 
@@ -743,8 +752,11 @@ int sf_predict(const sf_variant *v, const sf_params *p, sf_prediction *out, char
         out->has_store = out->op[SF_ST].requests > 0;
         return rc;
     }
+    /* the launch's distinct L2 sectors and lines where the family's setup
+     * asks (sf_ctx.grid): walked launches only, through L1 */
+    S.grid_on = S.c.grid && !S.cg;
     if (sset_init(&S.cur, 1024) || sset_init(&S.prev, 1024) || sset_init(&S.wave, 256) ||
-        (S.orders && sset_init(&S.ocur, 1024)) ||
+        (S.orders && sset_init(&S.ocur, 1024)) || (S.grid_on && sset_init(&S.grid, 4096)) ||
         l2_init(&S.l2, lines0 + lines1, p->l2_bytes / 128, p->granule_bytes)) {
         sim_free(&S);
         set_err(err, errlen, "out of memory for the model of %llu lines",

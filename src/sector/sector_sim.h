@@ -120,6 +120,8 @@ typedef struct sim {
     sset wave;          /* lines this block has asked of L2 (loads) or written (stores) */
     sset ocur;          /* orders: the block's sectors in L1 under another order of its warps */
     int orders;         /* walk each block's loads in the other orders too (l2_requests_rev ...) */
+    sset grid;          /* grid_on: the sectors and lines (bit 63) the launch's loads sent to L2 */
+    int grid_on;        /* count l2_sectors_grid and l2_requests_grid (sf_ctx.grid) */
     l2sim l2;
     uint64_t line_base[2];
     int cg;

@@ -465,9 +465,39 @@ static void test_orders(void)
     CHECK_NEAR(sf_order_requests(&(sf_counts){.l2_requests = 3, .l2_requests_rev = 2}, 2), 3, 0);
 }
 
+/* deriv1 32 x 2, R 1, WPB 1 (ld 34, one halo row each side): block 0
+ * loads row 1 (floats 35..66: sectors 4-8, lines 1-2) then row 0 (1..32:
+ * sectors 0-4, lines 0-1; sector 4 hits), block 1 row 2 (69..100: sectors
+ * 8-12, lines 2-3) then row 1 (sector 8 hits).  Per request 9 + 9 = 18
+ * sectors and 3 + 3 = 6 requests; the grid's distinct ones are sectors 0-12
+ * (13) and lines 0-3 (4).  Two blocks, one an SM: W 1, sectors
+ * min(1, 0.36) x 5 = 1.8 -> 2 joined (16), requests 0.64 x 2 = 1.28 -> 1
+ * (5).  deriv0 does not count the grid. */
+static void test_lrc(void)
+{
+    const sf_variant *v = sf_find("stencil", "deriv1");
+    sf_prediction pr;
+    predict("deriv1", 32, 2, 1, &pr);
+    const sf_counts *k = &pr.op[SF_LD];
+    CHECK_NEAR(k->l2_sectors, 18, 0);
+    CHECK_NEAR(k->l2_requests, 6, 0);
+    CHECK_NEAR(k->l2_sectors_grid, 13, 0);
+    CHECK_NEAR(k->l2_requests_grid, 4, 0);
+    CHECK_NEAR(sf_resident_warps(&pr), 1, 0);
+    sf_expected e;
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_sectors, 16, 0);
+    CHECK_NEAR(e.l2_requests, 5, 0);
+    CHECK_NEAR(e.l1_hits, 2, 0);
+    CHECK_NEAR(pr.op[SF_ST].l2_sectors_grid, 0, 0);
+    predict("deriv0", 32, 2, 1, &pr);
+    CHECK_NEAR(pr.op[SF_LD].l2_sectors_grid, 0, 0);
+}
+
 int main(void)
 {
     test_resident();
+    test_lrc();
     test_copy_share();
     test_copy_hand();
     test_copy_probe();

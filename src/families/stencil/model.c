@@ -57,6 +57,7 @@ static int stencil_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
     c->items = p->n0 * p->n1;
     c->array_bytes[0] = c->array_bytes[1] = 4 * L.size;
     c->orders = 1;   /* halo rows: who comes first misses (sector_expect.h) */
+    c->grid = v->param == ST_DERIV1;   /* rows other blocks read too: the LRC (sector_expect.h) */
     snprintf(out->config, sizeof out->config, "n0=%llu,n1=%llu,r=%u,lead=%llu,ld=%llu",
              (unsigned long long)p->n0, (unsigned long long)p->n1, R,
              (unsigned long long)c->lead, (unsigned long long)c->ld);
