@@ -67,18 +67,34 @@ static m_kind modelled(const sf_variant *v, sf_op op)
     return M_NONE;
 }
 
-double sf_resident_warps(const sf_prediction *pr)
+uint64_t sf_launch_wpb(const sf_prediction *pr)
 {
     if (!pr || pr->blocks == 0 || pr->warps == 0) return 0;
-    const uint64_t wpb = (pr->warps + pr->blocks / 2) / pr->blocks;
+    return (pr->warps + pr->blocks / 2) / pr->blocks;
+}
+
+uint64_t sf_sm_block_cap(uint64_t wpb)
+{
+    uint64_t cap = wpb ? SF_SM_MAX_WARPS / wpb : SF_SM_MAX_BLOCKS;
+    if (cap > SF_SM_MAX_BLOCKS) cap = SF_SM_MAX_BLOCKS;
+    return cap ? cap : 1;
+}
+
+double sf_resident_warps(const sf_prediction *pr)
+{
+    const uint64_t wpb = sf_launch_wpb(pr);
     if (wpb == 0) return 0;
     const unsigned sms = pr->sms ? pr->sms : 1;
     uint64_t per_sm = (pr->blocks + sms - 1) / sms;
-    uint64_t cap = SF_SM_MAX_WARPS / wpb;
-    if (cap > SF_SM_MAX_BLOCKS) cap = SF_SM_MAX_BLOCKS;
-    if (cap == 0) cap = 1;
+    const uint64_t cap = sf_sm_block_cap(wpb);
     if (per_sm > cap) per_sm = cap;
     return (double)(wpb * per_sm);
+}
+
+int sf_expect_orders(const sf_variant *v)
+{
+    const m_kind m = modelled(v, SF_LD);
+    return m == M_STENCIL || m == M_OFFSET || m == M_OFFSET_WIDE;
 }
 
 double sf_merge_power_share(double a, double b, double w)

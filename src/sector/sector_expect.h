@@ -217,6 +217,19 @@ typedef struct sf_expected {
  * SF_SM_MAX_WARPS / WPB; 0 for an empty launch. */
 double sf_resident_warps(const sf_prediction *pr);
 
+/* The warps per block of launch pr (warps / blocks, rounded); 0 for an
+ * empty launch or none. */
+uint64_t sf_launch_wpb(const sf_prediction *pr);
+
+/* The blocks of wpb warps an SM holds at once: SF_SM_MAX_WARPS / wpb, at
+ * most SF_SM_MAX_BLOCKS, at least 1. */
+uint64_t sf_sm_block_cap(uint64_t wpb);
+
+/* 1 when v's expected load count reads the warps' other orders
+ * (sf_counts.l2_requests_rev ...): the family's setup asks the walk for
+ * them (sf_ctx.orders) only then, since they cost a walk each. */
+int sf_expect_orders(const sf_variant *v);
+
 /* min(1, a x w^-b) for w >= 1, else 0. */
 double sf_merge_power_share(double a, double b, double w);
 

@@ -119,7 +119,8 @@ typedef struct sf_counts {
                                     (seen on the H100: lab 000's stencil figures, misaligned
                                     loads, back-to-back stores to one line) */
     double l2_requests_rev, l2_requests_wm, l2_requests_wm_rev;
-                            /* loads, 2-D families (the stencil): the per-request L2 requests
+                            /* loads, where the family's setup asks (sf_ctx.orders: the
+                               stencil, patterns' shared-line loads): the per-request L2 requests
                                had the warps of each block issued in the three other extreme
                                orders: instruction k of the warps in descending order before
                                k + 1 (rev), or each warp all its instructions before the next,

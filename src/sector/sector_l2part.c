@@ -137,14 +137,10 @@ double l2_open_partial_share(double open, double cap)
  * The extra DRAM reads: that share of the stores' out->open_sectors. */
 double sf_open_partial_fills(const sf_params *p, const sf_prediction *out)
 {
-    if (!p || !out || out->open_lines < 2 || out->blocks == 0 || out->warps == 0)
+    const uint64_t wpb = sf_launch_wpb(out);
+    if (!p || !out || out->open_lines < 2 || wpb == 0)
         return 0;
-    const uint64_t wpb = (out->warps + out->blocks / 2) / out->blocks;
-    if (wpb == 0)
-        return 0;
-    uint64_t per_sm = SF_SM_MAX_WARPS / wpb;
-    if (per_sm > SF_SM_MAX_BLOCKS) per_sm = SF_SM_MAX_BLOCKS;
-    if (per_sm == 0) per_sm = 1;
+    const uint64_t per_sm = sf_sm_block_cap(wpb);
     const uint64_t sms = p->sms ? p->sms : 1;
     const uint64_t blocks = out->blocks < sms * per_sm ? out->blocks : sms * per_sm;
     const double open = (double)blocks * (double)wpb * (double)out->open_lines;

@@ -1,8 +1,11 @@
 /*
  * sector_orders.c - the loads of a block walked in the three other extreme
  * orders of its warps (sf_counts.l2_requests_rev, _wm, _wm_rev): only their
- * L2 requests, for the stencil's expected count (sector_expect.h says why
- * the order of the warps matters).  Called by walk_block (sector_sim.c).
+ * L2 requests, for the expected count of the stencil's loads and of
+ * patterns' loads of lines neighbouring warps share (sector_expect.h says
+ * why the order of the warps matters; sf_expect_orders, which variants read
+ * them).  Called by walk_block (sector_sim.c) where the family's setup asks
+ * (sf_ctx.orders).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_sim.h"

@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sector_family.h"
+#include "sector_expect.h"
 #include "sector_perm.h"
 #include "patterns.h"
 #include "variants.h"
@@ -137,7 +138,9 @@ static int patterns_setup(sf_ctx *c, const sf_variant *v, const sf_params *p,
 {
     (void)err, (void)errlen;
     const uint64_t N = p->n;
-    c->orders = 1;   /* shared lines: who comes first misses (sector_expect.h) */
+    /* shared lines: who comes first misses (sector_expect.h), for the variants
+     * whose expected count reads the other orders only (each is a walk more) */
+    c->orders = sf_expect_orders(v);
     if (v->gen == g_load_pattern) {
         c->items = patterns_items(v->param, v->cfg == SF_CFG_OFFSET ? p->cfg : 0, N);
         c->half = ro_perm_half_bits(N);
