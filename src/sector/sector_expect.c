@@ -29,8 +29,9 @@ double sf_merge_copy_share(double lines_per_request)
  * int4 stores and its batch and batch_unrolled stores, patterns' loads of a
  * line the warp before shares (offset_ca, offset_nc, reread_ca) and its
  * write_offset and write_range64 stores; from WPB 5, reread_nc and the
- * soa{2,4,8}_all loads too (M_OFFSET_WIDE: sector_expect.h). */
-typedef enum { M_NONE = 0, M_STENCIL, M_COPY, M_COPY_PLAIN, M_OFFSET, M_OFFSET_WIDE } m_kind;
+ * soa{2,4,8}_all loads too (M_OFFSET_WIDE: sector_expect.h); and the L1
+ * hits of patterns' random gathers through L1 (M_RANDOM). */
+typedef enum { M_NONE = 0, M_STENCIL, M_COPY, M_COPY_PLAIN, M_OFFSET, M_OFFSET_WIDE, M_RANDOM } m_kind;
 
 static m_kind modelled(const sf_variant *v, sf_op op)
 {
@@ -42,6 +43,9 @@ static m_kind modelled(const sf_variant *v, sf_op op)
         if (!strcmp(v->name, "batch") || !strcmp(v->name, "batch_unrolled")) return M_COPY_PLAIN;
     }
     if (!strcmp(f, "patterns")) {
+        /* random_cg bypasses L1: no block meets another's sectors there */
+        if (op == SF_LD && (!strcmp(v->name, "random_ca") || !strcmp(v->name, "random_nc")))
+            return M_RANDOM;
         if (op == SF_LD && (!strcmp(v->name, "offset_ca") || !strcmp(v->name, "offset_nc") ||
                             !strcmp(v->name, "reread_ca")))
             return M_OFFSET;
@@ -118,6 +122,18 @@ double sf_order_requests(const sf_counts *k, double wpb)
     return (double)llround((k->l2_requests + k->l2_requests_rev + k->l2_requests_wm + k->l2_requests_wm_rev) / 4);
 }
 
+double sf_random_l1_hits(double n, double blocks, unsigned sms, double cap)
+{
+    if (!(n >= 1) || !(blocks >= 1) || !(cap > 0)) return 0;
+    const double s = sms == 0 ? 1 : blocks < sms ? blocks : sms;
+    const double a = n / s, m = a < cap ? a : cap, per = SF_RANDOM_SIBLINGS + 1;
+    /* the fill: the window grows with the SM's accesses up to C (summed as
+     * an integral); then every access sees a full L1 of C sectors */
+    const double fill = m - n / per * (1 - pow(1 - m / n, per));
+    const double full = (a - m) * (1 - pow(1 - (cap < n ? cap : n) / n, SF_RANDOM_SIBLINGS));
+    return (double)llround(s * (fill + full));
+}
+
 /* round(opp x share) for a whole, non-negative opp and a share in [0, 1]. */
 static double share_of(double opp, double share)
 {
@@ -135,6 +151,19 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
                                ? k->l2_sectors - k->l2_sectors_merged : 0;
     e->l1_hits = k->hits;
     e->l2_sectors = k->l2_sectors;
+    if (m == M_RANDOM) {
+        /* every block on an SM shares its L1 (sector_expect.h): the
+         * expected hits over the launch, never fewer than a block's own;
+         * each further hit is a sector, and a request (the gather's
+         * sectors lie in 32 lines), that L2 does not see */
+        const double h = sf_random_l1_hits((double)pr->items, (double)pr->blocks, pr->sms,
+                                           SF_RANDOM_L1_SECTORS);
+        const double more = h > k->hits ? h - k->hits : 0;
+        e->l1_hits = k->hits + more;
+        e->l2_requests = k->l2_requests > more ? k->l2_requests - more : 0;
+        e->l2_sectors = k->l2_sectors > more ? k->l2_sectors - more : 0;
+        return 1;
+    }
     if (m == M_COPY || m == M_COPY_PLAIN) {
         double share = sf_merge_copy_share(k->requests > 0 ? k->l2_requests / k->requests : 0);
         if (m == M_COPY_PLAIN) share /= SF_MERGE_COPY_PLAIN_DIV;

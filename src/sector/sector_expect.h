@@ -72,7 +72,9 @@
  * Store hits: the H100 and H200 count a store to a line whose tag an
  * earlier store of the block allocated as a hit for every sector of it in
  * that line (`st_line_hits`), not only the sector two stores share.  Load
- * hits are the simulator's in-block hits (exact on every committed row).
+ * hits are the simulator's in-block hits (exact on every committed row),
+ * but patterns' random gathers through L1, whose blocks reuse each other's
+ * sectors in an SM's L1 (SF_RANDOM_L1_SECTORS, below).
  */
 #ifndef SECTOR_EXPECT_H
 #define SECTOR_EXPECT_H
@@ -198,6 +200,45 @@
  * modelled) and the stores (no hit to lose or win) gain nothing and keep
  * the walk's order. */
 #define SF_SM_SCHEDULERS 4
+
+/* patterns' random gathers through L1 (random_ca, random_nc: thread t loads
+ * a[perm(t)], every float of the N once).  The simulator's hits are a
+ * block's own (a warp of it meets a sector an earlier warp fetched); the
+ * H200 measured 8,000 to 14,600 at N 1e5 to 5e7 where those are 0 to 3,400,
+ * because every block an SM runs shares its L1.  Expected value, per SM:
+ * the launch spreads over s = min(SMs, blocks) SMs, each making A = N / s of
+ * the accesses in a random order.  An access hits when one of the 7 other
+ * floats of its sector (SF_RANDOM_SIBLINGS) was loaded on the same SM within
+ * the last w of its accesses, w = min(j, C) for its j-th access: C is the
+ * L1's effective capacity in sectors, reached after C misses (about all of
+ * an SM's accesses miss: at most 7 / s of them hit).  A sibling's thread is
+ * any of the N, so it lies in that window with probability w / N, and
+ *
+ *   P(hit at j) = 1 - (1 - min(j, C) / N)^7
+ *   hits / SM   = m - N/8 (1 - (1 - m/N)^8) + (A - m)(1 - (1 - C/N)^7),  m = min(A, C)
+ *
+ * (the fill summed as an integral, then the full cache).  An array that
+ * fits (A <= C) gives the reuse limit, N - s N/8 (1 - (1 - 1/s)^8): each
+ * sector's 8 floats spread over the SMs and all but an SM's first are hits;
+ * a footprint far past C gives 7 C over the launch, whatever N and WPB.
+ * C, the one fitted constant: 1864 sectors, the most agreeing rows (then
+ * the least squared log error) over the 30 random_ca/random_nc load rows of
+ * the 12 H200 seeds of issue 36 (N 111,391 to 48,432,803, WPB 1 to 31), 30
+ * of 30 agree at C 1844 to 1864, 29 of 30 fitted leave-one-seed-out (the
+ * in-block hits alone: 8).  1864 x 128 B = 233 KiB: a random sector takes a
+ * 128 B line's tag of its own, so C is about the L1's lines (256 KiB less
+ * the carveout).  Left out: the rows at WPB 18 to 31 measure 5 to 12 %
+ * more than the rule (the block's own warps, which start together, reuse
+ * more than the window says), those at WPB 1 to 15 up to 5 % less.  Every
+ * hit past the simulator's is a sector (and, 32 lines a request, a request)
+ * fewer to L2. */
+#define SF_RANDOM_L1_SECTORS 1864
+#define SF_RANDOM_SIBLINGS 7
+
+/* The expected L1 hits of a random gather over n floats (each loaded once)
+ * in `blocks` blocks over `sms` SMs, an L1 of cap sectors (above), rounded;
+ * 0 for an empty launch. */
+double sf_random_l1_hits(double n, double blocks, unsigned sms, double cap);
 
 /* The per-request L2 requests of load counts k in a launch of wpb warps per
  * block over the orders its warps can take (above), rounded to a count. */

@@ -10,7 +10,8 @@
  * src/families/copy/calib.tsv, batch's eighth), patterns' shared-line
  * loads and write_offset stores (its probes), the mean over the warps'
  * orders (patterns' offset loads, a hand-counted stencil block) and the
- * lines copy's batch loops hold partly written at once.
+ * lines copy's batch loops hold partly written at once, and the L1 hits of
+ * patterns' random gathers (a hand-counted fit, a big N, one row).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -277,6 +278,39 @@ static void test_open_partial(void)
     CHECK(pr.open_lines == 0);
 }
 
+/* patterns' random gathers (sector_expect.h, SF_RANDOM_L1_SECTORS).  By
+ * hand: 64 floats (8 sectors) in 2 blocks on 2 SMs, 32 accesses each, well
+ * under C: each sector's 8 floats fall on an SM with probability 1/2 each,
+ * so it is fetched by 2 (1 - 2^-8) SMs in expectation and the other
+ * accesses hit: 64 - 8 x 2 x 255/256 = 48.06, 48.  A footprint far past C
+ * tends to 7 C (1 - C / 2A): N 8e7 over 132 SMs, 13028 (the integral of
+ * the fill, 13027.02, rounds to 13027).  random_ca at N 135168, WPB 1
+ * (4224 one-warp blocks, no in-block hit, A = 1024 <= C): the reuse limit
+ * N - 132 x 16896 (1 - (131/132)^8) = 3530.2, and 3530 sectors and
+ * requests fewer to L2; random_cg (no L1) keeps the point prediction. */
+static void test_random_hits(void)
+{
+    CHECK_NEAR(sf_random_l1_hits(64, 2, 2, SF_RANDOM_L1_SECTORS), 48, 0);
+    CHECK_NEAR(sf_random_l1_hits(8e7, 625000, 132, SF_RANDOM_L1_SECTORS), 13027, 0);
+    CHECK_NEAR(sf_random_l1_hits(64, 0, 2, SF_RANDOM_L1_SECTORS), 0, 0);
+    sf_params p;
+    sf_params_default(&p);
+    p.n = 135168;
+    p.wpb = 1;
+    sf_prediction pr;
+    char err[256] = "";
+    const sf_variant *v = sf_find("patterns", "random_ca");
+    CHECK(v != NULL);
+    CHECK(v && sf_predict(v, &p, &pr, err, sizeof err) == 0);
+    sf_expected e;
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(pr.op[SF_LD].hits, 0, 0);
+    CHECK_NEAR(e.l1_hits, 3530, 0);
+    CHECK_NEAR(e.l2_sectors, pr.op[SF_LD].l2_sectors - 3530, 0);
+    CHECK_NEAR(e.l2_requests, pr.op[SF_LD].l2_requests - 3530, 0);
+    CHECK_EQ_I(sf_expect(sf_find("patterns", "random_cg"), &pr, SF_LD, &e), 0);
+}
+
 /* The patterns probes (offset_ca, N 10000019): at WPB 4 all 234375 shared
  * lines merge, at WPB 16 3/5 of 292968; WPB 1 has none; offset_nc's loads
  * alike; write_offset's stores, requests and sectors; a store-only kernel's
@@ -503,6 +537,7 @@ int main(void)
     test_copy_probe();
     test_open_partial();
     test_offset_probe();
+    test_random_hits();
     test_range64_hand();
     test_offset_orders();
     test_row_cfg();
