@@ -48,7 +48,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=39ce1f5c71f50e3ac9c965dd534ccae2c839c99e
+FROZEN_COMMIT=5def5dd5c175de66af17af20c10cc9e52ef10581
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
