@@ -134,6 +134,14 @@ double sf_random_l1_hits(double n, double blocks, unsigned sms, double cap)
     return (double)llround(s * (fill + full));
 }
 
+double sf_stencil_store_share(double w, double loads, uint64_t wpb)
+{
+    if (!(w >= 1)) return 0;
+    double s = SF_MERGE_ST_A * pow(w, -SF_MERGE_ST_B) * pow(loads > 1 ? loads : 1, -SF_MERGE_ST_C);
+    if (wpb > 0 && wpb % SF_SM_SCHEDULERS == 0) s *= SF_MERGE_ST_EVEN;
+    return s > 1 ? 1 : s;
+}
+
 /* round(opp x share) for a whole, non-negative opp and a share in [0, 1]. */
 static double share_of(double opp, double share)
 {
@@ -192,7 +200,10 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
     /* the stencil: a share of the opportunities that falls with the warps an SM holds at once */
     const double w = sf_resident_warps(pr);
     if (op == SF_ST) {
-        const double share = sf_merge_power_share(SF_MERGE_ST_A, SF_MERGE_ST_B, w);
+        /* and with the loads a warp waits for before its store; more where
+         * the block's warps fill the schedulers evenly (sector_expect.h) */
+        const double share = sf_stencil_store_share(w, k->requests > 0 ? pr->op[SF_LD].requests / k->requests : 1,
+                                                     sf_launch_wpb(pr));
         e->l2_requests = k->l2_requests - share_of(req_opp, share);
         e->l2_sectors = k->l2_sectors - share_of(sec_opp, share);
         e->l1_hits = k->st_line_hits;

@@ -339,7 +339,8 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
             100 * MT_PCT_FRAC, MT_SPREAD_FACTOR, 100 * MT_ALLOW_FRAC);
     fprintf(f, "# expected\tthe model's one number: for the stencil's L1 hits, L2 requests and sectors the "
                "count with the merges in flight expected (of the opportunities min(1, A W^-B), W the warps an SM "
-               "holds at once: stores A %.3g B %.3g, loads %.3g %.3g; deriv1's loads "
+               "holds at once: stores A %.3g B %.3g times L^-%.3g, L the loads before a store, and %.3g where WPB is "
+               "a multiple of 4, loads %.3g %.3g; deriv1's loads "
                "the same law of what lies above the grid's distinct sectors, %.3g %.3g, and lines, %.3g %.3g: the "
                "L2 request coalescer), "
                "for copy's batch_restrict and int4 stores the L2 requests and sectors with 2^-((L - 2) / %u) of "
@@ -349,7 +350,7 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
                "and %u/%u of theirs, and its write_offset and write_range64 stores the L2 requests and sectors "
                "with min(1, %.3g WPB^-%.3g) of theirs (src/sector/sector_expect.h); "
                "else <q>_exp_pred where the comparison has it, else <q>_pred; the bracket is shown, never judged\n",
-            SF_MERGE_ST_A, SF_MERGE_ST_B, SF_MERGE_LD_A, SF_MERGE_LD_B, SF_LRC_SEC_A, SF_LRC_SEC_B,
+            SF_MERGE_ST_A, SF_MERGE_ST_B, SF_MERGE_ST_C, SF_MERGE_ST_EVEN, SF_MERGE_LD_A, SF_MERGE_LD_B, SF_LRC_SEC_A, SF_LRC_SEC_B,
             SF_LRC_REQ_A, SF_LRC_REQ_B,
             SF_MERGE_COPY_HALF, SF_MERGE_COPY_PLAIN_DIV, SF_MERGE_OFF_WPB, SF_MERGE_OFF_WPB, SF_MERGE_OFF_REV_NUM,
             SF_MERGE_OFF_REV_DEN, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN, SF_MERGE_OFF_ST_A, SF_MERGE_OFF_ST_B);
