@@ -24,6 +24,18 @@ double sf_merge_copy_share(double lines_per_request)
     return exp2(-(lines_per_request - 2) / SF_MERGE_COPY_HALF);
 }
 
+double sf_merge_copy_window_share(double stores_per_line, double lines_per_request, double w,
+                                  double active)
+{
+    const long s = lround(stores_per_line);
+    if (s <= 1) return 1;
+    if (!(w >= 1) || !(active > 0) || !(lines_per_request > 0)) return 0;
+    const double win = SF_MERGE_COPY_WIN * pow(active > 1 ? 1 : active, SF_MERGE_COPY_ACT);
+    double sum = 0;
+    for (long j = 1; j < s; j++) sum += exp2(-pow(j * lines_per_request * w / win, SF_MERGE_COPY_K));
+    return sum / (double)(s - 1);
+}
+
 /* What is modelled, as calibrated on the probes: the stencil's loads and
  * stores (its warps store and load whole rows), copy's batch_restrict and
  * int4 stores and its batch and batch_unrolled stores, patterns' loads of a
@@ -173,8 +185,16 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
         return 1;
     }
     if (m == M_COPY || m == M_COPY_PLAIN) {
-        double share = sf_merge_copy_share(k->requests > 0 ? k->l2_requests / k->requests : 0);
-        if (m == M_COPY_PLAIN) share /= SF_MERGE_COPY_PLAIN_DIV;
+        const double lpr = k->requests > 0 ? k->l2_requests / k->requests : 0;
+        double share;
+        if (m == M_COPY) {
+            /* the later stores to a line, each farther behind (sector_expect.h) */
+            const double sms = pr->sms ? (double)pr->sms : 1;
+            const double act = (pr->blocks < sms ? (double)pr->blocks : sms) / sms;
+            share = sf_merge_copy_window_share(k->l2_requests_merged > 0 ? k->l2_requests / k->l2_requests_merged : 0,
+                                               lpr, sf_resident_warps(pr), act);
+        } else
+            share = sf_merge_copy_share(lpr) / SF_MERGE_COPY_PLAIN_DIV;
         e->l2_requests = k->l2_requests - share_of(req_opp, share);
         e->l2_sectors = k->l2_sectors - share_of(sec_opp, share);
         return 1;

@@ -184,6 +184,15 @@ static void test_copy_share(void)
     CHECK_NEAR(sf_merge_copy_share(8), 0.25, 1e-12);
     CHECK_NEAR(sf_merge_copy_share(5), 0.5, 1e-12);
     CHECK_NEAR(sf_merge_copy_share(16), 0.0393725, 1e-6);   /* 2^(-14/3) */
+    /* batch_restrict's and int4's window (SF_MERGE_COPY_WIN): int4 B 8 (S 2,
+     * L 8) at W 60 on every SM: 2^-((480 / 630)^2.9) = 0.7298; batch_restrict
+     * B 4 (S 4, L 4) at W 20 on half the SMs: X = 630 x 0.5^0.85 = 349.51,
+     * the mean of 2^-((80 j / X)^2.9) over j = 1..3 = (0.9904 + 0.9306 +
+     * 0.7921) / 3 = 0.9044; one store a line, every one; no warp, none */
+    CHECK_NEAR(sf_merge_copy_window_share(2, 8, 60, 1), 0.729775, 1e-6);
+    CHECK_NEAR(sf_merge_copy_window_share(4, 4, 20, 0.5), 0.904393, 1e-6);
+    CHECK_NEAR(sf_merge_copy_window_share(1, 8, 60, 1), 1, 0);
+    CHECK_NEAR(sf_merge_copy_window_share(2, 8, 0, 1), 0, 0);
 }
 
 /* batch_restrict B 2, N 64, WPB 1: one warp, threads 0..31 store ints 2t
@@ -215,8 +224,8 @@ static void test_copy_hand(void)
 }
 
 /* The copy probes (N 4000037): batch_restrict B 8 at WPB 8 (L 1000008 /
- * 125008 lines a store, 875007 requests and 3500028 sectors to share, a
- * little over a quarter), B 16 at WPB 2, int4 B 16 at WPB 4, int4 B 4 (no
+ * 125008 lines a store, 875007 requests and 3500028 sectors to share; W 64:
+ * (0.684 + 0.059 + ...) / 7 = 0.106 of them), B 16 at WPB 2, int4 B 16 at WPB 4, int4 B 4 (no
  * opportunities). */
 static void test_copy_probe(void)
 {
@@ -227,16 +236,16 @@ static void test_copy_probe(void)
     CHECK_NEAR(pr.op[SF_ST].l2_requests - pr.op[SF_ST].l2_requests_merged, 875007, 0);
     CHECK_NEAR(pr.op[SF_ST].l2_sectors - pr.op[SF_ST].l2_sectors_merged, 3500028, 0);
     CHECK_EQ_I(sf_expect(br, &pr, SF_ST, &e), 1);
-    CHECK_NEAR(e.l2_requests, 781234, 0);
-    CHECK_NEAR(e.l2_sectors, 3124934, 0);
+    CHECK_NEAR(e.l2_requests, 907154, 0);   /* 875007 x 0.1061 (the window rule) */
+    CHECK_NEAR(e.l2_sectors, 3628615, 0);
     predict_cfg("copy", "batch_restrict", 4000037, 2, 16, &pr);
     CHECK_EQ_I(sf_expect(br, &pr, SF_ST, &e), 1);
-    CHECK_NEAR(e.l2_requests, 1926177, 0);
-    CHECK_NEAR(e.l2_sectors, 3862199, 0);
+    CHECK_NEAR(e.l2_requests, 1988107, 0);
+    CHECK_NEAR(e.l2_sectors, 3977801, 0);
     predict_cfg("copy", "int4", 4000037, 4, 16, &pr);
     CHECK_EQ_I(sf_expect(i4, &pr, SF_ST, &e), 1);
-    CHECK_NEAR(e.l2_requests, 485236, 0);
-    CHECK_NEAR(e.l2_sectors, 980318, 0);
+    CHECK_NEAR(e.l2_requests, 488095, 0);
+    CHECK_NEAR(e.l2_sectors, 984129, 0);
     predict_cfg("copy", "int4", 4000037, 4, 4, &pr);
     CHECK_EQ_I(sf_expect(i4, &pr, SF_ST, &e), 1);
     CHECK_NEAR(e.l2_requests, pr.op[SF_ST].l2_requests, 0);
@@ -446,7 +455,7 @@ static void test_row_cfg(void)
     sf_expected e;
     char err[256] = "";
     CHECK_EQ_I(sf_expect_row("copy", "batch_restrict", "batch=8", 4000037, 8, "st", &e, err, sizeof err), 1);
-    CHECK_NEAR(e.l2_requests, 781234, 0);
+    CHECK_NEAR(e.l2_requests, 907154, 0);
     CHECK_EQ_I(sf_expect_row("copy", "batch_restrict", "batch=8", 4000037, 8, "ld", &e, err, sizeof err), 0);
     CHECK_EQ_I(sf_expect_row("patterns", "offset_ca", "offset=1", 10000019, 4, "ld", &e, err, sizeof err), 1);
     CHECK_NEAR(e.l2_requests, 390624, 0);
