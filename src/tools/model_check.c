@@ -341,7 +341,8 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
                "count with the merges in flight expected (of the opportunities min(1, A W^-B), W the warps an SM "
                "holds at once: stores A %.3g B %.3g, loads %.3g %.3g; deriv1's loads "
                "the same law of what lies above the grid's distinct sectors, %.3g %.3g, and lines, %.3g %.3g: the "
-               "L2 request coalescer), "
+               "L2 request coalescer); the loads' L2 request shares x %.3g where a block's warps spread "
+               "unevenly over the SM's %u schedulers (WPB above %u and not a multiple of it), "
                "for copy's batch_restrict and int4 stores the L2 requests and sectors with 2^-((L - 2) / %u) of "
                "theirs (L lines a store instruction; batch and batch_unrolled 1/%u of that), for patterns' "
                "offset_ca, offset_nc and reread_ca loads (reread_nc and soa*_all beyond WPB %u) the L2 requests, "
@@ -350,7 +351,7 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
                "with min(1, %.3g WPB^-%.3g) of theirs (src/sector/sector_expect.h); "
                "else <q>_exp_pred where the comparison has it, else <q>_pred; the bracket is shown, never judged\n",
             SF_MERGE_ST_A, SF_MERGE_ST_B, SF_MERGE_LD_A, SF_MERGE_LD_B, SF_LRC_SEC_A, SF_LRC_SEC_B,
-            SF_LRC_REQ_A, SF_LRC_REQ_B,
+            SF_LRC_REQ_A, SF_LRC_REQ_B, SF_SMSP_UNEVEN, SF_SM_SCHEDULERS, SF_SM_SCHEDULERS,
             SF_MERGE_COPY_HALF, SF_MERGE_COPY_PLAIN_DIV, SF_MERGE_OFF_WPB, SF_MERGE_OFF_WPB, SF_MERGE_OFF_REV_NUM,
             SF_MERGE_OFF_REV_DEN, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN, SF_MERGE_OFF_ST_A, SF_MERGE_OFF_ST_B);
     if (mt_judge(t, nfiles, a->draws ? &dr : NULL, f, err, sizeof err) != 0) {
