@@ -120,6 +120,12 @@ double sf_merge_power_share(double a, double b, double w)
     return s > 1 ? 1 : s;
 }
 
+double sf_smsp_even_factor(double wpb)
+{
+    const uint64_t n = wpb >= 1 ? (uint64_t)llround(wpb) : 0;
+    return n <= SF_SM_SCHEDULERS || n % SF_SM_SCHEDULERS == 0 ? 1 : SF_SMSP_UNEVEN;
+}
+
 double sf_offset_order_requests(const sf_counts *k, double wpb)
 {
     if (wpb <= SF_MERGE_OFF_WPB) return k->l2_requests;
@@ -229,6 +235,9 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
         e->l1_hits = k->st_line_hits;
     } else {
         const int rows = v->name && !strcmp(v->name, "deriv1");
+        /* a block's warps spread unevenly over the schedulers merge less (sector_expect.h) */
+        const double wpb = pr->blocks > 0 ? (double)llround((double)pr->warps / (double)pr->blocks) : 0;
+        const double even = sf_smsp_even_factor(wpb);
         if (rows) {
             /* other SMs' reads of the same rows, joined by the LRC on their way
              * to L2 (sector_expect.h): a share of what lies above the grid's
@@ -239,13 +248,12 @@ int sf_expect(const sf_variant *v, const sf_prediction *pr, sf_op op, sf_expecte
                                                          sf_merge_power_share(SF_LRC_SEC_A, SF_LRC_SEC_B, w));
             e->l2_requests = k->l2_requests;
             if (rg > 0 && k->l2_requests > rg)
-                e->l2_requests -= share_of(k->l2_requests - rg, sf_merge_power_share(SF_LRC_REQ_A, SF_LRC_REQ_B, w));
+                e->l2_requests -= share_of(k->l2_requests - rg, sf_merge_power_share(SF_LRC_REQ_A, SF_LRC_REQ_B, w) * even);
         } else {
             /* the mean over the warps' orders (sector_expect.h), then the share of its opportunities */
-            const double wpb = pr->blocks > 0 ? (double)llround((double)pr->warps / (double)pr->blocks) : 0;
             const double per = sf_order_requests(k, wpb);
             const double opp = per > k->l2_requests_merged ? per - k->l2_requests_merged : 0;
-            const double share = sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, w);
+            const double share = sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, w) * even;
             e->l2_requests = per - share_of(opp, share);
         }
     }

@@ -342,7 +342,8 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
                "holds at once: stores A %.3g B %.3g times L^-%.3g, L the loads before a store, and %.3g where WPB is "
                "a multiple of 4, loads %.3g %.3g; deriv1's loads "
                "the same law of what lies above the grid's distinct sectors, %.3g %.3g, and lines, %.3g %.3g: the "
-               "L2 request coalescer), "
+               "L2 request coalescer); the loads' L2 request shares x %.3g where a block's warps spread "
+               "unevenly over the SM's %u schedulers (WPB above %u and not a multiple of it), "
                "for copy's batch_restrict and int4 stores the L2 requests and sectors with the mean over a line's "
                "S - 1 later stores of 2^-((j L W / X)^%.3g), X = %.3g A^%.3g (L lines a store instruction, A the "
                "share of SMs the grid fills), batch and batch_unrolled 1/%u of 2^-((L - 2) / %u), for patterns' "
@@ -352,7 +353,7 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
                "with min(1, %.3g WPB^-%.3g) of theirs (src/sector/sector_expect.h); "
                "else <q>_exp_pred where the comparison has it, else <q>_pred; the bracket is shown, never judged\n",
             SF_MERGE_ST_A, SF_MERGE_ST_B, SF_MERGE_ST_C, SF_MERGE_ST_EVEN, SF_MERGE_LD_A, SF_MERGE_LD_B, SF_LRC_SEC_A, SF_LRC_SEC_B,
-            SF_LRC_REQ_A, SF_LRC_REQ_B,
+            SF_LRC_REQ_A, SF_LRC_REQ_B, SF_SMSP_UNEVEN, SF_SM_SCHEDULERS, SF_SM_SCHEDULERS,
             SF_MERGE_COPY_K, SF_MERGE_COPY_WIN, SF_MERGE_COPY_ACT, SF_MERGE_COPY_PLAIN_DIV, SF_MERGE_COPY_HALF,
             SF_MERGE_OFF_WPB, SF_MERGE_OFF_WPB, SF_MERGE_OFF_REV_NUM,
             SF_MERGE_OFF_REV_DEN, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN, SF_MERGE_OFF_ST_A, SF_MERGE_OFF_ST_B);

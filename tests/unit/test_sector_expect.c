@@ -90,8 +90,8 @@ static void test_hand(void)
  * expected count is the per-request one; at WPB 4 (500 blocks, 4 an SM: W
  * 16) the stores share 1500 lines and 1488 sectors in the blocks (2 loads
  * a store, WPB a multiple of 4: 16^-0.31 x 2^-0.14 x 1.2 = 0.4611 of them:
- * 692 and 686), the loads 1128 lines (2.56 x
- * 16^-0.755 = 0.3156: 356), and the store hits by line are 3744. */
+ * 692 and 686), the loads 1128 lines (2.2 x 16^-0.65 = 0.3629, 4 warps a
+ * block, one a scheduler: 409), and the store hits by line are 3744. */
 static void test_probe(void)
 {
     sf_prediction pr;
@@ -114,7 +114,7 @@ static void test_probe(void)
     CHECK_NEAR(e.l1_hits, 3744, 0);
     CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
     CHECK_NEAR(pr.op[SF_LD].l2_requests, 3628, 0);
-    CHECK_NEAR(e.l2_requests, 3272, 0);   /* 3628 - 356 */
+    CHECK_NEAR(e.l2_requests, 3219, 0);   /* 3628 - 409 */
     CHECK_NEAR(e.l2_sectors, 8512, 0);
     CHECK_NEAR(e.l1_hits, 10992, 0);
 }
@@ -486,9 +486,9 @@ static void test_resident(void)
     CHECK_NEAR(sf_resident_warps(&pr), 0, 0);
     CHECK_NEAR(sf_resident_warps(NULL), 0, 0);
     CHECK_NEAR(sf_merge_power_share(0.84, 0.26, 16), 0.84 * 0.486327, 1e-6);
-    CHECK_NEAR(sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, 2), 1, 0);   /* 1.52, capped */
-    CHECK_NEAR(sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, 16), 2.56 * 0.123279, 1e-6);
-    CHECK_NEAR(sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, 32), 2.56 * 0.0730486, 1e-6);
+    CHECK_NEAR(sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, 2), 1, 0);   /* 1.40, capped */
+    CHECK_NEAR(sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, 16), 2.2 * 0.1649385, 1e-6);
+    CHECK_NEAR(sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, 32), 2.2 * 0.105112, 1e-6);
     CHECK_NEAR(sf_merge_power_share(SF_MERGE_LD_A, SF_MERGE_LD_B, 0), 0, 0);
 }
 
@@ -502,7 +502,8 @@ static void test_resident(void)
  * request their own lines (the sector 3 they miss is one request with
  * sectors 0-2): 10.  A block of 5 warps (more than the 4 schedulers) takes
  * the mean of the four, 7; the lines of the block are lines 0-5 (6), the
- * opportunity 1, W 5: min(1, 2.56 x 5^-0.755) = 0.76 rounds it to 1: 6.
+ * opportunity 1, W 5: min(1, 2.2 x 5^-0.65) = 0.77, x 0.7 for 5 warps on
+ * 4 schedulers (sf_smsp_even_factor), 0.54, rounds it to 1: 6.
  * At WPB 4 or fewer the mean is of the two instruction-major orders. */
 static void test_orders(void)
 {
@@ -533,8 +534,8 @@ static void test_orders(void)
  * 8-12, lines 2-3) then row 1 (sector 8 hits).  Per request 9 + 9 = 18
  * sectors and 3 + 3 = 6 requests; the grid's distinct ones are sectors 0-12
  * (13) and lines 0-3 (4).  Two blocks, one an SM: W 1, sectors
- * min(1, 0.36) x 5 = 1.8 -> 2 joined (16), requests 0.64 x 2 = 1.28 -> 1
- * (5).  deriv0 does not count the grid. */
+ * min(1, 0.36) x 5 = 1.8 -> 2 joined (16), requests 0.92 x 2 = 1.84 -> 2
+ * (4).  deriv0 does not count the grid. */
 static void test_lrc(void)
 {
     const sf_variant *v = sf_find("stencil", "deriv1");
@@ -549,16 +550,48 @@ static void test_lrc(void)
     sf_expected e;
     CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
     CHECK_NEAR(e.l2_sectors, 16, 0);
-    CHECK_NEAR(e.l2_requests, 5, 0);
+    CHECK_NEAR(e.l2_requests, 4, 0);
     CHECK_NEAR(e.l1_hits, 2, 0);
     CHECK_NEAR(pr.op[SF_ST].l2_sectors_grid, 0, 0);
     predict("deriv0", 32, 2, 1, &pr);
     CHECK_NEAR(pr.op[SF_LD].l2_sectors_grid, 0, 0);
 }
 
+/* The schedulers' spread (sf_smsp_even_factor): 1 up to 4 warps a block and
+ * at multiples of 4, 0.7 otherwise.  A deriv0 launch of one block (132 SMs)
+ * whose four orders all give 120 requests over 20 merged lines (opportunity
+ * 100): at WPB 8 (W 8, even) 2.2 x 8^-0.65 = 0.569 of it merges, 57 (63
+ * left); at WPB 6 (W 6, two schedulers hold two warps, two hold one)
+ * 0.7 x 2.2 x 6^-0.65 = 0.7 x 0.686 = 0.481, 48 (72 left). */
+static void test_smsp_even(void)
+{
+    const double even[][2] = {{1, 1}, {3, 1}, {4, 1}, {5, 0.7}, {6, 0.7}, {7, 0.7}, {8, 1},
+                              {12, 1}, {14, 0.7}, {31, 0.7}, {32, 1}};
+    for (size_t i = 0; i < sizeof even / sizeof even[0]; i++)
+        CHECK_NEAR(sf_smsp_even_factor(even[i][0]), even[i][1], 0);
+    const sf_variant *v = sf_find("stencil", "deriv0");
+    sf_prediction pr;
+    memset(&pr, 0, sizeof pr);
+    pr.sms = 132;
+    pr.blocks = 1;
+    sf_counts *k = &pr.op[SF_LD];
+    k->l2_requests = k->l2_requests_rev = k->l2_requests_wm = k->l2_requests_wm_rev = 120;
+    k->l2_requests_merged = 20;
+    k->l2_sectors = 300;
+    sf_expected e;
+    pr.warps = 8;
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_requests, 63, 0);
+    CHECK_NEAR(e.l2_sectors, 300, 0);
+    pr.warps = 6;
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_requests, 72, 0);
+}
+
 int main(void)
 {
     test_resident();
+    test_smsp_even();
     test_lrc();
     test_copy_share();
     test_copy_hand();
