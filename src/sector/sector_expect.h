@@ -151,7 +151,8 @@
  * requests, sf_counts.l2_sectors_grid, l2_requests_grid), falling with W
  * (sf_resident_warps), the warps each SM issues from at once: the more, the
  * farther apart in time two SMs ask for a sector.  Sectors
- * min(1, 0.36 W^-0.35), requests min(1, 0.64 W^-0.40): fitted on the 146
+ * min(1, 0.36 W^-0.35), requests min(1, 0.64 W^-0.40) (since refitted with
+ * the schedulers' factor: SF_LRC_REQ_A, below): fitted on the 146
  * deriv1 load rows of those seeds (each constant on a grid of 0.02 and
  * 0.05), the same on ten of twelve leave-one-seed-out folds; 89 rows agree on
  * both quantities (leave-one-seed-out 83) where the old rule (no grid,
