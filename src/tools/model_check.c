@@ -350,13 +350,16 @@ static int cmd_tolerate(const mc_args *a, char **files, int nfiles)
                "offset_ca, offset_nc and reread_ca loads (reread_nc and soa*_all beyond WPB %u) the L2 requests, "
                "all of theirs up to WPB %u, beyond it over the warps' orders (the reversed %u/%u of the time) "
                "and %u/%u of theirs, and its write_offset and write_range64 stores the L2 requests and sectors "
-               "with min(1, %.3g WPB^-%.3g) of theirs (src/sector/sector_expect.h); "
+               "with min(1, %.3g WPB^-%.3g) of theirs, and its random_ca and random_nc loads the L1 hits of the SM's "
+               "shared L1 (another float of the sector loaded on the SM within its last min(j, %d) accesses) "
+               "(src/sector/sector_expect.h); "
                "else <q>_exp_pred where the comparison has it, else <q>_pred; the bracket is shown, never judged\n",
             SF_MERGE_ST_A, SF_MERGE_ST_B, SF_MERGE_ST_C, SF_MERGE_ST_EVEN, SF_MERGE_LD_A, SF_MERGE_LD_B, SF_LRC_SEC_A, SF_LRC_SEC_B,
             SF_LRC_REQ_A, SF_LRC_REQ_B, SF_SMSP_UNEVEN, SF_SM_SCHEDULERS, SF_SM_SCHEDULERS,
             SF_MERGE_COPY_K, SF_MERGE_COPY_WIN, SF_MERGE_COPY_ACT, SF_MERGE_COPY_PLAIN_DIV, SF_MERGE_COPY_HALF,
             SF_MERGE_OFF_WPB, SF_MERGE_OFF_WPB, SF_MERGE_OFF_REV_NUM,
-            SF_MERGE_OFF_REV_DEN, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN, SF_MERGE_OFF_ST_A, SF_MERGE_OFF_ST_B);
+            SF_MERGE_OFF_REV_DEN, SF_MERGE_OFF_NUM, SF_MERGE_OFF_DEN, SF_MERGE_OFF_ST_A, SF_MERGE_OFF_ST_B,
+            (int)SF_RANDOM_L1_SECTORS);
     if (mt_judge(t, nfiles, a->draws ? &dr : NULL, f, err, sizeof err) != 0) {
         fprintf(stderr, PROG ": %s\n", err);
         if (a->out) outfile_abort(&o);
