@@ -48,7 +48,7 @@
 # or a family was left out; 2 usage.
 set -u
 cd "$(dirname "$0")/.."
-FROZEN_COMMIT=5def5dd5c175de66af17af20c10cc9e52ef10581
+FROZEN_COMMIT=4b8abb342827e6ec720ed4665c9779a80fbe3df4
 OUT=${OUT:-$PWD/out_model_check}
 COMMIT="" SECOND=() K=15 REPEAT=3 BUDGET=330 CALIB=1
 while [ $# -gt 0 ]; do
