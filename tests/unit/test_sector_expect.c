@@ -64,8 +64,8 @@ static void predict(const char *variant, unsigned long long n0, unsigned long lo
  * The opportunities: 1 line (3 requests per request, 2 lines per block) and
  * 1 sector (7 per request, 6 distinct).  One block: W = 2, one load a
  * store, WPB 2 (not a multiple of 4): the stores' share 2^-0.31 = 0.81
- * rounds 1 up, the loads' min(1, 2.56 x
- * 2^-0.755) = 1. */
+ * rounds 1 up, the loads' min(1, 2.2 x 2^-0.65) = 1 (WPB 2: no
+ * schedulers' factor). */
 static void test_hand(void)
 {
     sf_prediction pr;
@@ -236,7 +236,7 @@ static void test_copy_probe(void)
     CHECK_NEAR(pr.op[SF_ST].l2_requests - pr.op[SF_ST].l2_requests_merged, 875007, 0);
     CHECK_NEAR(pr.op[SF_ST].l2_sectors - pr.op[SF_ST].l2_sectors_merged, 3500028, 0);
     CHECK_EQ_I(sf_expect(br, &pr, SF_ST, &e), 1);
-    CHECK_NEAR(e.l2_requests, 907154, 0);   /* 875007 x 0.1061 (the window rule) */
+    CHECK_NEAR(e.l2_requests, 907154, 0);   /* 1000008 - 875007 x 0.1061 (the window rule) */
     CHECK_NEAR(e.l2_sectors, 3628615, 0);
     predict_cfg("copy", "batch_restrict", 4000037, 2, 16, &pr);
     CHECK_EQ_I(sf_expect(br, &pr, SF_ST, &e), 1);
@@ -555,6 +555,22 @@ static void test_lrc(void)
     CHECK_NEAR(pr.op[SF_ST].l2_sectors_grid, 0, 0);
     predict("deriv0", 32, 2, 1, &pr);
     CHECK_NEAR(pr.op[SF_LD].l2_sectors_grid, 0, 0);
+    /* 32 x 20 at WPB 5 (uneven over the schedulers): four blocks of five
+     * rows, one an SM, W 5.  The walk: 105 sectors and 44 requests per
+     * request over 90 and 23 distinct.  Sectors take no schedulers' factor:
+     * 0.36 x 5^-0.35 = 0.205 of 15 is 3 (102; with 0.7 it would be 2);
+     * requests take it: 0.7 x 0.92 x 5^-0.40 = 0.338 of 21 is 7 (37; 34
+     * without it). */
+    predict("deriv1", 32, 20, 5, &pr);
+    k = &pr.op[SF_LD];
+    CHECK_NEAR(k->l2_sectors, 105, 0);
+    CHECK_NEAR(k->l2_sectors_grid, 90, 0);
+    CHECK_NEAR(k->l2_requests, 44, 0);
+    CHECK_NEAR(k->l2_requests_grid, 23, 0);
+    CHECK_NEAR(sf_resident_warps(&pr), 5, 0);
+    CHECK_EQ_I(sf_expect(v, &pr, SF_LD, &e), 1);
+    CHECK_NEAR(e.l2_sectors, 102, 0);
+    CHECK_NEAR(e.l2_requests, 37, 0);
 }
 
 /* The schedulers' spread (sf_smsp_even_factor): 1 up to 4 warps a block and
