@@ -11,7 +11,9 @@
  * loads and write_offset stores (its probes), the mean over the warps'
  * orders (patterns' offset loads, a hand-counted stencil block) and the
  * lines copy's batch loops hold partly written at once, and the L1 hits of
- * patterns' random gathers (a hand-counted fit, a big N, one row).
+ * patterns' random gathers (a hand-counted fit, a big N, one row), and
+ * deriv1's grid counts against the rows its loads read, on random
+ * geometries.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -19,6 +21,8 @@
 #include "sector_families.h"
 #include "sector_sim.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_share(void)
@@ -573,6 +577,61 @@ static void test_lrc(void)
     CHECK_NEAR(e.l2_requests, 37, 0);
 }
 
+/* deriv1's grid counts (l2_sectors_grid, l2_requests_grid) on geometries
+ * nobody picked, against a count that does not walk: its loads read array
+ * rows 0 to N1 + 2R - 2 of the layout (H = R halo rows above), columns R to
+ * R + N0 - 1 of each, so the distinct sectors and lines are those of these
+ * row segments, found with a bitmap over the array (the layout's rule is
+ * variants.h's: ld = N0 + 2R, rounded up to 32 floats with the
+ * leading-dimension pad; the lead pad puts point (0, 0) at a multiple of 32
+ * floats). */
+static void test_grid_random(void)
+{
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    const sf_variant *v = sf_find("stencil", "deriv1");
+    CHECK(v != NULL);
+    for (int it = 0; it < 40 && v; it++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        const unsigned n0 = 17 + (unsigned)((rng >> 33) % 200), n1 = 1 + (unsigned)((rng >> 17) % 12);
+        const unsigned R = 1 + (unsigned)((rng >> 9) % 4), wpb = 1 + (unsigned)((rng >> 45) % 12);
+        const int lead_pad = (int)((rng >> 3) & 1), pad_ld = (int)((rng >> 5) & 1);
+        uint64_t ld = n0 + 2ull * R;
+        if (pad_ld) ld = (ld + 31) / 32 * 32;
+        const uint64_t lead = lead_pad ? (32 - ((uint64_t)R * ld + R) % 32) % 32 : 0;
+        const uint64_t size = lead + (n1 + 2ull * R) * ld;
+        const size_t nsec = (size_t)(4 * size / 32 + 1);
+        unsigned char *sec = calloc(nsec, 1);
+        CHECK(sec != NULL);
+        if (!sec) return;
+        double secs = 0, lines = 0;
+        for (uint64_t row = 0; row + 1 < n1 + 2ull * R; row++) {
+            const uint64_t a = lead + row * ld + R, b = a + n0 - 1;
+            for (uint64_t x = 4 * a / 32; x <= 4 * b / 32; x++)
+                if (!sec[x]) { sec[x] = 1; secs += 1; }
+        }
+        for (size_t x = 0; x < nsec; x += 4)
+            lines += sec[x] | (x + 1 < nsec && sec[x + 1]) | (x + 2 < nsec && sec[x + 2]) | (x + 3 < nsec && sec[x + 3]);
+        free(sec);
+        sf_params p;
+        sf_params_default(&p);
+        p.n0 = n0;
+        p.n1 = n1;
+        p.n = (uint64_t)n0 * n1;
+        p.radius = R;
+        p.wpb = wpb;
+        p.lead_pad = lead_pad;
+        p.pad_ld = pad_ld;
+        sf_prediction pr;
+        char err[256] = "";
+        CHECK(sf_predict(v, &p, &pr, err, sizeof err) == 0);
+        CHECK_NEAR(pr.op[SF_LD].l2_sectors_grid, secs, 0);
+        CHECK_NEAR(pr.op[SF_LD].l2_requests_grid, lines, 0);
+        /* the fewest: never above the per-request counts */
+        CHECK(pr.op[SF_LD].l2_sectors_grid <= pr.op[SF_LD].l2_sectors);
+        CHECK(pr.op[SF_LD].l2_requests_grid <= pr.op[SF_LD].l2_requests);
+    }
+}
+
 /* The schedulers' spread (sf_smsp_even_factor): 1 up to 4 warps a block and
  * at multiples of 4, 0.7 otherwise.  A deriv0 launch of one block (132 SMs)
  * whose four orders all give 120 requests over 20 merged lines (opportunity
@@ -609,6 +668,7 @@ int main(void)
     test_resident();
     test_smsp_even();
     test_lrc();
+    test_grid_random();
     test_copy_share();
     test_copy_hand();
     test_copy_probe();
