@@ -47,17 +47,21 @@ fi
 for try in 0 1 2 3 4 5 6 7 8 9; do
     sig=${sigs[try]}
     rm -f "$TMP/pids"/*
-    "${defsig[@]}" bash scripts/report.sh --data "$S" --out "$O" >"$TMP/run.log" 2>&1 &
+    # a log of its own each try: the background job truncates its log only
+    # once it has forked, so a shared one could still show the last try's
+    # "job(s) on" to the wait below (two tries failed so under SANITIZE=1)
+    log=$TMP/run.$try.log
+    "${defsig[@]}" bash scripts/report.sh --data "$S" --out "$O" >"$log" 2>&1 &
     pid=$!
-    for _ in $(seq 1 200); do grep -q 'job(s) on' "$TMP/run.log" && break; sleep 0.05; done
-    grep -q 'job(s) on' "$TMP/run.log" || { fail "try $try: the charts never started: $(tail -n 3 "$TMP/run.log")"; kill "$pid"; wait "$pid"; continue; }
+    for _ in $(seq 1 200); do grep -q 'job(s) on' "$log" 2>/dev/null && break; sleep 0.05; done
+    grep -q 'job(s) on' "$log" 2>/dev/null || { fail "try $try: the charts never started: $(tail -n 3 "$log" 2>/dev/null)"; kill "$pid"; wait "$pid"; continue; }
     # a different moment each time: 0 to 1.8 s into the charts
     sleep "$((try / 5)).$((try % 5 * 2))"
     kill -"$sig" "$pid"
     wait "$pid"
     rc=$?
     want=$(( 128 + $(kill -l "$sig") ))
-    [ "$rc" = "$want" ] || fail "try $try: report.sh stopped by $sig exited $rc, expected $want: $(tail -n 2 "$TMP/run.log")"
+    [ "$rc" = "$want" ] || fail "try $try: report.sh stopped by $sig exited $rc, expected $want: $(tail -n 2 "$log")"
     for p in "$TMP/pids"/*; do
         [ -e "$p" ] || continue
         kill -0 "${p##*/}" 2>/dev/null && fail "try $try ($sig): a chart job's gnuplot (pid ${p##*/}) is still running"
