@@ -24,10 +24,11 @@ no_temporaries() {
 one_sentence() {
     [ "$(printf '%s\n' "$OUTTXT" | grep -c .)" -eq 1 ] || fail "expected one sentence, got: $OUTTXT"
 }
-# wait_for GLOB: until a file matching GLOB exists (5 s at most)
+# wait_for GLOB: until a file matching GLOB exists (30 s at most: a
+# loaded machine running the sanitizers' build is slow to start a tool)
 wait_for() {
     local i
-    for i in $(seq 50); do compgen -G "$1" >/dev/null && return 0; sleep 0.1; done
+    for i in $(seq 300); do compgen -G "$1" >/dev/null && return 0; sleep 0.1; done
     return 1
 }
 
