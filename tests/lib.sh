@@ -44,6 +44,15 @@ expect_no_gpu() {
         case $OUTTXT in *insufficient*) fail "the no-driver sentence quotes CUDA: $OUTTXT" ;; esac
     fi
 }
+# wait_until SECONDS CMD...: runs CMD (quietly) every 0.05 s until it
+# succeeds, status 0, or SECONDS have passed, status 1.  A wide bound costs
+# nothing where the awaited start is quick; a loaded machine running the
+# sanitizers' build can be slow to start a tool
+wait_until() {
+    local end=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do [ "$SECONDS" -lt "$end" ] || return 1; sleep 0.05; done
+}
 require_bin() { for b in "$@"; do [ -x "$ROOT/$b" ] || skip "$b was not built (nvcc missing?)"; done; }
 
 # report_width DIR: the report in DIR fits its page (docs/report.md, "Tests"):

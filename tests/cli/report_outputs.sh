@@ -83,7 +83,7 @@ printf '#!/bin/sh\ncase "$*" in *"-e"*) exit 0 ;; esac\nsleep 30\n' >"$TMP/slow/
 chmod +x "$TMP/slow/gnuplot"
 PATH=$TMP/slow:$PATH setsid bash scripts/report.sh --data "$S" --out "$TMP/r3" >"$TMP/int.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do grep -q 'draw the charts \.\.\.' "$TMP/int.log" && break; sleep 0.1; done
+wait_until 60 grep -q 'draw the charts \.\.\.' "$TMP/int.log"
 # TERM: a background job of a script starts with SIGINT ignored, so a test
 # cannot send the Ctrl-C of a terminal; the same trap handles both
 kill -TERM -- -"$pid" 2>/dev/null || kill -TERM "$pid"

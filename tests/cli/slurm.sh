@@ -74,8 +74,7 @@ SOCK=$S/munge/munge.socket
 munged --foreground --force --key-file="$S/munge/key" --socket="$SOCK" --pid-file="$S/munge/munged.pid" \
     --log-file="$S/log/munged.log" --seed-file="$S/munge/seed" >"$S/log/munged.out" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 1 40); do [ -S "$SOCK" ] && break; sleep 0.25; done
-[ -S "$SOCK" ] || die "munged did not start"
+wait_until 10 test -S "$SOCK" || die "munged did not start"
 
 # ---- slurm.conf: one node, localhost, the machine's CPUs, two GPUs
 CPUS=$(nproc)

@@ -24,13 +24,8 @@ no_temporaries() {
 one_sentence() {
     [ "$(printf '%s\n' "$OUTTXT" | grep -c .)" -eq 1 ] || fail "expected one sentence, got: $OUTTXT"
 }
-# wait_for GLOB: until a file matching GLOB exists (30 s at most: a
-# loaded machine running the sanitizers' build is slow to start a tool)
-wait_for() {
-    local i
-    for i in $(seq 300); do compgen -G "$1" >/dev/null && return 0; sleep 0.1; done
-    return 1
-}
+# wait_for GLOB: until a file matching GLOB exists (30 s at most)
+wait_for() { wait_until 30 compgen -G "$1"; }
 
 # ---- a signal mid-write: the input is a FIFO that the test holds open, so
 # the tool has its temporary file open and waits, deterministically.  A

@@ -53,8 +53,7 @@ for try in 0 1 2 3 4 5 6 7 8 9; do
     log=$TMP/run.$try.log
     "${defsig[@]}" bash scripts/report.sh --data "$S" --out "$O" >"$log" 2>&1 &
     pid=$!
-    for _ in $(seq 1 600); do grep -q 'job(s) on' "$log" 2>/dev/null && break; sleep 0.05; done
-    grep -q 'job(s) on' "$log" 2>/dev/null || { fail "try $try: the charts never started: $(tail -n 3 "$log" 2>/dev/null)"; kill "$pid"; wait "$pid"; continue; }
+    wait_until 30 grep -q 'job(s) on' "$log" || { fail "try $try: the charts never started: $(tail -n 3 "$log" 2>/dev/null)"; kill "$pid"; wait "$pid"; continue; }
     # a different moment each time: 0 to 1.8 s into the charts
     sleep "$((try / 5)).$((try % 5 * 2))"
     kill -"$sig" "$pid"
